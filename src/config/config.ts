@@ -1,0 +1,103 @@
+// Configuration: environment variables and command-line flags become one
+// validated, frozen Config. This is the only module that reads process.env.
+import path from 'node:path';
+
+export interface Limits {
+  /** Largest JSON body accepted, in bytes. */
+  jsonBodyBytes: number;
+  /** Largest single uploaded file, in bytes. */
+  uploadFileBytes: number;
+  /** Most files in one upload request. */
+  uploadFiles: number;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Absolute data root holding content/, media/, cache/ and state/. */
+  dataDir: string;
+  /** Public base URL without a trailing slash, or undefined to derive it per request. */
+  baseUrl: string | undefined;
+  /** Honour X-Forwarded-Proto/Host when deriving the base URL. */
+  trustProxy: boolean;
+  defaultWorkspace: string;
+  /** Include password and token hashes in backups. */
+  backupIncludeSecrets: boolean;
+  /** Seconds between checks of the content repo for commits made outside the server. */
+  watchIntervalMs: number;
+  /** Idle session lifetime in milliseconds. */
+  sessionIdleMs: number;
+  logLevel: 'silent' | 'error' | 'info';
+  limits: Limits;
+}
+
+export interface ConfigSources {
+  env?: Record<string, string | undefined>;
+  /** Parsed command-line flags (`--port`, `--host`, `--data`, `--base-url`). */
+  flags?: Record<string, string | undefined>;
+  /** Folder used when no data dir is configured: the project root. */
+  cwd?: string;
+}
+
+export class ConfigError extends Error {}
+
+const WORKSPACE_NAME = /^[a-z0-9-]{1,64}$/;
+
+/**
+ * Builds the Config from flags (first), then env, then defaults.
+ * Throws ConfigError naming the setting when a value is malformed.
+ */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env;
+  const flags = sources.flags ?? {};
+  const pick = (flag: string, name: string): string | undefined => flags[flag] ?? env[name] ?? undefined;
+  const cwd = sources.cwd ?? process.cwd();
+
+  const port = parseInteger(pick('port', 'PORT') ?? '3000', 'PORT', 0, 65535);
+  const dataDirSetting = pick('data', 'CMS_DATA_DIR');
+  const baseUrl = pick('base-url', 'CMS_BASE_URL');
+  const defaultWorkspace = env.CMS_DEFAULT_WORKSPACE ?? 'default';
+  if (!WORKSPACE_NAME.test(defaultWorkspace)) {
+    throw new ConfigError('CMS_DEFAULT_WORKSPACE must be lowercase letters, digits and hyphens.');
+  }
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]+(\/.*)?$/.test(baseUrl)) {
+    throw new ConfigError('CMS_BASE_URL must be an http(s) URL.');
+  }
+  const logLevel = env.CMS_LOG_LEVEL ?? 'info';
+  if (logLevel !== 'silent' && logLevel !== 'error' && logLevel !== 'info') {
+    throw new ConfigError('CMS_LOG_LEVEL must be silent, error or info.');
+  }
+
+  return deepFreeze({
+    host: pick('host', 'HOST') ?? '127.0.0.1',
+    port,
+    dataDir: path.resolve(cwd, dataDirSetting ?? '.'),
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    trustProxy: env.CMS_TRUST_PROXY === '1',
+    defaultWorkspace,
+    backupIncludeSecrets: env.CMS_BACKUP_INCLUDE_SECRETS === '1',
+    watchIntervalMs: parseInteger(env.CMS_WATCH_INTERVAL_MS ?? '1000', 'CMS_WATCH_INTERVAL_MS', 50, 60_000),
+    sessionIdleMs: parseInteger(env.CMS_SESSION_IDLE_MINUTES ?? '120', 'CMS_SESSION_IDLE_MINUTES', 1, 525_600) * 60_000,
+    logLevel,
+    limits: {
+      jsonBodyBytes: parseInteger(env.CMS_MAX_JSON_BYTES ?? String(1024 * 1024), 'CMS_MAX_JSON_BYTES', 1024, 1024 ** 3),
+      uploadFileBytes: parseInteger(env.CMS_MAX_UPLOAD_BYTES ?? String(50 * 1024 * 1024), 'CMS_MAX_UPLOAD_BYTES', 1024, 1024 ** 4),
+      uploadFiles: parseInteger(env.CMS_MAX_UPLOAD_FILES ?? '20', 'CMS_MAX_UPLOAD_FILES', 1, 1000),
+    },
+  });
+}
+
+function parseInteger(raw: string, name: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number.`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}.`);
+  return value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

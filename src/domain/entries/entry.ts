@@ -1,0 +1,56 @@
+// The entry model: what the index holds for one entry (all locales) and what a
+// read resolves it to for one locale.
+
+export const ENTRY_STATUSES = ['draft', 'published', 'scheduled', 'protected', 'archived'] as const;
+export type EntryStatus = (typeof ENTRY_STATUSES)[number];
+
+/** Title and custom field values of one locale variant ({slug}.{locale}.md). */
+export interface Translation {
+  title: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * An entry as stored: shared fields, root values (the root file {slug}.md) and
+ * every saved translation, including ones whose locale the type no longer lists.
+ */
+export interface StoredEntry {
+  id: string;
+  slug: string;
+  type: string;
+  status: EntryStatus;
+  title: string;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  author_id?: string;
+  updated_by?: string;
+  /** Root custom field values, including values of fields since removed from the schema. */
+  data: Record<string, unknown>;
+  translations: Record<string, Translation>;
+}
+
+/** An entry resolved for one locale, in the response shape (before presenting media URLs). */
+export interface ResolvedEntry {
+  id: string;
+  slug: string;
+  type: string;
+  status: EntryStatus;
+  title: string;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  author_id?: string;
+  updated_by?: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Whether anonymous readers may see the entry at `now`: published, or
+ * scheduled with a publish date that has passed (API.md: decided at read time).
+ */
+export function isPubliclyVisible(entry: Pick<StoredEntry, 'status' | 'published_at'>, now: number): boolean {
+  if (entry.status === 'published') return true;
+  if (entry.status !== 'scheduled' || !entry.published_at) return false;
+  return Date.parse(entry.published_at) <= now;
+}

@@ -1,0 +1,64 @@
+// The content type model shared by every domain module: a schema stored as
+// {ws}/types/{name}.yaml. Validation of definitions lives in field-definitions.ts.
+
+export const FIELD_TYPES = [
+  'text', 'textarea', 'markdown', 'html', 'number', 'range', 'boolean', 'select',
+  'date', 'datetime', 'slug', 'json', 'color', 'media', 'relation',
+] as const;
+
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+/** One field of a content type, as stored (options normalized to `{value,label}`). */
+export interface FieldDefinition {
+  type: FieldType;
+  label?: string;
+  required?: boolean;
+  unique?: boolean;
+  default?: unknown;
+  /** select: the allowed values. */
+  options?: SelectOption[];
+  /** select, relation, media: an array of values instead of one. */
+  multiple?: boolean;
+  /** relation: the related type's name in the same workspace. */
+  target?: string;
+  /** range (and number): bounds and step. */
+  min?: number;
+  max?: number;
+  step?: number;
+  /** slug: the field whose value a missing slug is made from. */
+  source?: string;
+}
+
+export type Visibility = 'public' | 'private';
+
+/** A content type with every SPEC field present (defaults applied). */
+export interface ContentType {
+  name: string;
+  label: string;
+  icon: string;
+  singleton: boolean;
+  visibility: Visibility;
+  slug_field: string;
+  slug_source: string;
+  locales: string[];
+  default_locale: string;
+  fields: Record<string, FieldDefinition>;
+}
+
+/** Keys an entry file uses for itself; no custom field may take one of these names. */
+export const SYSTEM_KEYS = [
+  'id', 'slug', 'type', 'title', 'status', 'published_at', 'created_at', 'updated_at',
+  'author_id', 'updated_by', 'locale', 'data', 'draft', 'deleted_at', 'deleted_by',
+] as const;
+
+/** Field types whose values are searched by `q` and matched by `contains`. */
+export const TEXT_LIKE_FIELD_TYPES: ReadonlySet<FieldType> = new Set(['text', 'textarea', 'markdown', 'html', 'slug']);
+
+export function isLocalized(type: ContentType): boolean {
+  return type.locales.length > 0;
+}
