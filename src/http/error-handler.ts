@@ -1,0 +1,84 @@
+// The one place where errors become responses: every AppError is rendered as
+// the JSON envelope with the status its code maps to; anything else becomes a
+// generic internal_error and is logged with its stack and request id.
+import type { Context, Next } from 'koa';
+import { AppError, isAppError } from '../errors/app-error.ts';
+import type { ErrorCode } from '../errors/error-codes.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { AppState } from './state.ts';
+
+/** HTTP status per error code; the compiler checks that every code has one. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  workspace_required: 400,
+  unauthorized: 401,
+  unauthenticated: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  csrf_failed: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  already_set_up: 409,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  file_type_not_allowed: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  not_set_up: 503,
+};
+
+/** Koa middleware (outermost) that renders every thrown error as the envelope. */
+export function createErrorHandler(logger: Logger) {
+  return async function errorHandler(ctx: Context & { state: AppState }, next: Next): Promise<void> {
+    try {
+      await next();
+      throwForEmptyStatus(ctx);
+    } catch (raw) {
+      const error = toAppError(raw);
+      if (error.code === 'internal_error') {
+        logger.error('request failed', { requestId: ctx.state.requestId, error: raw });
+      }
+      renderError(ctx, error);
+    }
+  };
+}
+
+// The router reports unknown paths and wrong methods by status alone (it must
+// set the Allow header itself); turn those into envelope errors here.
+function throwForEmptyStatus(ctx: Context): void {
+  if (ctx.body !== undefined && ctx.body !== null) return;
+  if (ctx.status === 404) throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
+  if (ctx.status === 405 || ctx.status === 501) {
+    throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}.`, { details: { allow: ctx.response.get('Allow') } });
+  }
+}
+
+function renderError(ctx: Context, error: AppError): void {
+  ctx.status = STATUS_BY_CODE[error.code];
+  const retryAfter = error.details?.retryAfter;
+  if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.ceil(retryAfter)));
+  const allow = error.details?.allow;
+  if (typeof allow === 'string') ctx.set('Allow', allow);
+  ctx.remove('ETag');
+  ctx.body = { error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } };
+}
+
+/** Translates foreign errors (by type or status, never by message text) into AppErrors. */
+export function toAppError(raw: unknown): AppError {
+  if (isAppError(raw)) return raw;
+  const status = statusOf(raw);
+  if (status === 400) return new AppError('invalid_request', 'The request is malformed.', { cause: raw });
+  if (status === 413) return new AppError('payload_too_large', 'The request body is too large.', { cause: raw });
+  if (status === 415) return new AppError('unsupported_media_type', 'The request content type is not supported.', { cause: raw });
+  if (status === 405) return new AppError('method_not_allowed', 'This method is not allowed on this path.', { cause: raw });
+  return new AppError('internal_error', 'An unexpected error occurred.', { cause: raw });
+}
+
+function statusOf(raw: unknown): number | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const candidate = (raw as { status?: unknown; statusCode?: unknown }).status ?? (raw as { statusCode?: unknown }).statusCode;
+  return typeof candidate === 'number' ? candidate : undefined;
+}

@@ -1,0 +1,17 @@
+// The typed per-request state every middleware and router shares.
+import type { Principal } from '../domain/auth/principal.ts';
+
+export interface SessionData {
+  userId?: string;
+  csrfToken?: string;
+}
+
+export interface AppState {
+  requestId: string;
+  /** Who is acting; anonymous until authenticate() finds a token or session. */
+  principal: Principal;
+  /** Set by authenticate() when a bearer token was sent but is not valid. */
+  invalidToken?: boolean;
+  /** The base URL (no trailing slash) used for absolute links in responses. */
+  baseUrl: string;
+}
