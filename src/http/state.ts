@@ -14,4 +14,6 @@ export interface AppState {
   invalidToken?: boolean;
   /** The base URL (no trailing slash) used for absolute links in responses. */
   baseUrl: string;
+  /** The admin API's workspace (X-Service-Workspace or the configured default); public routes use the path. */
+  workspace?: string;
 }

@@ -1,0 +1,32 @@
+import Router from '@koa/router';
+import type { Config } from '../../config/config.ts';
+import type { TypeService } from '../../domain/types/type-service.ts';
+import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import type { AppState } from '../../http/state.ts';
+import { nameParam, type ApiContext } from '../context.ts';
+
+/** The content-type routes of SPEC "Content types", relative to a workspace root. */
+export function createContentTypesRouter(types: TypeService, config: Config): Router<AppState> {
+  const router = new Router<AppState>();
+  const body = jsonBody(config.limits.jsonBodyBytes);
+  const workspace = (ctx: ApiContext) => nameParam(ctx, 'ws');
+
+  router.get('/content-types', (ctx) => {
+    ctx.body = { data: types.list(ctx.state.principal, workspace(ctx)) };
+  });
+  router.get('/content-types/:type', (ctx) => {
+    ctx.body = { data: types.get(ctx.state.principal, workspace(ctx), nameParam(ctx, 'type')) };
+  });
+  router.post('/content-types', body, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = { data: await types.create(ctx.state.principal, workspace(ctx), bodyOf(ctx)) };
+  });
+  router.put('/content-types/:type', body, async (ctx) => {
+    ctx.body = { data: await types.update(ctx.state.principal, workspace(ctx), nameParam(ctx, 'type'), bodyOf(ctx)) };
+  });
+  router.delete('/content-types/:type', async (ctx) => {
+    await types.remove(ctx.state.principal, workspace(ctx), nameParam(ctx, 'type'));
+    ctx.body = { data: { ok: true } };
+  });
+  return router;
+}

@@ -1,0 +1,63 @@
+import Router from '@koa/router';
+import type { Config } from '../../config/config.ts';
+import type { ContentIndex } from '../../domain/content/content-index.ts';
+import type { EntryService, ReadOptions } from '../../domain/entries/entry-service.ts';
+import { sendWithEtag, ifMatchOf } from '../../http/etag.ts';
+import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import type { AppState } from '../../http/state.ts';
+import { nameParam, type ApiContext } from '../context.ts';
+
+export interface EntriesRouterOptions {
+  /** The public API presents media fields as absolute URLs; the admin API keeps filenames. */
+  mediaAsUrls: boolean;
+}
+
+/** The entry routes of SPEC "Content entries", relative to a workspace root (public) or the admin root. */
+export function createEntriesRouter(entries: EntryService, content: ContentIndex, config: Config, options: EntriesRouterOptions): Router<AppState> {
+  const router = new Router<AppState>();
+  const body = jsonBody(config.limits.jsonBodyBytes);
+  const readOptions = (ctx: ApiContext, workspace: string): ReadOptions =>
+    options.mediaAsUrls ? { mediaUrl: (file) => `${ctx.state.baseUrl}/media/${workspace}/${encodeURIComponent(file)}` } : {};
+  const target = (ctx: ApiContext) => ({ workspace: workspaceOf(ctx), type: nameParam(ctx, 'type') });
+
+  router.get('/content/:type', (ctx) => {
+    const { workspace, type } = target(ctx);
+    if (content.getType(workspace, type).type.singleton) {
+      const { entry, version } = entries.getSingleton(ctx.state.principal, workspace, type, ctx.query, readOptions(ctx, workspace));
+      return sendWithEtag(ctx, { data: entry }, version);
+    }
+    const { entries: data, meta } = entries.list(ctx.state.principal, workspace, type, ctx.query, readOptions(ctx, workspace));
+    sendWithEtag(ctx, { data, meta });
+  });
+  router.get('/content/:type/:id', (ctx) => {
+    const { workspace, type } = target(ctx);
+    const { entry, version } = entries.get(ctx.state.principal, workspace, type, nameParam(ctx, 'id'), ctx.query, readOptions(ctx, workspace));
+    sendWithEtag(ctx, { data: entry }, version);
+  });
+  router.post('/content/:type', body, async (ctx) => {
+    const { workspace, type } = target(ctx);
+    const { entry, version } = await entries.create(ctx.state.principal, workspace, type, bodyOf(ctx));
+    ctx.set('ETag', `"${version}"`);
+    ctx.status = 201;
+    ctx.body = { data: entry };
+  });
+  for (const method of ['put', 'patch'] as const) {
+    router[method]('/content/:type/:id', body, async (ctx) => {
+      const { workspace, type } = target(ctx);
+      const { entry, version } = await entries.update(ctx.state.principal, workspace, type, nameParam(ctx, 'id'), bodyOf(ctx), ifMatchOf(ctx));
+      ctx.set('ETag', `"${version}"`);
+      ctx.body = { data: entry };
+    });
+  }
+  router.delete('/content/:type/:id', async (ctx) => {
+    const { workspace, type } = target(ctx);
+    await entries.remove(ctx.state.principal, workspace, type, nameParam(ctx, 'id'), ifMatchOf(ctx));
+    ctx.body = { data: { ok: true } };
+  });
+  return router;
+}
+
+// Public routes carry the workspace in the path; admin routes in ctx.state (X-Service-Workspace).
+function workspaceOf(ctx: ApiContext): string {
+  return ctx.state.workspace ?? nameParam(ctx, 'ws');
+}

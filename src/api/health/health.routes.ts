@@ -1,0 +1,12 @@
+import Router from '@koa/router';
+import type { HealthService } from '../../domain/health.ts';
+import type { AppState } from '../../http/state.ts';
+
+/** GET /health answers the health report; mounted scoped and unscoped (API.md). */
+export function createHealthRouter(health: HealthService): Router<AppState> {
+  const router = new Router<AppState>();
+  router.get('/health', (ctx) => {
+    ctx.body = { data: health.report() };
+  });
+  return router;
+}

@@ -1,0 +1,43 @@
+// The public API's route table (SPEC "Endpoints"): everything under
+// /api/v1/workspaces/{ws}, plus the unscoped health route and the
+// workspace_required answer for unscoped content, type and media paths.
+import Router from '@koa/router';
+import type { Config } from '../config/config.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { AppState } from '../http/state.ts';
+import type { Services } from '../services.ts';
+import { createContentTypesRouter } from './content-types/content-types.routes.ts';
+import { createEntriesRouter } from './entries/entries.routes.ts';
+import { createHealthRouter } from './health/health.routes.ts';
+
+const UNSCOPED = /^\/api\/v1\/(content|content-types|media)(\/|$)/;
+
+/** Middleware answering workspace_required for unscoped content, content-type and media paths. */
+export async function rejectUnscopedRoutes(ctx: { path: string }, next: () => Promise<unknown>): Promise<void> {
+  if (UNSCOPED.test(ctx.path)) {
+    throw new AppError('workspace_required', 'Public content, content-type and media routes need a workspace: /api/v1/workspaces/{workspace}/….');
+  }
+  await next();
+}
+
+/** Builds the router for /api/v1. */
+export function createPublicRouter(services: Services, config: Config): Router<AppState> {
+  const api = new Router<AppState>({ prefix: '/api/v1' });
+  const health = createHealthRouter(services.health);
+  api.use(health.routes(), health.allowedMethods());
+
+  const scoped = new Router<AppState>({ prefix: '/workspaces/:ws' });
+  scoped.param('ws', (ws, _ctx, next) => {
+    services.workspaces.get(ws);
+    return next();
+  });
+  for (const router of [
+    health,
+    createContentTypesRouter(services.types, config),
+    createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: true }),
+  ]) {
+    scoped.use(router.routes(), router.allowedMethods());
+  }
+  api.use(scoped.routes(), scoped.allowedMethods());
+  return api;
+}

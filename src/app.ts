@@ -1,0 +1,28 @@
+// createApp builds the Koa application from config and services; it never
+// listens. The middleware order is the request path of STYLE.md.
+import Koa from 'koa';
+import type { Config } from './config/config.ts';
+import { ANONYMOUS } from './domain/auth/principal.ts';
+import { createBaseUrl } from './http/base-url.ts';
+import { createErrorHandler } from './http/error-handler.ts';
+import { requestId } from './http/request-id.ts';
+import type { AppState } from './http/state.ts';
+import { createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
+import type { Services } from './services.ts';
+
+export function createApp(config: Config, services: Services): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: config.trustProxy });
+  app.use(async (ctx, next) => {
+    ctx.state.principal = ANONYMOUS;
+    await next();
+  });
+  app.use(requestId);
+  app.use(createErrorHandler(services.logger));
+  app.use(createBaseUrl(config));
+  app.use(rejectUnscopedRoutes);
+
+  const publicRouter = createPublicRouter(services, config);
+  app.use(publicRouter.routes());
+  app.use(publicRouter.allowedMethods());
+  return app;
+}

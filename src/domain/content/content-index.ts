@@ -1,0 +1,195 @@
+// The in-memory picture of the content repo that every read is served from:
+// per workspace, each content type with a TypeIndex of its active entries.
+// It is loaded once at start, updated by the services after each commit, and
+// re-indexed path by path when commits arrive from outside the server.
+import type { ContentRepo, ChangedPath } from '../../storage/content-repo.ts';
+import { notFound } from '../../errors/app-error.ts';
+import { TypeIndex } from '../query/type-index.ts';
+import type { ContentType } from '../types/content-type.ts';
+import { normalizeContentTypeInput } from '../types/type-input.ts';
+import { TYPE_FILE, typesDir, typeYamlToInput } from '../types/type-files.ts';
+import { entriesDir, entryFromFiles, parseEntryFileName, type EntryFileSet } from '../entries/entry-files.ts';
+import { validateFieldValues } from '../entries/field-values.ts';
+import type { StoredEntry } from '../entries/entry.ts';
+
+/** A content type with its index of active entries. */
+export interface IndexedType {
+  type: ContentType;
+  index: TypeIndex;
+}
+
+/** Called for every file that cannot be indexed; the file is skipped. */
+export type ProblemReporter = (problem: { workspace: string; path: string; reason: string }) => void;
+
+export class ContentIndex {
+  private readonly workspaces = new Map<string, Map<string, IndexedType>>();
+
+  constructor(private readonly repo: ContentRepo, private readonly reportProblem: ProblemReporter) {}
+
+  /** Reads every type and entry of a workspace from the working tree. */
+  async loadWorkspace(workspace: string): Promise<void> {
+    const types = new Map<string, IndexedType>();
+    this.workspaces.set(workspace, types);
+    const typeFiles = (await this.repo.listFiles(typesDir(workspace))).filter((path) => TYPE_FILE.test(basename(path)));
+    const names = new Set(typeFiles.map((path) => TYPE_FILE.exec(basename(path))![1]));
+    for (const path of typeFiles) {
+      const type = await this.readType(workspace, path, (name) => names.has(name));
+      if (type) types.set(type.name, { type, index: new TypeIndex(type) });
+    }
+    for (const { type, index } of types.values()) {
+      for (const entry of await this.readEntries(workspace, type)) index.upsert(entry);
+    }
+  }
+
+  /** The types of a workspace (unordered). */
+  types(workspace: string): IndexedType[] {
+    return [...(this.workspaces.get(workspace)?.values() ?? [])];
+  }
+
+  findType(workspace: string, name: string): IndexedType | undefined {
+    return this.workspaces.get(workspace)?.get(name);
+  }
+
+  /** The indexed type, or throws not_found. */
+  getType(workspace: string, name: string): IndexedType {
+    const found = this.findType(workspace, name);
+    if (!found) throw notFound(`No content type "${name}" in workspace "${workspace}".`);
+    return found;
+  }
+
+  /** Adds or replaces a type, keeping its entries when it already existed. */
+  putType(workspace: string, type: ContentType): IndexedType {
+    const types = this.workspaceTypes(workspace);
+    const existing = types.get(type.name);
+    if (existing) {
+      existing.type = type;
+      existing.index.setType(type);
+      return existing;
+    }
+    const created = { type, index: new TypeIndex(type) };
+    types.set(type.name, created);
+    return created;
+  }
+
+  removeType(workspace: string, name: string): void {
+    this.workspaces.get(workspace)?.delete(name);
+  }
+
+  /**
+   * Brings the index in line with commits made outside the server: reloads
+   * each type whose YAML changed, and re-reads only the entries whose files changed.
+   */
+  async applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<void> {
+    const typePrefix = `${typesDir(workspace)}/`;
+    if (changes.some((change) => change.path.startsWith(typePrefix))) {
+      await this.loadWorkspace(workspace);
+      return;
+    }
+    const touched = new Map<string, Set<string>>();
+    for (const change of changes) {
+      const match = /^[^/]+\/entries\/([^/]+)\/([^/]+)$/.exec(change.path);
+      const file = match && parseEntryFileName(match[2]);
+      if (!match || !file) continue;
+      const slugs = touched.get(match[1]) ?? new Set<string>();
+      slugs.add(file.slug);
+      touched.set(match[1], slugs);
+    }
+    for (const [typeName, slugs] of touched) {
+      const indexed = this.findType(workspace, typeName);
+      if (!indexed) continue;
+      for (const slug of slugs) await this.reloadEntry(workspace, indexed, slug);
+    }
+  }
+
+  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string): Promise<void> {
+    const previous = indexed.index.getBySlug(slug);
+    if (previous) indexed.index.remove(previous.id);
+    const dir = entriesDir(workspace, indexed.type.name);
+    const files = (await this.repo.listFiles(dir)).filter((path) => parseEntryFileName(basename(path))?.slug === slug);
+    const [entry] = await this.parseEntryFiles(workspace, indexed.type, files);
+    if (entry) indexed.index.upsert(entry);
+  }
+
+  private workspaceTypes(workspace: string): Map<string, IndexedType> {
+    let types = this.workspaces.get(workspace);
+    if (!types) {
+      types = new Map();
+      this.workspaces.set(workspace, types);
+    }
+    return types;
+  }
+
+  private async readType(workspace: string, path: string, typeExists: (name: string) => boolean): Promise<ContentType | undefined> {
+    try {
+      const name = TYPE_FILE.exec(basename(path))![1];
+      const text = (await this.repo.readFile(path)) ?? '';
+      return normalizeContentTypeInput(typeYamlToInput(name, text), { mode: 'create', typeExists });
+    } catch (error) {
+      this.reportProblem({ workspace, path, reason: describe(error) });
+      return undefined;
+    }
+  }
+
+  private async readEntries(workspace: string, type: ContentType): Promise<StoredEntry[]> {
+    return this.parseEntryFiles(workspace, type, await this.repo.listFiles(entriesDir(workspace, type.name)));
+  }
+
+  private async parseEntryFiles(workspace: string, type: ContentType, paths: string[]): Promise<StoredEntry[]> {
+    const sets = new Map<string, { root?: string; translations: Record<string, string> }>();
+    const texts = await Promise.all(paths.map((path) => this.repo.readFile(path)));
+    for (const [position, path] of paths.entries()) {
+      const file = parseEntryFileName(basename(path));
+      const text = texts[position];
+      if (!file || text === undefined) continue;
+      const set = sets.get(file.slug) ?? { translations: {} };
+      if (file.locale) set.translations[file.locale] = text;
+      else set.root = text;
+      sets.set(file.slug, set);
+    }
+    const entries: StoredEntry[] = [];
+    const seenIds = new Set<string>();
+    for (const [slug, set] of sets) {
+      const path = `${entriesDir(workspace, type.name)}/${slug}.md`;
+      if (set.root === undefined) continue;
+      const entry = this.parseEntry(workspace, path, { slug, root: set.root, translations: set.translations }, type);
+      if (!entry) continue;
+      if (seenIds.has(entry.id)) {
+        this.reportProblem({ workspace, path, reason: `The id "${entry.id}" is used by another entry.` });
+        continue;
+      }
+      seenIds.add(entry.id);
+      entries.push(entry);
+    }
+    return entries;
+  }
+
+  private parseEntry(workspace: string, path: string, files: EntryFileSet, type: ContentType): StoredEntry | undefined {
+    try {
+      const { extra: _extra, ...entry } = entryFromFiles(files, type);
+      for (const values of [entry.data, ...Object.values(entry.translations).map((translation) => translation.data)]) {
+        assertValidValues(values, type);
+      }
+      return entry;
+    } catch (error) {
+      this.reportProblem({ workspace, path, reason: describe(error) });
+      return undefined;
+    }
+  }
+}
+
+// Values of fields since removed from the schema are kept as they are; only
+// current fields must hold valid values.
+function assertValidValues(values: Record<string, unknown>, type: ContentType): void {
+  const current = Object.fromEntries(Object.entries(values).filter(([key]) => key in type.fields));
+  const problems = validateFieldValues(current, type.fields, { partial: true }).errors;
+  const [field, reason] = Object.entries(problems)[0] ?? [];
+  if (field) throw new Error(`The field "${field}" is invalid: ${reason}`);
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

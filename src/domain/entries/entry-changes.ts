@@ -1,0 +1,136 @@
+// Builds the next StoredEntry from a validated write: slug and id rules,
+// defaults, status and published_at rules, where localized values go, and the
+// checks that need the whole collection (unique fields, relation targets).
+import { AppError, validationFailed, type FieldErrors } from '../../errors/app-error.ts';
+import type { IndexedType } from '../content/content-index.ts';
+import { isLocalized, type ContentType } from '../types/content-type.ts';
+import type { EntryInput } from './entry-input.ts';
+import type { StoredEntry } from './entry.ts';
+import { applyDefaults, validateFieldValues } from './field-values.ts';
+import { newEntryId } from './ids.ts';
+import { slugify, uniqueSlug } from './slug.ts';
+
+export interface ChangeContext {
+  actor: string | undefined;
+  /** ISO time of the write. */
+  now: string;
+}
+
+/** The entry a create makes. Throws validation_failed or conflict. */
+export function buildCreatedEntry(indexed: IndexedType, input: EntryInput, context: ChangeContext): StoredEntry {
+  const { type, index } = indexed;
+  const errors: FieldErrors = {};
+  const checked = validateFieldValues(applyDefaults(input.values, type.fields), type.fields, { partial: false });
+  Object.assign(errors, checked.errors);
+  if (input.title === undefined || input.title.trim() === '') errors.title = 'The title is required.';
+  if (input.status === 'scheduled' && !input.published_at) errors.published_at = 'A scheduled entry needs a published_at date.';
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  const title = input.title ?? '';
+
+  let id = newEntryId();
+  let slug: string;
+  if (type.singleton) {
+    if (index.size > 0) throw new AppError('conflict', `The single page "${type.name}" already has its entry.`);
+    id = slug = type.name;
+  } else if (input.slug !== undefined) {
+    if (index.getBySlug(input.slug)) throw new AppError('conflict', `The slug "${input.slug}" is already used in "${type.name}".`);
+    slug = input.slug;
+  } else {
+    slug = uniqueSlug(slugify(title), (candidate) => !!index.getBySlug(candidate));
+  }
+  const status = input.status ?? 'draft';
+  const entry: StoredEntry = {
+    id,
+    slug,
+    type: type.name,
+    status,
+    title,
+    published_at: input.published_at ?? (status === 'published' ? context.now : null),
+    created_at: context.now,
+    updated_at: context.now,
+    data: checked.values,
+    translations: {},
+  };
+  if (context.actor) entry.author_id = entry.updated_by = context.actor;
+  if (isLocalized(type)) {
+    const locale = input.locale ?? type.default_locale;
+    entry.translations[locale] = { title, data: structuredClone(checked.values) };
+  }
+  return entry;
+}
+
+/** The entry an update makes (partial). Throws validation_failed or conflict. */
+export function buildUpdatedEntry(indexed: IndexedType, current: StoredEntry, input: EntryInput, context: ChangeContext): StoredEntry {
+  const { type, index } = indexed;
+  const checked = validateFieldValues(input.values, type.fields, { partial: true });
+  const errors: FieldErrors = { ...checked.errors };
+  if (input.title !== undefined && input.title.trim() === '') errors.title = 'The title cannot be empty.';
+  if (type.singleton && input.slug !== undefined && input.slug !== current.slug) errors.slug = 'A single page keeps the type name as its slug.';
+  const status = input.status ?? current.status;
+  const publishedAt = input.published_at !== undefined ? input.published_at : current.published_at;
+  if (status === 'scheduled' && !publishedAt) errors.published_at = 'A scheduled entry needs a published_at date.';
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  if (input.slug !== undefined && input.slug !== current.slug && index.getBySlug(input.slug)) {
+    throw new AppError('conflict', `The slug "${input.slug}" is already used in "${type.name}".`);
+  }
+
+  const next: StoredEntry = {
+    ...current,
+    slug: input.slug ?? current.slug,
+    status,
+    published_at: publishedAt ?? (status === 'published' ? context.now : null),
+    updated_at: context.now,
+    data: current.data,
+    translations: { ...current.translations },
+  };
+  if (context.actor) next.updated_by = context.actor;
+  writeValues(next, type, input, checked.values);
+  return next;
+}
+
+// Values of a localized type go to the chosen locale's translation; the
+// default locale's values are mirrored into the root file, which is what
+// non-localized readers (and a later "disable localization") see.
+function writeValues(entry: StoredEntry, type: ContentType, input: EntryInput, values: Record<string, unknown>): void {
+  const locale = isLocalized(type) ? input.locale ?? type.default_locale : undefined;
+  if (locale !== undefined) {
+    const previous = entry.translations[locale] ?? { title: entry.title, data: {} };
+    entry.translations[locale] = { title: input.title ?? previous.title, data: { ...previous.data, ...values } };
+  }
+  if (locale === undefined || locale === type.default_locale) {
+    entry.title = input.title ?? entry.title;
+    entry.data = { ...entry.data, ...values };
+  }
+}
+
+/**
+ * Checks what needs the rest of the workspace for the fields a write sets:
+ * `unique` values among active entries and relation ids that must exist in
+ * the target type. Throws validation_failed.
+ */
+export function checkReferences(entry: StoredEntry, indexed: IndexedType, findType: (name: string) => IndexedType | undefined, written: string[]): void {
+  const errors: FieldErrors = {};
+  const others = indexed.index.all().filter((other) => other.id !== entry.id);
+  for (const name of written) {
+    const field = indexed.type.fields[name];
+    if (!field) continue;
+    for (const values of [entry.data, ...Object.values(entry.translations).map((translation) => translation.data)]) {
+      const value = values[name];
+      if (value === undefined || value === null || value === '') continue;
+      if (field.unique && others.some((other) => sameValue(other.data[name], value))) {
+        errors[name] = `The value of "${name}" is already used by another entry.`;
+      }
+      if (field.type === 'relation' && field.target) {
+        const target = findType(field.target);
+        const missing = (Array.isArray(value) ? value : [value]).filter((id) => !target?.index.get(String(id)));
+        if (missing.length > 0) errors[name] = `No entry ${missing.map((id) => `"${String(id)}"`).join(', ')} in "${field.target}".`;
+      }
+    }
+  }
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
+  return a === b;
+}

@@ -1,0 +1,38 @@
+// The health report of SPEC "Health response": which optional capabilities load.
+// The checks import the libraries lazily so that health never fails because one is missing.
+
+export interface Health {
+  ok: boolean;
+  name: string;
+  version: string;
+  time: string;
+  extensions: { gd: boolean; zip: boolean };
+}
+
+export interface HealthInfo {
+  name: string;
+  version: string;
+}
+
+/** Answers health reports; capabilities are probed once, at construction. */
+export class HealthService {
+  private constructor(private readonly info: HealthInfo, private readonly extensions: Health['extensions']) {}
+
+  static async create(info: HealthInfo): Promise<HealthService> {
+    const [gd, zip] = await Promise.all([loads(['sharp']), loads(['archiver', 'yauzl'])]);
+    return new HealthService(info, { gd, zip });
+  }
+
+  report(now: Date = new Date()): Health {
+    return { ok: true, name: this.info.name, version: this.info.version, time: now.toISOString(), extensions: { ...this.extensions } };
+  }
+}
+
+async function loads(modules: string[]): Promise<boolean> {
+  try {
+    await Promise.all(modules.map((name) => import(name)));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,135 @@
+// Content type rules: who may read or change a schema, what a change does to
+// existing entries (SPEC "Schema rules"), and the one commit each change is.
+import { AppError } from '../../errors/app-error.ts';
+import type { ContentRepo, FileChange } from '../../storage/content-repo.ts';
+import { authorize, can } from '../auth/authorize.ts';
+import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
+import type { ContentIndex } from '../content/content-index.ts';
+import { entriesDir, entryToFiles, trashDir } from '../entries/entry-files.ts';
+import type { StoredEntry } from '../entries/entry.ts';
+import type { WorkspaceService } from '../workspaces/workspace-service.ts';
+import { isLocalized, type ContentType } from './content-type.ts';
+import { typeFilePath, typeToYaml } from './type-files.ts';
+import { normalizeContentTypeInput } from './type-input.ts';
+
+export class TypeService {
+  constructor(
+    private readonly repo: ContentRepo,
+    private readonly content: ContentIndex,
+    private readonly workspaces: WorkspaceService,
+  ) {}
+
+  /** Types the principal may see (public ones, plus private ones with schema.read), in the workspace's order. */
+  list(principal: Principal, workspace: string): ContentType[] {
+    const order = this.workspaces.get(workspace).type_order;
+    return this.content
+      .types(workspace)
+      .map(({ type }) => type)
+      .filter((type) => type.visibility === 'public' || can(principal, schemaRead(workspace, type.name)))
+      .sort((a, b) => rank(order, a.name) - rank(order, b.name) || a.name.localeCompare(b.name));
+  }
+
+  /** One type; private types need schema.read. Throws not_found, unauthorized, forbidden. */
+  get(principal: Principal, workspace: string, name: string): ContentType {
+    const { type } = this.content.getType(workspace, name);
+    if (type.visibility === 'private') authorize(principal, schemaRead(workspace, name));
+    return type;
+  }
+
+  /** Creates a type (one commit). Throws unauthorized, forbidden, validation_failed, conflict. */
+  async create(principal: Principal, workspace: string, body: Record<string, unknown>): Promise<ContentType> {
+    const name = typeof body.name === 'string' ? body.name : '';
+    authorize(principal, { action: 'schema.create', resource: `schema:${name}`, workspace });
+    return this.repo.serialize(async () => {
+      const type = normalizeContentTypeInput(body, { mode: 'create', typeExists: (other) => other === name || !!this.content.findType(workspace, other) });
+      if (this.content.findType(workspace, type.name)) {
+        throw new AppError('conflict', `A content type named "${type.name}" already exists.`);
+      }
+      await this.commit(principal, workspace, type.name, `Create type ${type.name}`, [
+        { path: typeFilePath(workspace, type.name), content: typeToYaml(type) },
+      ]);
+      this.content.putType(workspace, type);
+      return type;
+    });
+  }
+
+  /**
+   * Updates a type (partial; `name` in the body is ignored). Enabling
+   * localization copies each entry's root values into the new default locale
+   * in the same commit. Throws not_found, unauthorized, forbidden, validation_failed, conflict.
+   */
+  async update(principal: Principal, workspace: string, name: string, body: Record<string, unknown>): Promise<ContentType> {
+    this.content.getType(workspace, name);
+    authorize(principal, { action: 'schema.update', resource: `schema:${name}`, workspace });
+    return this.repo.serialize(async () => {
+      const indexed = this.content.getType(workspace, name);
+      const type = normalizeContentTypeInput(body, {
+        mode: 'update',
+        existing: indexed.type,
+        pathName: name,
+        typeExists: (other) => other === name || !!this.content.findType(workspace, other),
+      });
+      if (type.singleton && !indexed.type.singleton && indexed.index.size > 1) {
+        throw new AppError('conflict', `"${name}" has ${indexed.index.size} entries; a single page may have at most one.`);
+      }
+      const changes: FileChange[] = [{ path: typeFilePath(workspace, name), content: typeToYaml(type) }];
+      const localized = !isLocalized(indexed.type) && isLocalized(type) ? copyRootIntoLocale(indexed.index.all(), type) : [];
+      for (const entry of localized) changes.push(...filesOf(workspace, entry, type));
+      await this.commit(principal, workspace, name, `Update type ${name}`, changes);
+      this.content.putType(workspace, type);
+      for (const entry of localized) indexed.index.upsert(entry);
+      return type;
+    });
+  }
+
+  /** Deletes a type with all its entries and trash, permanently, in one commit. Throws not_found, unauthorized, forbidden. */
+  async remove(principal: Principal, workspace: string, name: string): Promise<void> {
+    this.content.getType(workspace, name);
+    authorize(principal, { action: 'schema.delete', resource: `schema:${name}`, workspace });
+    await this.repo.serialize(async () => {
+      this.content.getType(workspace, name);
+      const files = [
+        typeFilePath(workspace, name),
+        ...(await this.repo.listFiles(entriesDir(workspace, name))),
+        ...(await this.repo.listFiles(trashDir(workspace, name))),
+      ];
+      await this.commit(principal, workspace, name, `Delete type ${name}`, files.map((path) => ({ path, content: null })));
+      this.content.removeType(workspace, name);
+    });
+  }
+
+  private async commit(principal: Principal, workspace: string, name: string, message: string, changes: FileChange[]) {
+    await this.repo.commitChanges({
+      changes,
+      message,
+      author: gitAuthorOf(principal),
+      trailers: { Workspace: workspace, Type: name, Actor: actorIdOf(principal) ?? 'anonymous' },
+    });
+  }
+}
+
+function schemaRead(workspace: string, name: string) {
+  return { action: 'schema.read', resource: `schema:${name}`, workspace };
+}
+
+function rank(order: string[], name: string): number {
+  const position = order.indexOf(name);
+  return position === -1 ? Number.MAX_SAFE_INTEGER : position;
+}
+
+// SPEC schema rule 5: enabling localization copies root content into the new
+// default locale; entries that already hold that translation keep it.
+function copyRootIntoLocale(entries: StoredEntry[], type: ContentType): StoredEntry[] {
+  return entries
+    .filter((entry) => !entry.translations[type.default_locale])
+    .map((entry) => ({
+      ...entry,
+      translations: { ...entry.translations, [type.default_locale]: { title: entry.title, data: structuredClone(entry.data) } },
+    }));
+}
+
+function filesOf(workspace: string, entry: StoredEntry, type: ContentType): FileChange[] {
+  const dir = entriesDir(workspace, type.name);
+  return [...entryToFiles(entry, type)].map(([file, content]) => ({ path: `${dir}/${file}`, content }));
+}
+
