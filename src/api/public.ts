@@ -5,7 +5,11 @@ import Router from '@koa/router';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { AppState } from '../http/state.ts';
-import type { Services } from '../services.ts';
+import type { ContentIndex } from '../domain/content/content-index.ts';
+import type { EntryService } from '../domain/entries/entry-service.ts';
+import type { HealthService } from '../domain/health.ts';
+import type { TypeService } from '../domain/types/type-service.ts';
+import type { WorkspaceService } from '../domain/workspaces/workspace-service.ts';
 import { createContentTypesRouter } from './content-types/content-types.routes.ts';
 import { createEntriesRouter } from './entries/entries.routes.ts';
 import { createHealthRouter } from './health/health.routes.ts';
@@ -20,8 +24,17 @@ export async function rejectUnscopedRoutes(ctx: { path: string }, next: () => Pr
   await next();
 }
 
+/** The services the public API calls. */
+export interface PublicApiServices {
+  health: HealthService;
+  workspaces: WorkspaceService;
+  content: ContentIndex;
+  types: TypeService;
+  entries: EntryService;
+}
+
 /** Builds the router for /api/v1. */
-export function createPublicRouter(services: Services, config: Config): Router<AppState> {
+export function createPublicRouter(services: PublicApiServices, config: Config): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api/v1' });
   const health = createHealthRouter(services.health);
   api.use(health.routes(), health.allowedMethods());
