@@ -48,7 +48,10 @@ function getOwn(source: Record<string, unknown>, key: string): unknown {
 const ok = (value: unknown): ValueCheck => ({ ok: true, value });
 const fail = (message: string): ValueCheck => ({ ok: false, message });
 
-/** Whether a field holds an array (media always does; select and relation when multiple). */
+/**
+ * Whether a field's value is an array (media always; select and relation when
+ * multiple), which decides what null normalizes to and how filters match. Throws nothing.
+ */
 export function isArrayField(field: FieldDefinition): boolean {
   return field.type === 'media' || (field.multiple === true && (field.type === 'select' || field.type === 'relation'));
 }
