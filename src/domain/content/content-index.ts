@@ -180,7 +180,7 @@ export class ContentIndex {
 // Values of fields since removed from the schema are kept as they are; only
 // current fields must hold valid values.
 function assertValidValues(values: Record<string, unknown>, type: ContentType): void {
-  const current = Object.fromEntries(Object.entries(values).filter(([key]) => key in type.fields));
+  const current = Object.fromEntries(Object.entries(values).filter(([key]) => Object.hasOwn(type.fields, key)));
   const problems = validateFieldValues(current, type.fields, { partial: true }).errors;
   const [field, reason] = Object.entries(problems)[0] ?? [];
   if (field) throw new Error(`The field "${field}" is invalid: ${reason}`);
