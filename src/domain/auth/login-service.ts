@@ -1,0 +1,82 @@
+// First-run setup and password login (API.md "Admin session"). Starting and
+// ending the cookie session is the HTTP layer's job; this decides who gets in.
+import { AppError } from '../../errors/app-error.ts';
+import { WORKSPACE_SLUG, type WorkspaceService } from '../workspaces/workspace-service.ts';
+import type { AccountStore, UserRecord } from './account-store.ts';
+import type { LoginThrottle } from './login-throttle.ts';
+import { verifyPassword } from './passwords.ts';
+import type { UserService } from './user-service.ts';
+
+/** Body of POST /admin/api/setup. */
+export interface SetupInput {
+  username: string;
+  password: string;
+  email?: string;
+  display_name?: string;
+  /** Label of the first workspace. */
+  workspace?: string;
+  /** Slug of the first workspace; without it the label goes to the default workspace. */
+  workspace_slug?: string;
+}
+
+/** What LoginService needs; all built in services.ts. */
+export interface LoginServiceDeps {
+  accounts: AccountStore;
+  users: UserService;
+  workspaces: WorkspaceService;
+  throttle: LoginThrottle;
+  defaultWorkspace: string;
+}
+
+/** Setup and login rules. */
+export class LoginService {
+  private readonly deps: LoginServiceDeps;
+
+  constructor(deps: LoginServiceDeps) {
+    this.deps = deps;
+  }
+
+  /**
+   * Creates the first user as admin and, when asked, names or creates the
+   * first workspace. Throws already_set_up (409) once a user exists,
+   * validation_failed (422) for bad input (checked before anything is written).
+   */
+  async setup(input: SetupInput): Promise<UserRecord> {
+    const { users, workspaces, defaultWorkspace } = this.deps;
+    if (users.hasUsers()) throw new AppError('already_set_up', 'The service is already set up.');
+    const slug = input.workspace_slug ?? defaultWorkspace;
+    if (!WORKSPACE_SLUG.test(slug)) {
+      throw new AppError('validation_failed', 'The workspace slug is not valid.', { fields: { workspace_slug: 'Use 1 to 64 lowercase letters, digits and hyphens.' } });
+    }
+    const label = input.workspace?.trim() || undefined;
+    if (label !== undefined && label.length > 100) {
+      throw new AppError('validation_failed', 'The workspace label is not valid.', { fields: { workspace: 'Use at most 100 characters.' } });
+    }
+    const user = await users.createFirstAdmin(input);
+    const principal = users.principalFor(user.id);
+    if (principal && (label !== undefined || input.workspace_slug !== undefined)) {
+      const wanted = label ?? slug;
+      if (workspaces.find(slug)) await workspaces.update(principal, slug, { label: wanted, archived: false });
+      else await workspaces.create(principal, { slug, label: wanted });
+    }
+    return user;
+  }
+
+  /**
+   * Checks a username and password. Throws rate_limited (429) after 5
+   * failures for the username or address in 15 minutes, and invalid_credentials
+   * (401) for an unknown user or wrong password (the same answer for both).
+   */
+  async login(username: string, password: string, address: string): Promise<UserRecord> {
+    const { accounts, throttle } = this.deps;
+    throttle.assertAllowed(username, address);
+    const user = accounts.findUserByUsername(username);
+    const valid = await verifyPassword(password, user?.password_hash);
+    if (!user || !valid) {
+      throttle.recordFailure(username, address);
+      throw new AppError('invalid_credentials', 'The username or password is wrong.');
+    }
+    throttle.recordSuccess(username);
+    return user;
+  }
+}

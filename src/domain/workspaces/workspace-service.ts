@@ -1,0 +1,234 @@
+// Workspaces: the top-level folders of the content repo, each described by
+// `{ws}/workspace.yaml` (label, archived flag, type order). Held in memory so
+// no request reads the disk; every change is one commit. What lives inside a
+// workspace (types, entries, media) belongs to the other domain folders.
+import YAML from 'yaml';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import type { ContentRepo } from '../../storage/content-repo.ts';
+import { authorize } from '../auth/authorize.ts';
+import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
+
+/** A workspace as the admin API shows it. */
+export interface Workspace {
+  slug: string;
+  label: string;
+  archived: boolean;
+  type_order: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** Body of POST /admin/api/workspaces. */
+export interface CreateWorkspaceInput {
+  slug: string;
+  label: string;
+}
+
+/** Body of PUT /admin/api/workspaces/{ws}. */
+export interface UpdateWorkspaceInput {
+  label?: string;
+  archived?: boolean;
+}
+
+/** The slug rule, shared with type names: lowercase letters, digits, hyphens. */
+export const WORKSPACE_SLUG = /^[a-z0-9-]{1,64}$/;
+
+/** The workspace every installation has; it can never be archived. */
+export const BUILT_IN_WORKSPACE = 'default';
+
+const WORKSPACE_FILE = /^([a-z0-9-]{1,64})\/workspace\.yaml$/;
+const MAX_LABEL = 100;
+
+/** Workspace registry: in-memory reads, one commit per change. */
+export class WorkspaceService {
+  private readonly repo: ContentRepo;
+  private readonly bySlug = new Map<string, Workspace>();
+  private readonly protectedSlugs: Set<string>;
+
+  private constructor(repo: ContentRepo, protectedSlugs: string[]) {
+    this.repo = repo;
+    this.protectedSlugs = new Set([BUILT_IN_WORKSPACE, ...protectedSlugs]);
+  }
+
+  /**
+   * Reads every `{ws}/workspace.yaml` of the content repo. `protectedSlugs`
+   * (the configured default workspace) can never be archived, like `default`.
+   * A file that does not parse is skipped. Throws what the repo throws.
+   */
+  static async load(repo: ContentRepo, protectedSlugs: string[] = []): Promise<WorkspaceService> {
+    const service = new WorkspaceService(repo, protectedSlugs);
+    const files = await repo.listFiles('');
+    for (const file of files) {
+      const slug = WORKSPACE_FILE.exec(file)?.[1];
+      if (slug) await service.reload(slug);
+    }
+    return service;
+  }
+
+  /** Active workspaces, by slug. */
+  list(): Workspace[] {
+    return this.listAll().filter((workspace) => !workspace.archived);
+  }
+
+  /** All workspaces, archived ones included, by slug. */
+  listAll(): Workspace[] {
+    return [...this.bySlug.values()].sort((a, b) => a.slug.localeCompare(b.slug));
+  }
+
+  /** The workspace with this slug, archived or not, if it exists. */
+  find(slug: string): Workspace | undefined {
+    return this.bySlug.get(slug);
+  }
+
+  /** The active workspace with this slug. Throws not_found (404) for an unknown or archived one. */
+  get(slug: string): Workspace {
+    const workspace = this.bySlug.get(slug);
+    if (!workspace || workspace.archived) throw notFound(`No workspace "${slug}".`);
+    return workspace;
+  }
+
+  /**
+   * Returns the workspace, creating it (one commit by the system) when
+   * missing. Used at first start for the default workspace and by setup.
+   * Throws validation_failed (422) for a bad slug, or what the repo throws.
+   */
+  async ensure(slug: string, label: string): Promise<Workspace> {
+    checkSlug(slug);
+    const existing = this.bySlug.get(slug);
+    if (existing) return existing;
+    return this.repo.serialize(async () => {
+      const again = this.bySlug.get(slug);
+      if (again) return again;
+      return this.write(SYSTEM, newWorkspace(slug, checkLabel(label)), `Create workspace ${slug}`);
+    });
+  }
+
+  /**
+   * Creates a workspace. Throws unauthorized (401), forbidden (403) without
+   * `workspaces.manage`, validation_failed (422), conflict (409) when the slug exists (archived too).
+   */
+  async create(principal: Principal, input: CreateWorkspaceInput): Promise<Workspace> {
+    authorize(principal, { action: 'workspaces.manage', resource: `workspaces:${input.slug}`, workspace: input.slug });
+    checkSlug(input.slug);
+    const label = checkLabel(input.label);
+    return this.repo.serialize(async () => {
+      if (this.bySlug.has(input.slug)) throw new AppError('conflict', `A workspace "${input.slug}" already exists.`);
+      return this.write(principal, newWorkspace(input.slug, label), `Create workspace ${input.slug}`);
+    });
+  }
+
+  /**
+   * Changes the label or the archived flag (the slug is immutable). Throws
+   * unauthorized (401), forbidden (403), not_found (404), validation_failed (422)
+   * when archiving `default` or the configured default workspace.
+   */
+  async update(principal: Principal, slug: string, input: UpdateWorkspaceInput): Promise<Workspace> {
+    authorize(principal, { action: 'workspaces.manage', resource: `workspaces:${slug}`, workspace: slug });
+    const label = input.label === undefined ? undefined : checkLabel(input.label);
+    return this.repo.serialize(async () => {
+      const current = this.bySlug.get(slug);
+      if (!current) throw notFound(`No workspace "${slug}".`);
+      if (input.archived === true && this.protectedSlugs.has(slug)) {
+        throw new AppError('validation_failed', `The workspace "${slug}" is the default workspace and cannot be archived.`, { fields: { archived: 'The default workspace cannot be archived.' } });
+      }
+      const next: Workspace = { ...current, label: label ?? current.label, archived: input.archived ?? current.archived };
+      if (next.label === current.label && next.archived === current.archived) return current;
+      const verb = next.archived === current.archived ? 'Update' : next.archived ? 'Archive' : 'Restore';
+      return this.write(principal, next, `${verb} workspace ${slug}`);
+    });
+  }
+
+  /** Archives a workspace; its files stay in the repo. Throws like update(). */
+  archive(principal: Principal, slug: string): Promise<Workspace> {
+    return this.update(principal, slug, { archived: true });
+  }
+
+  /**
+   * Saves the order of types in a workspace (PATCH content-types/order); the
+   * caller has checked permissions. Throws not_found (404) for an unknown workspace.
+   */
+  async setTypeOrder(slug: string, names: string[], principal: Principal = SYSTEM): Promise<void> {
+    await this.repo.serialize(async () => {
+      const current = this.get(slug);
+      await this.write(principal, { ...current, type_order: [...names] }, `Reorder types in ${slug}`);
+    });
+  }
+
+  /** Re-reads `{slug}/workspace.yaml` after an external commit; a deleted or broken file forgets the workspace. */
+  async reload(slug: string): Promise<void> {
+    if (!WORKSPACE_SLUG.test(slug)) return;
+    const text = await this.repo.readFile(workspaceFilePath(slug));
+    const parsed = text === undefined ? undefined : parseWorkspaceYaml(slug, text);
+    if (parsed) this.bySlug.set(slug, parsed);
+    else this.bySlug.delete(slug);
+  }
+
+  private async write(principal: Principal, workspace: Workspace, message: string): Promise<Workspace> {
+    const now = new Date().toISOString();
+    const next: Workspace = { ...workspace, updated_at: now };
+    await this.repo.commitChanges({
+      changes: [{ path: workspaceFilePath(workspace.slug), content: workspaceToYaml(next) }],
+      message,
+      author: gitAuthorOf(principal),
+      trailers: { Workspace: workspace.slug, Actor: actorIdOf(principal) ?? 'system' },
+    });
+    this.bySlug.set(next.slug, next);
+    return next;
+  }
+}
+
+// Writes made by the server itself (first start) are authored by the system.
+const SYSTEM: Principal = { kind: 'anonymous' };
+
+/** The repo path of a workspace's description file. */
+export function workspaceFilePath(slug: string): string {
+  return `${slug}/workspace.yaml`;
+}
+
+function newWorkspace(slug: string, label: string): Workspace {
+  const now = new Date().toISOString();
+  return { slug, label, archived: false, type_order: [], created_at: now, updated_at: now };
+}
+
+function workspaceToYaml(workspace: Workspace): string {
+  const { slug: _slug, type_order, ...rest } = workspace;
+  return YAML.stringify({ ...rest, types: type_order }, { lineWidth: 0 });
+}
+
+// Hand-edited files are accepted leniently: missing keys get defaults, wrong
+// types are ignored, and a file that is not a mapping is skipped.
+function parseWorkspaceYaml(slug: string, text: string): Workspace | undefined {
+  let parsed: unknown;
+  try {
+    parsed = YAML.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || parsed === undefined) parsed = {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const raw = parsed as Record<string, unknown>;
+  const types = Array.isArray(raw.types) ? raw.types.filter((name): name is string => typeof name === 'string') : [];
+  const stamp = (value: unknown) => (typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : '');
+  return {
+    slug,
+    label: typeof raw.label === 'string' && raw.label.trim() !== '' ? raw.label : slug,
+    archived: raw.archived === true,
+    type_order: types,
+    created_at: stamp(raw.created_at),
+    updated_at: stamp(raw.updated_at),
+  };
+}
+
+function checkSlug(slug: string): void {
+  if (!WORKSPACE_SLUG.test(slug)) {
+    throw new AppError('validation_failed', `"${slug.slice(0, 80)}" is not a valid workspace slug.`, { fields: { slug: 'Use 1 to 64 lowercase letters, digits and hyphens.' } });
+  }
+}
+
+function checkLabel(label: string): string {
+  const trimmed = label.trim();
+  if (trimmed === '' || trimmed.length > MAX_LABEL) {
+    throw new AppError('validation_failed', 'The workspace label is not valid.', { fields: { label: `Use 1 to ${MAX_LABEL} characters.` } });
+  }
+  return trimmed;
+}
