@@ -1,0 +1,123 @@
+// The git CLI in a test's content repo: reading what the server committed
+// (counts, authors, trailers, changed paths, status) and making commits "from
+// outside" the way a developer would, with plain git commands.
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+// Hermetic git: no user or system config, no optional locks (so that reading
+// `git status` never rewrites the index the server also uses), no repository
+// inherited from the environment.
+const GIT_ENV: NodeJS.ProcessEnv = (() => {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_CEILING_DIRECTORIES']) delete env[key];
+  return { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: os.devNull, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
+})();
+
+/** The identity external commits are made with. */
+export const EXTERNAL_AUTHOR = { name: 'dev', email: 'dev@example.com' };
+
+/** The content repo of a data root (`<dataDir>/content`). */
+export function contentRepoOf(dataDir: string): string {
+  return path.join(dataDir, 'content');
+}
+
+/** Runs `git <args>` in `repo` and returns its stdout; rejects with git's stderr on a non-zero exit. */
+export async function git(repo: string, args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync('git', args, { cwd: repo, env: GIT_ENV, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+/** Number of commits reachable from HEAD. */
+export async function commitCount(repo: string): Promise<number> {
+  return Number((await git(repo, ['rev-list', '--count', 'HEAD'])).trim());
+}
+
+/** The commit HEAD points at. */
+export async function headOid(repo: string): Promise<string> {
+  return (await git(repo, ['rev-parse', 'HEAD'])).trim();
+}
+
+/** `git status --porcelain` including untracked files; '' when the tree and index match HEAD. */
+export async function statusPorcelain(repo: string): Promise<string> {
+  return git(repo, ['status', '--porcelain', '--untracked-files=all']);
+}
+
+export interface CommitInfo {
+  oid: string;
+  authorName: string;
+  authorEmail: string;
+  subject: string;
+  /** Trailers by key (`Workspace: default` → { Workspace: 'default' }). */
+  trailers: Record<string, string>;
+}
+
+/** Author, subject and trailers of one commit (HEAD by default). */
+export async function commitInfo(repo: string, rev = 'HEAD'): Promise<CommitInfo> {
+  const out = await git(repo, ['log', '-1', '--format=%H%x00%an%x00%ae%x00%s%x00%(trailers:only,unfold)', rev]);
+  const [oid, authorName, authorEmail, subject, trailerText] = out.split('\0');
+  const trailers: Record<string, string> = {};
+  for (const line of trailerText.split('\n')) {
+    const match = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line.trim());
+    if (match) trailers[match[1]] = match[2];
+  }
+  return { oid, authorName, authorEmail, subject, trailers };
+}
+
+export interface ChangedFile {
+  /** git's letter: A, M or D (renames are reported as D + A). */
+  status: string;
+  path: string;
+}
+
+/** The files one commit changed against its first parent, sorted by path. */
+export async function changedFiles(repo: string, rev = 'HEAD'): Promise<ChangedFile[]> {
+  const out = await git(repo, ['show', '--name-status', '--no-renames', '--format=', rev]);
+  return out
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const [status, file] = line.split('\t');
+      return { status, path: file };
+    })
+    .sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** Every path tracked at `rev`, sorted. */
+export async function trackedFiles(repo: string, rev = 'HEAD'): Promise<string[]> {
+  const out = await git(repo, ['ls-tree', '-r', '--name-only', rev]);
+  return out.split('\n').filter((line) => line !== '').sort();
+}
+
+/** A file's content at `rev` (`git show rev:path`). */
+export async function fileAt(repo: string, file: string, rev = 'HEAD'): Promise<string> {
+  return git(repo, ['show', `${rev}:${file}`]);
+}
+
+export interface ExternalChange {
+  /** Files to write (path relative to the repo → text). */
+  write?: Record<string, string>;
+  /** Files to remove with `git rm`. */
+  remove?: string[];
+}
+
+/**
+ * Writes and removes files in the content repo and commits them with the git
+ * CLI as the `dev` identity, like a developer working in a clone. Returns the new HEAD.
+ */
+export async function externalCommit(repo: string, change: ExternalChange, message: string): Promise<string> {
+  const written = Object.entries(change.write ?? {});
+  for (const [file, text] of written) {
+    const target = path.join(repo, file);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, text);
+  }
+  if (written.length > 0) await git(repo, ['add', '--', ...written.map(([file]) => file)]);
+  if (change.remove?.length) await git(repo, ['rm', '-q', '--', ...change.remove]);
+  await git(repo, ['-c', `user.name=${EXTERNAL_AUTHOR.name}`, '-c', `user.email=${EXTERNAL_AUTHOR.email}`, 'commit', '-q', '-m', message]);
+  return headOid(repo);
+}

@@ -1,0 +1,54 @@
+// Requests with the path sent exactly as written. fetch() normalizes `..`,
+// `%2e%2e` and the like before sending, so hostile-path tests go through
+// node:http, which puts the path on the wire untouched.
+import http from 'node:http';
+import type { TestResponse } from './server.ts';
+
+export interface RawRequestOptions {
+  /** A JSON body (serialized, sent with Content-Type: application/json). */
+  body?: unknown;
+  headers?: Record<string, string>;
+  token?: string;
+}
+
+/** Sends `method rawPath` to the server at `baseUrl`; answers like TestServer.request. */
+export function rawRequest(baseUrl: string, method: string, rawPath: string, options: RawRequestOptions = {}): Promise<TestResponse> {
+  const url = new URL(baseUrl);
+  const headers: Record<string, string> = { ...options.headers };
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  if (payload !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(payload));
+  }
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: url.hostname, port: url.port, method, path: rawPath, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, headers: toHeaders(response.headers), body: parseJson(text), text });
+      });
+    });
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+function toHeaders(raw: http.IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
