@@ -33,6 +33,11 @@ export class RoleService {
     this.accounts = accounts;
   }
 
+  /** How many users hold the role (shown so the UI knows whether it can be deleted). */
+  countUsers(id: string): number {
+    return this.accounts.countUsersWithRole(id);
+  }
+
   /** All roles with their grants. Throws forbidden (403) without `roles.read`. */
   list(principal: Principal): RoleRecord[] {
     authorize(principal, { action: 'roles.read', resource: 'roles:*', workspace: ALL_WORKSPACES });

@@ -6,6 +6,7 @@ import YAML from 'yaml';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import type { ContentRepo } from '../../storage/content-repo.ts';
 import { authorize } from '../auth/authorize.ts';
+import { ALL_WORKSPACES } from '../auth/grants.ts';
 import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
 
 /** A workspace as the admin API shows it. */
@@ -73,6 +74,18 @@ export class WorkspaceService {
   /** All workspaces, archived ones included, by slug. */
   listAll(): Workspace[] {
     return [...this.bySlug.values()].sort((a, b) => a.slug.localeCompare(b.slug));
+  }
+
+  /**
+   * The workspaces an admin screen lists: active ones for every signed-in
+   * user, archived ones too when asked. Throws unauthenticated (401) without
+   * a user, forbidden (403) without `workspaces.manage` when archived ones are asked for.
+   */
+  listFor(principal: Principal, includeArchived: boolean): Workspace[] {
+    if (principal.kind === 'anonymous') throw new AppError('unauthenticated', 'Sign in to the admin interface first.');
+    if (!includeArchived) return this.list();
+    authorize(principal, { action: 'workspaces.manage', resource: 'workspaces:*', workspace: ALL_WORKSPACES });
+    return this.listAll();
   }
 
   /** The workspace with this slug, archived or not, if it exists. */

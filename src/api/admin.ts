@@ -1,0 +1,52 @@
+// The admin API's route table (SPEC "Admin API"), mounted at /admin/api.
+// One guard runs before every route: 503 before setup, 401 without a
+// session, 403 without the CSRF token on writes (see http/admin-guard.ts).
+import Router from '@koa/router';
+import type { Config } from '../config/config.ts';
+import type { LoginService } from '../domain/auth/login-service.ts';
+import type { ProfileService } from '../domain/auth/profile-service.ts';
+import type { RoleService } from '../domain/auth/role-service.ts';
+import type { TokenService } from '../domain/auth/token-service.ts';
+import type { UserService } from '../domain/auth/user-service.ts';
+import type { WorkspaceService } from '../domain/workspaces/workspace-service.ts';
+import { createAdminGuard } from '../http/admin-guard.ts';
+import type { AppState } from '../http/state.ts';
+import { createAuthRouter } from './admin/auth.routes.ts';
+import { createProfileRouter } from './admin/profile.routes.ts';
+import { createRolesRouter } from './admin/roles.routes.ts';
+import { createTokensRouter } from './admin/tokens.routes.ts';
+import { createUsersRouter } from './admin/users.routes.ts';
+import { createWorkspacesRouter } from './admin/workspaces.routes.ts';
+
+/** The admin API root. */
+export const ADMIN_PREFIX = '/admin/api';
+
+/** The services the admin routes call. */
+export interface AdminApiServices {
+  login: LoginService;
+  users: UserService;
+  roles: RoleService;
+  tokens: TokenService;
+  profiles: ProfileService;
+  workspaces: WorkspaceService;
+}
+
+/**
+ * Builds the router for /admin/api with the admin guard in front of every
+ * route. Further admin routers can be mounted on it with `use` and get the guard too.
+ */
+export function createAdminRouter(services: AdminApiServices, config: Config): Router<AppState> {
+  const admin = new Router<AppState>({ prefix: ADMIN_PREFIX });
+  admin.use(createAdminGuard({ prefix: ADMIN_PREFIX, isSetUp: () => services.users.hasUsers(), defaultWorkspace: config.defaultWorkspace }));
+  for (const router of [
+    createAuthRouter(services, config),
+    createProfileRouter(services.profiles, config),
+    createUsersRouter(services.users, services.profiles, config),
+    createRolesRouter(services.roles, config),
+    createTokensRouter(services.tokens, config),
+    createWorkspacesRouter(services.workspaces, config),
+  ]) {
+    admin.use(router.routes(), router.allowedMethods({ throw: true }));
+  }
+  return admin;
+}

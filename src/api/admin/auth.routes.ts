@@ -1,0 +1,66 @@
+// Setup, login, logout and "who am I" (API.md "Admin session"). Setup and
+// login start a session and hand out its CSRF token in meta.csrf_token.
+import Router from '@koa/router';
+import type { Config } from '../../config/config.ts';
+import type { LoginService } from '../../domain/auth/login-service.ts';
+import type { UserService } from '../../domain/auth/user-service.ts';
+import { csrfTokenOf, newCsrfToken } from '../../http/csrf.ts';
+import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { endSession, startSession } from '../../http/session.ts';
+import type { AppState } from '../../http/state.ts';
+import { compileBody } from '../../http/validate.ts';
+import { loginSchema, setupSchema } from './auth.schemas.ts';
+import { presentUser } from './users.presenter.ts';
+
+/** The services these routes call. */
+export interface AuthRouteServices {
+  login: LoginService;
+  users: UserService;
+}
+
+/** Routes /setup, /login, /logout and /me, relative to the admin root. */
+export function createAuthRouter(services: AuthRouteServices, config: Config): Router<AppState> {
+  const router = new Router<AppState>();
+  const body = jsonBody(config.limits.jsonBodyBytes);
+  const parseSetup = compileBody(setupSchema);
+  const parseLogin = compileBody(loginSchema);
+
+  router.post('/setup', body, async (ctx) => {
+    const input = parseSetup(bodyOf(ctx));
+    const user = await services.login.setup({
+      username: input.username,
+      password: input.password,
+      email: input.email ?? undefined,
+      display_name: input.display_name ?? undefined,
+      workspace: input.workspace ?? undefined,
+      workspace_slug: input.workspace_slug ?? undefined,
+    });
+    const csrf = newCsrfToken();
+    await startSession(ctx, user.id, csrf);
+    ctx.status = 201;
+    ctx.body = { data: presentUser(user, ctx.state.baseUrl), meta: { csrf_token: csrf } };
+  });
+
+  router.post('/login', body, async (ctx) => {
+    const input = parseLogin(bodyOf(ctx));
+    const user = await services.login.login(input.username, input.password, ctx.ip);
+    const csrf = newCsrfToken();
+    await startSession(ctx, user.id, csrf);
+    ctx.body = { data: presentUser(user, ctx.state.baseUrl), meta: { csrf_token: csrf } };
+  });
+
+  router.post('/logout', (ctx) => {
+    endSession(ctx);
+    ctx.body = { data: { ok: true } };
+  });
+
+  router.get('/me', (ctx) => {
+    const principal = ctx.state.principal;
+    const user = principal.kind === 'user' ? services.users.find(principal.id) : undefined;
+    ctx.body = {
+      data: user ? presentUser(user, ctx.state.baseUrl) : null,
+      meta: { csrf_token: csrfTokenOf(ctx), permissions: principal.kind === 'user' ? principal.grants : [], workspace: ctx.state.workspace },
+    };
+  });
+  return router;
+}

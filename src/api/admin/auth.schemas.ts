@@ -1,0 +1,42 @@
+// Request bodies of setup and login (API.md "Admin session").
+import type { JSONSchemaType } from 'ajv';
+
+/** POST /admin/api/setup. Optional keys may be null, which means "not given". */
+export interface SetupBody {
+  username: string;
+  password: string;
+  email?: string | null;
+  display_name?: string | null;
+  workspace?: string | null;
+  workspace_slug?: string | null;
+}
+
+/** POST /admin/api/login. */
+export interface LoginBody {
+  username: string;
+  password: string;
+}
+
+export const setupSchema: JSONSchemaType<SetupBody> = {
+  type: 'object',
+  properties: {
+    username: { type: 'string', maxLength: 200 },
+    password: { type: 'string', maxLength: 1000 },
+    email: { type: 'string', nullable: true, maxLength: 300 },
+    display_name: { type: 'string', nullable: true, maxLength: 300 },
+    workspace: { type: 'string', nullable: true, maxLength: 300 },
+    workspace_slug: { type: 'string', nullable: true, maxLength: 100 },
+  },
+  required: ['username', 'password'],
+  additionalProperties: false,
+};
+
+export const loginSchema: JSONSchemaType<LoginBody> = {
+  type: 'object',
+  properties: {
+    username: { type: 'string', maxLength: 200 },
+    password: { type: 'string', maxLength: 1000 },
+  },
+  required: ['username', 'password'],
+  additionalProperties: false,
+};

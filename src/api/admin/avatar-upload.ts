@@ -1,0 +1,61 @@
+// Reads the one image of an avatar upload (multipart field `avatar`) into
+// memory: the file never touches the disk, and the size limit is enforced
+// while streaming. Sniffing the type is the domain's job (profile-service.ts).
+import { Writable } from 'node:stream';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import { AppError } from '../../errors/app-error.ts';
+
+/**
+ * Returns a reader of the `avatar` file of a multipart request, limited to
+ * `maxBytes`. The reader throws unsupported_media_type (415) for a non-multipart
+ * body, payload_too_large (413) over the limit, validation_failed (422) without a file.
+ */
+export function createAvatarReader(maxBytes: number): (ctx: Context) => Promise<Uint8Array> {
+  const chunksOf = new WeakMap<object, Buffer[]>();
+  const parse = koaBody({
+    multipart: true,
+    json: false,
+    urlencoded: false,
+    text: false,
+    formidable: {
+      maxFiles: 1,
+      maxFileSize: maxBytes,
+      maxTotalFileSize: maxBytes,
+      maxFields: 10,
+      maxFieldsSize: 10 * 1024,
+      allowEmptyFiles: false,
+      fileWriteStreamHandler: (file) => {
+        const chunks: Buffer[] = [];
+        if (file) chunksOf.set(file, chunks);
+        return new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            chunks.push(chunk);
+            done();
+          },
+        });
+      },
+    },
+    onError: (error) => {
+      throw translate(error);
+    },
+  });
+  return async (ctx) => {
+    if (!ctx.is('multipart/form-data')) {
+      throw new AppError('unsupported_media_type', 'Send the avatar as multipart/form-data with a file field "avatar".');
+    }
+    await parse(ctx, async () => undefined);
+    const sent = ctx.request.files?.avatar;
+    const file = Array.isArray(sent) ? sent[0] : sent;
+    const chunks = file ? chunksOf.get(file) : undefined;
+    if (!chunks) throw new AppError('validation_failed', 'No avatar file was sent.', { fields: { avatar: 'A file is required.' } });
+    return Buffer.concat(chunks);
+  };
+}
+
+// formidable reports limits with an httpCode, never a status.
+function translate(error: Error): AppError {
+  const httpCode = 'httpCode' in error && typeof error.httpCode === 'number' ? error.httpCode : 400;
+  if (httpCode === 413) return new AppError('payload_too_large', 'An avatar may be at most 2 MB.', { cause: error });
+  return new AppError('invalid_request', 'The multipart body could not be read.', { cause: error });
+}

@@ -1,0 +1,38 @@
+// The signed-in user's own profile and avatar (SPEC admin table: /profile).
+import Router from '@koa/router';
+import type { Config } from '../../config/config.ts';
+import { MAX_AVATAR_BYTES, type ProfileService } from '../../domain/auth/profile-service.ts';
+import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import type { AppState } from '../../http/state.ts';
+import { compileBody } from '../../http/validate.ts';
+import { createAvatarReader } from './avatar-upload.ts';
+import { profileSchema } from './profile.schemas.ts';
+import { presentUser } from './users.presenter.ts';
+
+/** Routes PUT /profile, POST and DELETE /profile/avatar, relative to the admin root. */
+export function createProfileRouter(profiles: ProfileService, config: Config): Router<AppState> {
+  const router = new Router<AppState>();
+  const parseProfile = compileBody(profileSchema);
+  const readAvatar = createAvatarReader(MAX_AVATAR_BYTES);
+
+  router.put('/profile', jsonBody(config.limits.jsonBodyBytes), async (ctx) => {
+    const input = parseProfile(bodyOf(ctx));
+    const user = await profiles.update(ctx.state.principal, {
+      display_name: input.display_name ?? undefined,
+      email: input.email ?? undefined,
+      password: input.password ?? undefined,
+      old_password: input.old_password ?? undefined,
+    });
+    ctx.body = { data: presentUser(user, ctx.state.baseUrl) };
+  });
+
+  router.post('/profile/avatar', async (ctx) => {
+    const user = await profiles.setAvatar(ctx.state.principal, await readAvatar(ctx));
+    ctx.body = { data: presentUser(user, ctx.state.baseUrl) };
+  });
+
+  router.delete('/profile/avatar', async (ctx) => {
+    ctx.body = { data: presentUser(await profiles.removeAvatar(ctx.state.principal), ctx.state.baseUrl) };
+  });
+  return router;
+}

@@ -1,0 +1,44 @@
+// Request bodies of the user management routes.
+import type { JSONSchemaType } from 'ajv';
+
+/** POST /admin/api/users; null means "not given". */
+export interface CreateUserBody {
+  username: string;
+  password: string;
+  email?: string | null;
+  display_name?: string | null;
+  role?: string | null;
+}
+
+/** PUT /admin/api/users/{id}; every key optional, null means "not given". */
+export interface UpdateUserBody {
+  email?: string | null;
+  display_name?: string | null;
+  role?: string | null;
+  password?: string | null;
+}
+
+export const createUserSchema: JSONSchemaType<CreateUserBody> = {
+  type: 'object',
+  properties: {
+    username: { type: 'string', maxLength: 200 },
+    password: { type: 'string', maxLength: 1000 },
+    email: { type: 'string', nullable: true, maxLength: 300 },
+    display_name: { type: 'string', nullable: true, maxLength: 300 },
+    role: { type: 'string', nullable: true, maxLength: 100 },
+  },
+  required: ['username', 'password'],
+  additionalProperties: false,
+};
+
+export const updateUserSchema: JSONSchemaType<UpdateUserBody> = {
+  type: 'object',
+  properties: {
+    email: { type: 'string', nullable: true, maxLength: 300 },
+    display_name: { type: 'string', nullable: true, maxLength: 300 },
+    role: { type: 'string', nullable: true, maxLength: 100 },
+    password: { type: 'string', nullable: true, maxLength: 1000 },
+  },
+  required: [],
+  additionalProperties: false,
+};

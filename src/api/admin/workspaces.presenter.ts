@@ -1,0 +1,24 @@
+// The shape of a workspace in admin responses.
+import type { Workspace } from '../../domain/workspaces/workspace-service.ts';
+
+/** A workspace as the admin API returns it. */
+export interface WorkspaceView {
+  slug: string;
+  label: string;
+  archived: boolean;
+  type_order: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** Shapes a workspace for responses. */
+export function presentWorkspace(workspace: Workspace): WorkspaceView {
+  return {
+    slug: workspace.slug,
+    label: workspace.label,
+    archived: workspace.archived,
+    type_order: [...workspace.type_order],
+    created_at: workspace.created_at,
+    updated_at: workspace.updated_at,
+  };
+}
