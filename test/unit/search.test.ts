@@ -103,6 +103,16 @@ describe('search: through TypeIndex', () => {
     expect(query('giraffe')).to.deep.equal([]);
   });
 
+  it('answers the same after warm() as when built on demand', () => {
+    const warmed = buildIndex(PRODUCTS, buildProducts());
+    warmed.warm();
+    const p02 = warmed.get('p02');
+    if (!p02) throw new Error('no p02');
+    warmed.upsert({ ...p02, title: 'Zebra peeler' });
+    const result = warmed.query(parseListQuery({ q: 'zebra', sort: 'id' }, PRODUCTS), { isVisible: everything });
+    expect(result.entries.map((e) => e.id)).to.deep.equal(['p02', 'p05']);
+  });
+
   it('answers a 500-character q without throwing', () => {
     const index = buildIndex(PRODUCTS, buildProducts());
     const q = 'a'.repeat(250) + ' ' + 'b'.repeat(249);

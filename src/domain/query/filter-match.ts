@@ -1,40 +1,41 @@
-// Compiles a ListQuery's filter conditions into one predicate over entry ids,
-// reading pre-parsed column values. Semantics (SPEC filter rules): an array
-// value matches when any item matches; `ne` is the negation of `eq`; ordering
-// operators compare only values of the same kind; conditions combine with AND.
+// Compiles a ListQuery's filter conditions into one predicate over entry
+// slots, reading pre-parsed column values. Semantics (SPEC filter rules): an
+// array value matches when any item matches; `ne` is the negation of `eq`;
+// ordering operators compare only values of the same kind; conditions AND.
 
-import { compareKeys } from './field-values.ts';
-import type { SortKey, ValueItem } from './field-values.ts';
+import { compareKeys } from './comparable-values.ts';
+import type { SortKey, ValueItem } from './comparable-values.ts';
 import type { FilterCondition } from './list-query.ts';
 import type { Column } from './sorted-order.ts';
 
-/** A compiled filter: true when the entry with this id matches every condition. */
-export type EntryPredicate = (id: string) => boolean;
+/** A compiled filter: true when the entry in this slot matches every condition. */
+export type SlotPredicate = (slot: number) => boolean;
 
 type ItemTest = (item: ValueItem) => boolean;
-
-const NO_ITEMS: ValueItem[] = [];
 
 /**
  * Compiles `filters`, asking `columnFor` for the column of each field (the
  * caller picks the locale). Returns undefined when there is nothing to check.
  */
-export function compileFilters(filters: FilterCondition[], columnFor: (field: string) => Column): EntryPredicate | undefined {
+export function compileFilters(filters: FilterCondition[], columnFor: (field: string) => Column): SlotPredicate | undefined {
   if (filters.length === 0) return undefined;
   const checks = filters.map((condition) => compileCondition(condition, columnFor(condition.field)));
-  return (id) => {
-    for (const check of checks) if (!check(id)) return false;
+  if (checks.length === 1) return checks[0];
+  return (slot) => {
+    for (let i = 0; i < checks.length; i += 1) if (!checks[i](slot)) return false;
     return true;
   };
 }
 
-function compileCondition(condition: FilterCondition, column: Column): EntryPredicate {
-  if (condition.op === 'ne') {
-    const isEqual = itemTest({ ...condition, op: 'eq' });
-    return (id) => !(column.get(id) ?? NO_ITEMS).some(isEqual);
-  }
+function compileCondition(condition: FilterCondition, column: Column): SlotPredicate {
   const test = itemTest(condition);
-  return (id) => (column.get(id) ?? NO_ITEMS).some(test);
+  const anyItem = (slot: number): boolean => {
+    const items = column[slot];
+    if (items === undefined) return false;
+    for (let i = 0; i < items.length; i += 1) if (test(items[i])) return true;
+    return false;
+  };
+  return condition.op === 'ne' ? (slot) => !anyItem(slot) : anyItem;
 }
 
 /** Orders keys of the same kind; NaN (never true in a comparison) across kinds. */
@@ -44,25 +45,25 @@ function compareSameKind(a: SortKey, b: SortKey): number {
 
 function itemTest(condition: FilterCondition): ItemTest {
   const values = condition.values;
-  const first = values[0];
-  if (first === undefined) return () => false;
+  if (values.length === 0) return () => false;
+  const { eq, key, text } = values[0];
   switch (condition.op) {
     case 'eq':
     case 'ne':
-      return (item) => item.eq === first.eq;
+      return (item) => item.eq === eq;
     case 'in': {
       const wanted = new Set(values.map((v) => v.eq));
       return (item) => wanted.has(item.eq);
     }
     case 'gt':
-      return (item) => compareSameKind(item.key, first.key) > 0;
+      return (item) => compareSameKind(item.key, key) > 0;
     case 'gte':
-      return (item) => compareSameKind(item.key, first.key) >= 0;
+      return (item) => compareSameKind(item.key, key) >= 0;
     case 'lt':
-      return (item) => compareSameKind(item.key, first.key) < 0;
+      return (item) => compareSameKind(item.key, key) < 0;
     case 'lte':
-      return (item) => compareSameKind(item.key, first.key) <= 0;
+      return (item) => compareSameKind(item.key, key) <= 0;
     case 'contains':
-      return (item) => item.text.includes(first.text);
+      return (item) => item.text.includes(text);
   }
 }

@@ -4,8 +4,8 @@
 
 import { AppError } from '../../errors/app-error.ts';
 import type { ContentType } from '../types/content-type.ts';
-import { fieldKind, parseBooleanText, parseIsoDate, toValueItem } from './field-values.ts';
-import type { ValueItem, ValueKind } from './field-values.ts';
+import { fieldKind, parseBooleanText, parseIsoDate, toValueItem } from './comparable-values.ts';
+import type { ValueItem, ValueKind } from './comparable-values.ts';
 
 export const FILTER_OPS = ['eq', 'in', 'ne', 'gt', 'gte', 'lt', 'lte', 'contains'] as const;
 

@@ -1,84 +1,151 @@
 // The per-locale caches of a TypeIndex: resolved entries, parsed field
-// columns, sorted orders and the search index, each built on first use and
-// patched entry by entry on writes. Shared system fields (id, slug, status,
-// dates) live in one view for every locale, so they are parsed only once.
+// columns, sorted orders, the search index and recent search results, each
+// built on first use and patched slot by slot on writes. Shared system fields
+// (id, slug, status, dates) live in one view for every locale.
 
 import type { ContentType } from '../types/content-type.ts';
 import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
 import { resolveEntry } from '../locales/resolve.ts';
 import { SearchIndex } from '../search/search-index.ts';
-import { fieldKind, toValueItems } from './field-values.ts';
+import { fieldKind, toValueItems } from './comparable-values.ts';
+import type { ValueItem } from './comparable-values.ts';
 import type { SortOrder } from './list-query.ts';
-import { buildOrder, insertIntoOrder, removeFromOrder } from './sorted-order.ts';
-import type { Column } from './sorted-order.ts';
+import { buildOrder, compareIds, insertIntoOrder, removeFromOrder } from './sorted-order.ts';
+import type { Column, IdOfSlot } from './sorted-order.ts';
 
 /** Where a view reads entries from; implemented by TypeIndex. */
 export interface ViewSource {
   readonly type: ContentType;
-  readonly entries: ReadonlyMap<string, StoredEntry>;
+  /** One past the highest slot ever used. */
+  readonly slotCount: number;
+  entryAt(slot: number): StoredEntry | undefined;
+  slotOf(id: string): number | undefined;
+}
+
+/** Search hits of one `q`: slots by relevance, and a membership mask by slot. */
+export interface SearchResult {
+  ranked: number[];
+  isHit: Uint8Array;
 }
 
 interface OrderState {
   field: string;
   order: SortOrder;
-  ids: string[];
+  slots: number[];
 }
+
+// Enough for the distinct searches of a busy page; cleared by every write.
+const SEARCH_CACHE_SIZE = 64;
 
 /**
  * The caches for one resolution locale (undefined: root values). Callers
- * must call detach(id) before an entry changes and attach(id) after.
+ * must call detach(slot) before an entry changes and attach(slot) after.
  */
 export class LocaleView {
-  private readonly resolved = new Map<string, ResolvedEntry>();
+  private readonly resolved: (ResolvedEntry | undefined)[] = [];
   private readonly columns = new Map<string, Column>();
   private readonly orders = new Map<string, OrderState>();
+  private readonly searches = new Map<string, SearchResult>();
   private searchIndex: SearchIndex | undefined;
+  private readonly idOf: IdOfSlot;
 
   /** Creates an empty view; nothing is computed until asked for. */
   constructor(
     private readonly source: ViewSource,
     readonly locale: string | undefined,
-  ) {}
+  ) {
+    this.idOf = (slot) => source.entryAt(slot)?.id ?? '';
+  }
 
-  /** The entry resolved for this view's locale, cached; undefined when unknown. */
-  resolve(id: string): ResolvedEntry | undefined {
-    const cached = this.resolved.get(id);
+  /** The entry in `slot` resolved for this view's locale, cached; undefined for a free slot. */
+  resolve(slot: number): ResolvedEntry | undefined {
+    const cached = this.resolved[slot];
     if (cached) return cached;
-    const entry = this.source.entries.get(id);
+    const entry = this.source.entryAt(slot);
     if (!entry) return undefined;
     const resolved = resolveEntry(entry, this.source.type, this.locale);
-    this.resolved.set(id, resolved);
+    this.resolved[slot] = resolved;
     return resolved;
   }
 
-  /** The parsed values of `field` for every entry, built on first use. */
+  /** The parsed values of `field` for every slot, built on first use. */
   column(field: string): Column {
     let column = this.columns.get(field);
     if (!column) {
-      column = new Map();
-      for (const id of this.source.entries.keys()) column.set(id, this.itemsOf(field, id));
+      column = [];
+      for (let slot = 0; slot < this.source.slotCount; slot += 1) column.push(this.itemsOf(field, slot));
       this.columns.set(field, column);
     }
     return column;
   }
 
-  /** Every entry id ordered by `field` in `order`, built on first use. */
-  order(field: string, order: SortOrder): string[] {
+  /** Every used slot ordered by `field` in `order`, built on first use. */
+  order(field: string, order: SortOrder): number[] {
     const key = `${order}:${field}`;
     let state = this.orders.get(key);
     if (!state) {
-      state = { field, order, ids: buildOrder(this.source.entries.keys(), this.column(field), order) };
+      state = { field, order, slots: buildOrder(this.usedSlots(), this.column(field), this.idOf, order) };
       this.orders.set(key, state);
     }
-    return state.ids;
+    return state.slots;
   }
 
-  /** The search index for this locale, built from every entry on first use. */
-  search(): SearchIndex {
+  /** The hits of `q` for this locale, from the search index (built on first use) or the recent-results cache. */
+  search(q: string): SearchResult {
+    const cached = this.searches.get(q);
+    if (cached) return cached;
+    const hits = this.ensureSearchIndex().search(q);
+    hits.sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
+    const isHit = new Uint8Array(this.source.slotCount);
+    const ranked: number[] = [];
+    for (const hit of hits) {
+      const slot = this.source.slotOf(hit.id);
+      if (slot === undefined) continue;
+      ranked.push(slot);
+      isHit[slot] = 1;
+    }
+    const result = { ranked, isHit };
+    if (this.searches.size >= SEARCH_CACHE_SIZE) this.searches.delete(this.searches.keys().next().value ?? '');
+    this.searches.set(q, result);
+    return result;
+  }
+
+  /** Builds the search index now rather than on the first `q`. */
+  warmSearch(): void {
+    this.ensureSearchIndex();
+  }
+
+  /** Takes `slot` out of every order while its column still holds the old values. */
+  detach(slot: number): void {
+    for (const state of this.orders.values()) removeFromOrder(state.slots, this.column(state.field), this.idOf, slot, state.order);
+    this.resolved[slot] = undefined;
+    this.searches.clear();
+  }
+
+  /** Recomputes `slot` in every built cache from the current stored entry. */
+  attach(slot: number): void {
+    for (const [field, column] of this.columns) column[slot] = this.itemsOf(field, slot);
+    for (const state of this.orders.values()) insertIntoOrder(state.slots, this.column(state.field), this.idOf, slot, state.order);
+    const resolved = this.searchIndex ? this.resolve(slot) : undefined;
+    if (resolved) this.searchIndex?.upsert(resolved);
+    this.searches.clear();
+  }
+
+  /** Empties `slot` in every cache (after detach), for a removed entry. */
+  forget(slot: number, id: string): void {
+    for (const column of this.columns.values()) column[slot] = [];
+    this.searchIndex?.remove(id);
+  }
+
+  private *usedSlots(): Generator<number> {
+    for (let slot = 0; slot < this.source.slotCount; slot += 1) if (this.source.entryAt(slot)) yield slot;
+  }
+
+  private ensureSearchIndex(): SearchIndex {
     if (!this.searchIndex) {
       const index = new SearchIndex(this.source.type);
-      for (const id of this.source.entries.keys()) {
-        const resolved = this.resolve(id);
+      for (const slot of this.usedSlots()) {
+        const resolved = this.resolve(slot);
         if (resolved) index.upsert(resolved);
       }
       this.searchIndex = index;
@@ -86,30 +153,10 @@ export class LocaleView {
     return this.searchIndex;
   }
 
-  /** Takes `id` out of every order while its column still holds the old values. */
-  detach(id: string): void {
-    for (const state of this.orders.values()) removeFromOrder(state.ids, this.column(state.field), id, state.order);
-    this.resolved.delete(id);
-  }
-
-  /** Recomputes `id` in every built cache from the current stored entry. */
-  attach(id: string): void {
-    for (const [field, column] of this.columns) column.set(id, this.itemsOf(field, id));
-    for (const state of this.orders.values()) insertIntoOrder(state.ids, this.column(state.field), id, state.order);
-    const resolved = this.searchIndex ? this.resolve(id) : undefined;
-    if (resolved) this.searchIndex?.upsert(resolved);
-  }
-
-  /** Drops `id` from every cache (after detach), for a removed entry. */
-  forget(id: string): void {
-    for (const column of this.columns.values()) column.delete(id);
-    this.searchIndex?.remove(id);
-  }
-
-  private itemsOf(field: string, id: string): ReturnType<typeof toValueItems> {
-    const kind = fieldKind(this.source.type, field) ?? 'string';
-    const entry = this.source.entries.get(id);
+  private itemsOf(field: string, slot: number): ValueItem[] {
+    const entry = this.source.entryAt(slot);
     if (!entry) return [];
+    const kind = fieldKind(this.source.type, field) ?? 'string';
     switch (field) {
       case 'id':
       case 'slug':
@@ -119,9 +166,9 @@ export class LocaleView {
       case 'published_at':
         return toValueItems(kind, entry[field]);
       case 'title':
-        return toValueItems(kind, this.resolve(id)?.title);
+        return toValueItems(kind, this.resolve(slot)?.title);
       default:
-        return toValueItems(kind, this.resolve(id)?.data[field]);
+        return toValueItems(kind, this.resolve(slot)?.data[field]);
     }
   }
 }

@@ -6,12 +6,10 @@
 import type { ContentType } from '../types/content-type.ts';
 import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
 import { effectiveLocale } from '../locales/resolve.ts';
-import { SHARED_QUERY_FIELDS } from './field-values.ts';
+import { SHARED_QUERY_FIELDS } from './comparable-values.ts';
 import { compileFilters } from './filter-match.ts';
-import type { EntryPredicate } from './filter-match.ts';
 import type { ListQuery, SortOrder } from './list-query.ts';
 import { LocaleView } from './locale-view.ts';
-import { compareIds } from './sorted-order.ts';
 
 /** The sort reported for relevance-ordered search results. */
 export const RELEVANCE_SORT = 'relevance';
@@ -34,8 +32,8 @@ export interface QueryResult {
 }
 
 interface QueryPlan {
-  ordered: string[];
-  isHit: (id: string) => boolean;
+  ordered: number[];
+  isHit: Uint8Array | undefined;
   sort: string;
   order: SortOrder;
   relevance: boolean;
@@ -45,12 +43,15 @@ interface QueryPlan {
 const SHARED_VIEW = '\u0000shared';
 
 /**
- * All active entries of one type with their query caches. Writes (upsert,
- * remove, setType) keep the caches current; reads never mutate stored data.
+ * All active entries of one type with their query caches. Each entry owns a
+ * slot (a dense array index) so that hot loops never hash ids; writes
+ * (upsert, remove, setType) keep the caches current.
  */
 export class TypeIndex {
   private currentType: ContentType;
-  private readonly byId = new Map<string, StoredEntry>();
+  private readonly slots: (StoredEntry | undefined)[] = [];
+  private readonly freeSlots: number[] = [];
+  private readonly slotById = new Map<string, number>();
   private readonly bySlug = new Map<string, string>();
   private views = new Map<string, LocaleView>();
 
@@ -64,14 +65,24 @@ export class TypeIndex {
     return this.currentType;
   }
 
-  /** The stored entries by id (read-only view for LocaleView). */
-  get entries(): ReadonlyMap<string, StoredEntry> {
-    return this.byId;
-  }
-
   /** Number of active entries. */
   get size(): number {
-    return this.byId.size;
+    return this.slotById.size;
+  }
+
+  /** One past the highest slot ever used (for LocaleView). */
+  get slotCount(): number {
+    return this.slots.length;
+  }
+
+  /** The entry in `slot`, undefined for a free slot (for LocaleView). */
+  entryAt(slot: number): StoredEntry | undefined {
+    return this.slots[slot];
+  }
+
+  /** The slot of entry `id` (for LocaleView). */
+  slotOf(id: string): number | undefined {
+    return this.slotById.get(id);
   }
 
   /** Replaces the schema after a type change; every cache is rebuilt lazily. */
@@ -82,42 +93,50 @@ export class TypeIndex {
 
   /** Adds or replaces an entry (after its commit) and patches the built caches. */
   upsert(entry: StoredEntry): void {
-    const old = this.byId.get(entry.id);
-    if (old) {
-      for (const view of this.views.values()) view.detach(entry.id);
-      if (this.bySlug.get(old.slug) === entry.id) this.bySlug.delete(old.slug);
+    let slot = this.slotById.get(entry.id);
+    if (slot !== undefined) {
+      for (const view of this.views.values()) view.detach(slot);
+      const old = this.slots[slot];
+      if (old && this.bySlug.get(old.slug) === entry.id) this.bySlug.delete(old.slug);
+    } else {
+      slot = this.freeSlots.pop() ?? this.slots.length;
+      this.slotById.set(entry.id, slot);
     }
-    this.byId.set(entry.id, entry);
+    this.slots[slot] = entry;
     this.bySlug.set(entry.slug, entry.id);
-    for (const view of this.views.values()) view.attach(entry.id);
+    for (const view of this.views.values()) view.attach(slot);
   }
 
   /** Removes an entry (deleted or trashed); unknown ids are ignored. */
   remove(id: string): void {
-    const old = this.byId.get(id);
-    if (!old) return;
+    const slot = this.slotById.get(id);
+    if (slot === undefined) return;
     for (const view of this.views.values()) {
-      view.detach(id);
-      view.forget(id);
+      view.detach(slot);
+      view.forget(slot, id);
     }
-    this.byId.delete(id);
-    if (this.bySlug.get(old.slug) === id) this.bySlug.delete(old.slug);
+    const old = this.slots[slot];
+    if (old && this.bySlug.get(old.slug) === id) this.bySlug.delete(old.slug);
+    this.slots[slot] = undefined;
+    this.slotById.delete(id);
+    this.freeSlots.push(slot);
   }
 
   /** The stored entry with this id, or undefined. */
   get(id: string): StoredEntry | undefined {
-    return this.byId.get(id);
+    const slot = this.slotById.get(id);
+    return slot === undefined ? undefined : this.slots[slot];
   }
 
   /** The stored entry with this slug, or undefined. */
   getBySlug(slug: string): StoredEntry | undefined {
     const id = this.bySlug.get(slug);
-    return id === undefined ? undefined : this.byId.get(id);
+    return id === undefined ? undefined : this.get(id);
   }
 
-  /** Every stored entry, in insertion order. */
+  /** Every stored entry, in slot order. */
   all(): StoredEntry[] {
-    return [...this.byId.values()];
+    return this.slots.filter((entry): entry is StoredEntry => entry !== undefined);
   }
 
   /**
@@ -125,59 +144,59 @@ export class TypeIndex {
    * fresh shallow copy, so callers may replace `data` values. Undefined when unknown.
    */
   resolve(id: string, locale?: string): ResolvedEntry | undefined {
-    const resolved = this.localeView(effectiveLocale(this.currentType, locale)).resolve(id);
-    return resolved ? { ...resolved, data: { ...resolved.data } } : undefined;
+    const slot = this.slotById.get(id);
+    if (slot === undefined) return undefined;
+    return copyOf(this.localeView(effectiveLocale(this.currentType, locale)).resolve(slot));
+  }
+
+  /**
+   * Builds the default order and the search index of `locale` ahead of the
+   * first request, so that a cold start does not make one reader wait for them.
+   */
+  warm(locale?: string): void {
+    const view = this.localeView(effectiveLocale(this.currentType, locale));
+    this.viewFor('created_at', view).order('created_at', 'desc');
+    view.warmSearch();
   }
 
   /**
    * Runs a parsed list query: search, filters and visibility, then sort and
-   * page; only the page is copied out. Sort defaults to `-created_at`, or to
-   * relevance when `q` is given without `sort`.
+   * page; only the page is resolved and copied out. Sort defaults to
+   * `-created_at`, or to relevance when `q` is given without `sort`.
    */
   query(q: ListQuery, options: QueryOptions): QueryResult {
     const view = this.localeView(effectiveLocale(this.currentType, q.locale));
     const matches = compileFilters(q.filters, (field) => this.viewFor(field, view).column(field));
     const plan = this.plan(q, view);
-    const { ids, total } = this.page(plan.ordered, q, (id) => plan.isHit(id) && this.isMatch(id, matches, options));
+    const { isHit } = plan;
+    const { isVisible } = options;
+    const end = q.limit === undefined ? Number.POSITIVE_INFINITY : q.offset + q.limit;
+    const page: number[] = [];
+    let total = 0;
+    for (const slot of plan.ordered) {
+      if (isHit !== undefined && isHit[slot] !== 1) continue;
+      const entry = this.slots[slot];
+      if (entry === undefined || !isVisible(entry) || (matches !== undefined && !matches(slot))) continue;
+      if (total >= q.offset && total < end) page.push(slot);
+      total += 1;
+    }
     const entries: ResolvedEntry[] = [];
-    for (const id of ids) {
-      const resolved = view.resolve(id);
-      if (resolved) entries.push({ ...resolved, data: { ...resolved.data } });
+    for (const slot of page) {
+      const resolved = copyOf(view.resolve(slot));
+      if (resolved) entries.push(resolved);
     }
     return { entries, total, sort: plan.sort, order: plan.order, relevance: plan.relevance };
   }
 
   /** Picks the walk order: relevance for `q` without `sort`, else a pre-sorted field order. */
   private plan(q: ListQuery, view: LocaleView): QueryPlan {
-    const hits = q.q === undefined ? undefined : view.search().search(q.q);
+    const hits = q.q === undefined ? undefined : view.search(q.q);
     if (hits !== undefined && q.sort === undefined) {
-      hits.sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
-      return { ordered: hits.map((h) => h.id), isHit: () => true, sort: RELEVANCE_SORT, order: 'desc', relevance: true };
+      return { ordered: hits.ranked, isHit: undefined, sort: RELEVANCE_SORT, order: 'desc', relevance: true };
     }
     const sort = q.sort ?? 'created_at';
     const order: SortOrder = q.order ?? (q.sort === undefined ? 'desc' : 'asc');
-    const ordered = this.viewFor(sort, view).order(sort, order);
-    if (hits === undefined) return { ordered, isHit: () => true, sort, order, relevance: false };
-    const hitIds = new Set(hits.map((h) => h.id));
-    return { ordered, isHit: (id) => hitIds.has(id), sort, order, relevance: false };
-  }
-
-  private isMatch(id: string, matches: EntryPredicate | undefined, options: QueryOptions): boolean {
-    const entry = this.byId.get(id);
-    return entry !== undefined && options.isVisible(entry) && (matches === undefined || matches(id));
-  }
-
-  /** Counts every match and keeps the ids of [offset, offset + limit). */
-  private page(ordered: Iterable<string>, q: ListQuery, isMatch: (id: string) => boolean): { ids: string[]; total: number } {
-    const end = q.limit === undefined ? Number.POSITIVE_INFINITY : q.offset + q.limit;
-    const ids: string[] = [];
-    let total = 0;
-    for (const id of ordered) {
-      if (!isMatch(id)) continue;
-      if (total >= q.offset && total < end) ids.push(id);
-      total += 1;
-    }
-    return { ids, total };
+    return { ordered: this.viewFor(sort, view).order(sort, order), isHit: hits?.isHit, sort, order, relevance: false };
   }
 
   private localeView(locale: string | undefined): LocaleView {
@@ -200,4 +219,8 @@ export class TypeIndex {
     }
     return shared;
   }
+}
+
+function copyOf(entry: ResolvedEntry | undefined): ResolvedEntry | undefined {
+  return entry === undefined ? undefined : { ...entry, data: { ...entry.data } };
 }
