@@ -1,0 +1,61 @@
+// Crash-safe file replacement: readers see the old file or the new one, never
+// a half-written one. Used for working-tree files, git refs and state files.
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { errnoCode } from '../lib/errno.ts';
+
+export interface AtomicWriteOptions {
+  /** Permission bits of the new file (before umask); 0o666 when omitted. */
+  mode?: number;
+  /** Flush the file and its folder to disk before returning; true when omitted. */
+  fsync?: boolean;
+}
+
+/**
+ * Writes `data` to a temp file in the same folder, flushes it, then renames it
+ * over `filePath`, so a crash leaves either the old or the new content. The
+ * folder must exist. Rethrows the file system error after removing the temp file.
+ */
+export async function writeFileAtomic(
+  filePath: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const durable = options.fsync ?? true;
+  const dir = path.dirname(filePath);
+  const temp = path.join(dir, `.${path.basename(filePath)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', options.mode ?? 0o666);
+  try {
+    await handle.writeFile(data);
+    if (durable) await handle.sync();
+    await handle.close();
+    await rename(temp, filePath);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  if (durable) await syncFolder(dir);
+}
+
+/**
+ * Flushes a folder's entry list so a rename inside it survives a crash. Some
+ * platforms cannot open or fsync folders; there the call is a no-op.
+ */
+export async function syncFolder(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    if (!isUnsupportedFolderSync(error)) throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+function isUnsupportedFolderSync(error: unknown): boolean {
+  const code = errnoCode(error);
+  return code === 'EISDIR' || code === 'EPERM' || code === 'EINVAL' || code === 'EACCES' || code === 'ENOTSUP';
+}

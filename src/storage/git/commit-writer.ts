@@ -1,0 +1,177 @@
+// Writes one commit the way git does, in git's lock order: take index.lock,
+// write objects, write the working tree, write the new index into the lock,
+// move the branch ref (compare-and-swap under its own lock), then rename the
+// lock over the index. Any failure before the rename undoes the working tree
+// and leaves index and HEAD untouched.
+import { readFile, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { isNotFound } from '../../lib/errno.ts';
+import type { CommitObject, Identity } from './commit-object.ts';
+import { encodeCommit } from './commit-object.ts';
+import { encodeIndexEntry, GitIndex } from './index-file.ts';
+import type { IndexEdit } from './index-file.ts';
+import { prepareObject } from './objects.ts';
+import type { ObjectStore } from './objects.ts';
+import { acquireLock, readHead, updateRef } from './refs.ts';
+import type { HeadState } from './refs.ts';
+import { FILE_MODE } from './tree.ts';
+import type { TreeView } from './tree.ts';
+import type { ChangedPath, TreeWriter } from './tree-writer.ts';
+import type { FileWrite } from './working-tree.ts';
+import { WorkingTreeChange } from './working-tree.ts';
+
+const FILE_MODE_BITS = Number.parseInt(FILE_MODE, 8);
+
+/** What to commit: validated file changes, the full message and the author (also the committer). */
+export interface CommitPlan {
+  writes: FileWrite[];
+  message: string;
+  author: Identity;
+}
+
+/** The commit that was written and the files it changed. */
+export interface WrittenCommit {
+  oid: string;
+  commit: CommitObject;
+  changes: ChangedPath[];
+}
+
+/** Reads trees and commits for the writer; content-repo wires them to the object store. */
+export interface WriterReads {
+  readCommit(oid: string): Promise<CommitObject | undefined>;
+  readTree(oid: string): Promise<TreeView>;
+}
+
+/** Commits file changes onto HEAD's branch; callers serialize calls. */
+export class CommitWriter {
+  private treeBase: string | undefined | null = null;
+  private index: { value: GitIndex; stamp: string } | undefined;
+
+  constructor(
+    private readonly root: string,
+    private readonly gitdir: string,
+    private readonly objects: ObjectStore,
+    private readonly trees: TreeWriter,
+    private readonly reads: WriterReads,
+  ) {}
+
+  /**
+   * Writes one commit and returns it. Throws `conflict` when a git lock is
+   * held or HEAD moved meanwhile, or when a path collides with a folder or
+   * symlink; every failure leaves working tree, index and HEAD as they were.
+   */
+  async write(plan: CommitPlan): Promise<WrittenCommit> {
+    const lock = await acquireLock(path.join(this.gitdir, 'index.lock'));
+    const workingTree = new WorkingTreeChange(this.root);
+    let written: { result: WrittenCommit; index: GitIndex; adopt: () => void };
+    try {
+      // Read HEAD under index.lock: a git CLI commit holds that lock too.
+      const head = await readHead(this.gitdir);
+      await this.syncTrees(head.oid);
+      const blobs = plan.writes.map(({ path: file, data }) => ({ path: file, object: data === null ? null : prepareObject('blob', data) }));
+      const staged = await this.trees.stage(blobs.map(({ path: file, object }) => ({ path: file, oid: object?.oid ?? null })));
+      const commit: CommitObject = {
+        tree: staged.rootTree,
+        parents: head.oid === undefined ? [] : [head.oid],
+        author: plan.author,
+        committer: plan.author,
+        message: plan.message,
+      };
+      const commitObject = prepareObject('commit', encodeCommit(commit));
+      const oid = commitObject.oid;
+      const objects = [...blobs.flatMap(({ object }) => (object === null ? [] : [object])), ...staged.objects, commitObject];
+      // Objects, working tree and the new index do not depend on each other; only the ref move must come last.
+      const [stored, prepared] = await Promise.allSettled([
+        this.objects.writeAll(objects),
+        (async () => {
+          const stats = await workingTree.apply(plan.writes);
+          const edits: IndexEdit[] = blobs.map(({ path: file, object }) => ({
+            path: file,
+            entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
+          }));
+          const next = (await this.loadIndex(head)).edit(edits);
+          await lock.handle.writev(next.toChunks());
+          await lock.handle.close();
+          return next;
+        })(),
+      ]);
+      // Both must have settled before a failure triggers restore(), or restore would race the writes.
+      if (stored.status === 'rejected') throw stored.reason;
+      if (prepared.status === 'rejected') throw prepared.reason;
+      const index = prepared.value;
+      await updateRef(this.gitdir, head.ref, oid, head.oid);
+      await this.commitIndexLock(lock.path, head, oid);
+      written = { result: { oid, commit, changes: staged.changes }, index, adopt: staged.adopt };
+    } catch (error) {
+      await lock.release();
+      await workingTree.restore();
+      throw error;
+    }
+    written.adopt();
+    this.treeBase = written.result.oid;
+    this.index = { value: written.index, stamp: await stampOf(this.indexPath).catch(() => 'unknown') };
+    return written.result;
+  }
+
+  private get indexPath(): string {
+    return path.join(this.gitdir, 'index');
+  }
+
+  // If the index cannot be replaced after the branch moved, move the branch back.
+  private async commitIndexLock(lockPath: string, head: HeadState, oid: string): Promise<void> {
+    try {
+      await rename(lockPath, this.indexPath);
+    } catch (error) {
+      if (head.oid === undefined) await unlink(path.join(this.gitdir, head.ref)).catch(() => undefined);
+      else await updateRef(this.gitdir, head.ref, head.oid, oid).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async syncTrees(headOid: string | undefined): Promise<void> {
+    if (this.treeBase === headOid) return;
+    const commit = headOid === undefined ? undefined : await this.reads.readCommit(headOid);
+    if (headOid !== undefined && commit === undefined) throw new Error(`HEAD points to a missing commit ${headOid}.`);
+    this.trees.reset(commit?.tree);
+    this.treeBase = headOid;
+  }
+
+  // Reused while nobody else rewrote .git/index; re-read (or rebuilt from HEAD
+  // when unreadable) after a git command touched it.
+  private async loadIndex(head: HeadState): Promise<GitIndex> {
+    const stamp = await stampOf(this.indexPath);
+    if (this.index !== undefined && this.index.stamp === stamp) return this.index.value;
+    let parsed: GitIndex | undefined;
+    try {
+      parsed = GitIndex.parse(await readFile(this.indexPath));
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    return parsed ?? this.indexFromHead(head);
+  }
+
+  private async indexFromHead(head: HeadState): Promise<GitIndex> {
+    const commit = head.oid === undefined ? undefined : await this.reads.readCommit(head.oid);
+    if (commit === undefined) return GitIndex.EMPTY;
+    const files: { path: string; mode: number; oid: string }[] = [];
+    const visit = async (treeOid: string, base: string): Promise<void> => {
+      for (const entry of (await this.reads.readTree(treeOid)).entries()) {
+        const file = base === '' ? entry.name : `${base}/${entry.name}`;
+        if (entry.isTree) await visit(entry.oid, file);
+        else files.push({ path: file, mode: Number.parseInt(entry.mode, 8), oid: entry.oid });
+      }
+    };
+    await visit(commit.tree, '');
+    return GitIndex.fromEntries(files);
+  }
+}
+
+async function stampOf(file: string): Promise<string> {
+  try {
+    const info = await stat(file, { bigint: true });
+    return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  } catch (error) {
+    if (isNotFound(error)) return 'missing';
+    throw error;
+  }
+}

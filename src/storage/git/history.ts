@@ -1,0 +1,173 @@
+// Reading history: tree diffs that descend only into subtrees whose ids
+// differ, first-parent walks from HEAD, and per-path logs that follow renames.
+// A commit's own changes (against its first parent) never change, so they are
+// memoized by commit id; commits this process writes are recorded for free.
+import { LruCache } from '../../lib/lru-cache.ts';
+import type { CommitObject } from './commit-object.ts';
+import { diffTreeViews, TreeView } from './tree.ts';
+import type { ChangedPath } from './tree-writer.ts';
+
+/** Object access the history walks need; content-repo implements it. */
+export interface HistoryReader {
+  readCommit(oid: string): Promise<CommitObject | undefined>;
+  readTree(oid: string): Promise<TreeView>;
+  readBlob(oid: string): Promise<Buffer | undefined>;
+}
+
+/** A commit found by a log walk. */
+export interface LoggedCommit {
+  oid: string;
+  commit: CommitObject;
+}
+
+/** Options of History.log(). */
+export interface PathLogOptions {
+  paths: string[];
+  limit?: number;
+  /**
+   * Rename rule: when a followed path was added by a commit, each path that
+   * commit deleted is followed further back if `follow(path, oldContent)` is
+   * true (for entries: the old file carries the same `id:`).
+   */
+  follow?: (path: string, content: string) => boolean;
+}
+
+/** Options of History.logByContent(). */
+export interface ContentLogOptions {
+  prefix: string;
+  match: (path: string, content: string) => boolean;
+  limit?: number;
+}
+
+const MEMO_WEIGHT = 500_000;
+
+/** History queries over one repository. */
+export class History {
+  private readonly memo = new LruCache<string, ChangedPath[]>(MEMO_WEIGHT, (changes) => changes.length + 1);
+
+  constructor(private readonly reader: HistoryReader) {}
+
+  /** Records the changes of a commit this process wrote, so walks need not diff it. */
+  remember(oid: string, changes: ChangedPath[]): void {
+    this.memo.set(oid, changes);
+  }
+
+  /** Files that differ between two root trees under `prefix` (a folder path, '' for all), sorted by path. */
+  async diff(fromTree: string | undefined, toTree: string | undefined, prefix: string): Promise<ChangedPath[]> {
+    const before = fromTree === undefined ? undefined : await this.folderOid(fromTree, prefix);
+    const after = toTree === undefined ? undefined : await this.folderOid(toTree, prefix);
+    const out: ChangedPath[] = [];
+    await this.diffFolders(before, after, prefix, out);
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** Commits (newest first, first parent) that changed any followed path. */
+  async log(head: string, options: PathLogOptions): Promise<LoggedCommit[]> {
+    const followed = new Set(options.paths);
+    const found: LoggedCommit[] = [];
+    for await (const { oid, commit } of this.walk(head)) {
+      if (followed.size === 0 || found.length >= (options.limit ?? Infinity)) break;
+      const changes = await this.changesOf(oid, commit);
+      const hits = changes.filter((change) => followed.has(change.path));
+      if (hits.length === 0) continue;
+      found.push({ oid, commit });
+      if (options.follow !== undefined && hits.some((hit) => hit.change === 'added')) {
+        await this.followRenames(commit, changes, hits, followed, options.follow);
+      }
+    }
+    return found;
+  }
+
+  /** Commits (newest first) that added, modified or deleted a file under `prefix` whose content matches. */
+  async logByContent(head: string, options: ContentLogOptions): Promise<LoggedCommit[]> {
+    const found: LoggedCommit[] = [];
+    const inPrefix = (path: string): boolean => options.prefix === '' || path.startsWith(`${options.prefix.replace(/\/$/, '')}/`);
+    for await (const { oid, commit } of this.walk(head)) {
+      if (found.length >= (options.limit ?? Infinity)) break;
+      for (const change of (await this.changesOf(oid, commit)).filter((c) => inPrefix(c.path))) {
+        const tree = change.change === 'deleted' ? await this.parentTree(commit) : commit.tree;
+        const content = tree === undefined ? undefined : await this.readText(tree, change.path);
+        if (content !== undefined && options.match(change.path, content)) {
+          found.push({ oid, commit });
+          break;
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The utf8 content of the file at `path` in a root tree, or undefined. */
+  async readText(rootTree: string, path: string): Promise<string | undefined> {
+    const slash = path.lastIndexOf('/');
+    const folder = slash < 0 ? rootTree : await this.folderOid(rootTree, path.slice(0, slash));
+    if (folder === undefined) return undefined;
+    const entry = (await this.reader.readTree(folder)).find(path.slice(slash + 1));
+    if (entry === undefined || entry.isTree) return undefined;
+    return (await this.reader.readBlob(entry.oid))?.toString('utf8');
+  }
+
+  private async followRenames(
+    commit: CommitObject,
+    changes: ChangedPath[],
+    hits: ChangedPath[],
+    followed: Set<string>,
+    follow: (path: string, content: string) => boolean,
+  ): Promise<void> {
+    for (const hit of hits) if (hit.change === 'added') followed.delete(hit.path);
+    const parentTree = await this.parentTree(commit);
+    if (parentTree === undefined) return;
+    for (const change of changes) {
+      if (change.change !== 'deleted' || followed.has(change.path)) continue;
+      const content = await this.readText(parentTree, change.path);
+      if (content !== undefined && follow(change.path, content)) followed.add(change.path);
+    }
+  }
+
+  private async *walk(head: string): AsyncGenerator<LoggedCommit> {
+    for (let oid: string | undefined = head; oid !== undefined; ) {
+      const commit = await this.reader.readCommit(oid);
+      // A shallow clone ends at a commit whose parent is missing.
+      if (commit === undefined) return;
+      yield { oid, commit };
+      oid = commit.parents[0];
+    }
+  }
+
+  private async changesOf(oid: string, commit: CommitObject): Promise<ChangedPath[]> {
+    const known = this.memo.get(oid);
+    if (known !== undefined) return known;
+    const changes = await this.diff(await this.parentTree(commit), commit.tree, '');
+    this.memo.set(oid, changes);
+    return changes;
+  }
+
+  private async parentTree(commit: CommitObject): Promise<string | undefined> {
+    const parent = commit.parents[0];
+    return parent === undefined ? undefined : (await this.reader.readCommit(parent))?.tree;
+  }
+
+  private async folderOid(rootTree: string, folder: string): Promise<string | undefined> {
+    let oid: string | undefined = rootTree;
+    for (const name of folder.split('/').filter((part) => part !== '')) {
+      const entry: { isTree: boolean; oid: string } | undefined = (await this.reader.readTree(oid)).find(name);
+      if (entry === undefined || !entry.isTree) return undefined;
+      oid = entry.oid;
+    }
+    return oid;
+  }
+
+  private async diffFolders(before: string | undefined, after: string | undefined, base: string, out: ChangedPath[]): Promise<void> {
+    if (before === after) return;
+    const left = before === undefined ? TreeView.EMPTY : await this.reader.readTree(before);
+    const right = after === undefined ? TreeView.EMPTY : await this.reader.readTree(after);
+    for (const { name, before: old, after: next } of diffTreeViews(left, right)) {
+      const path = base === '' ? name : `${base}/${name}`;
+      if (old?.isTree === true || next?.isTree === true) {
+        await this.diffFolders(old?.isTree ? old.oid : undefined, next?.isTree ? next.oid : undefined, path, out);
+      }
+      const wasFile = old !== undefined && !old.isTree;
+      const isFile = next !== undefined && !next.isTree;
+      if (wasFile || isFile) out.push({ path, change: wasFile && isFile ? 'modified' : wasFile ? 'deleted' : 'added' });
+    }
+  }
+}

@@ -1,0 +1,127 @@
+// Applies a commit's file changes to the working tree while remembering what
+// was there before, so a failed commit puts every file (and every folder it
+// created or emptied) back exactly as it was.
+import type { BigIntStats } from 'node:fs';
+import { lstat, mkdir, readFile, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../errors/app-error.ts';
+import { isNotFound } from '../../lib/errno.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
+import { resolveInside } from '../safe-path.ts';
+
+/** A validated change: repo-relative posix path and new bytes, or null to delete. */
+export interface FileWrite {
+  path: string;
+  data: Buffer | null;
+}
+
+type Previous = { kind: 'missing' } | { kind: 'file'; data: Buffer } | { kind: 'link'; target: string };
+
+type UndoRecord = { file: string; previous: Previous; createdFolder?: string };
+
+// Creating files dominates the cost of a write, so they overlap in the thread pool.
+const PARALLEL_WRITES = 16;
+
+/** One commit's working-tree changes, undoable until the commit is final. */
+export class WorkingTreeChange {
+  private readonly undo: UndoRecord[] = [];
+
+  constructor(private readonly root: string) {}
+
+  /**
+   * Writes or deletes each file (atomically, several at a time) and returns
+   * the new files' stats for the index. Throws `conflict` when a path runs
+   * through a symbolic link or names a folder; on any error call restore().
+   */
+  async apply(writes: FileWrite[]): Promise<Map<string, BigIntStats>> {
+    const stats = new Map<string, BigIntStats>();
+    const emptied = new Set<string>();
+    const one = async ({ path: relative, data }: FileWrite): Promise<void> => {
+      const file = resolveInside(this.root, relative);
+      await this.assertNoLinkedFolders(relative);
+      const record: UndoRecord = { file, previous: await readPrevious(file, relative) };
+      this.undo.push(record);
+      if (data === null) {
+        await unlink(file).catch(ignoreMissing);
+        emptied.add(path.dirname(file));
+        return;
+      }
+      record.createdFolder = await mkdir(path.dirname(file), { recursive: true });
+      // Git does not fsync working-tree files either; the rename keeps them whole.
+      await writeFileAtomic(file, data, { fsync: false });
+      stats.set(relative, await lstat(file, { bigint: true }));
+    };
+    for (let i = 0; i < writes.length; i += PARALLEL_WRITES) {
+      const settled = await Promise.allSettled(writes.slice(i, i + PARALLEL_WRITES).map(one));
+      const failure = settled.find((result) => result.status === 'rejected');
+      if (failure !== undefined) throw failure.reason;
+    }
+    // Pruned only after every write, so a write into the same folder cannot race the prune.
+    for (const folder of [...emptied].sort((a, b) => b.length - a.length)) await this.pruneEmptyFolders(folder);
+    return stats;
+  }
+
+  /** Puts every touched file back as it was; best effort, never throws. */
+  async restore(): Promise<void> {
+    for (const { file, previous } of this.undo) {
+      try {
+        await unlink(file).catch(ignoreMissing);
+        if (previous.kind !== 'missing') await mkdir(path.dirname(file), { recursive: true });
+        if (previous.kind === 'file') await writeFileAtomic(file, previous.data, { fsync: false });
+        if (previous.kind === 'link') await symlink(previous.target, file);
+      } catch {
+        // Keep restoring the other files; the caller rethrows the original error.
+      }
+    }
+    for (const { file, createdFolder } of this.undo) {
+      if (createdFolder !== undefined) await this.pruneEmptyFolders(path.dirname(file), createdFolder);
+    }
+    this.undo.length = 0;
+  }
+
+  // A committed symlink must not let a write land outside the repository.
+  private async assertNoLinkedFolders(relative: string): Promise<void> {
+    const parts = relative.split('/').slice(0, -1);
+    let current = this.root;
+    for (const part of parts) {
+      current = path.join(current, part);
+      try {
+        if ((await lstat(current)).isSymbolicLink()) {
+          throw new AppError('conflict', `Cannot write "${relative}": it runs through a symbolic link.`);
+        }
+      } catch (error) {
+        if (isNotFound(error)) return;
+        throw error;
+      }
+    }
+  }
+
+  // Removes folders left empty, up to `stopAt` (inclusive) or the repository root (exclusive).
+  private async pruneEmptyFolders(folder: string, stopAt?: string): Promise<void> {
+    for (let current = folder; current !== this.root && current.startsWith(this.root + path.sep); current = path.dirname(current)) {
+      try {
+        await rmdir(current);
+      } catch {
+        return;
+      }
+      if (current === stopAt) return;
+    }
+  }
+}
+
+function ignoreMissing(error: unknown): void {
+  if (!isNotFound(error)) throw error;
+}
+
+async function readPrevious(file: string, relative: string): Promise<Previous> {
+  let info;
+  try {
+    info = await lstat(file);
+  } catch (error) {
+    if (isNotFound(error)) return { kind: 'missing' };
+    throw error;
+  }
+  if (info.isSymbolicLink()) return { kind: 'link', target: await readlink(file) };
+  if (info.isDirectory()) throw new AppError('conflict', `Cannot write "${relative}": it is a folder in the working tree.`);
+  return { kind: 'file', data: await readFile(file) };
+}
