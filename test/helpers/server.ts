@@ -18,7 +18,7 @@ export interface TestServer {
 export interface RequestOptions {
   body?: unknown;
   /** Sent as-is (for malformed-body tests). */
-  rawBody?: string | Uint8Array;
+  rawBody?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
   token?: string;
 }
@@ -59,7 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
 async function send(baseUrl: string, method: string, url: string, options: RequestOptions): Promise<TestResponse> {
   const headers: Record<string, string> = { ...options.headers };
-  let body: string | Uint8Array | undefined = options.rawBody;
+  let body: string | Uint8Array<ArrayBuffer> | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
