@@ -8,6 +8,9 @@ import { createErrorHandler } from './http/error-handler.ts';
 import { requestId } from './http/request-id.ts';
 import type { AppState } from './http/state.ts';
 import { createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
+import { createAdminRouter } from './api/admin.ts';
+import { createAuthenticate } from './http/authenticate.ts';
+import { createSessionMiddleware } from './http/session.ts';
 import type { Services } from './services.ts';
 
 export function createApp(config: Config, services: Services): Koa<AppState> {
@@ -19,10 +22,15 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   app.use(requestId);
   app.use(createErrorHandler(services.logger));
   app.use(createBaseUrl(config));
+  app.use(createSessionMiddleware(app, services.sessions, services.sessionKeys));
+  app.use(createAuthenticate(services));
   app.use(rejectUnscopedRoutes);
 
   const publicRouter = createPublicRouter(services, config);
   app.use(publicRouter.routes());
   app.use(publicRouter.allowedMethods());
+  const adminRouter = createAdminRouter(services, config);
+  app.use(adminRouter.routes());
+  app.use(adminRouter.allowedMethods());
   return app;
 }

@@ -12,6 +12,16 @@ import type { Logger } from './lib/logger.ts';
 import { ContentRepo } from './storage/content-repo.ts';
 import { StateStore } from './storage/state-store.ts';
 import { watchExternalCommits } from './domain/content/external-commits.ts';
+import { AccountStore } from './domain/auth/account-store.ts';
+import { stateAvatarFiles } from './domain/auth/avatar-files.ts';
+import { LoginService } from './domain/auth/login-service.ts';
+import { LoginThrottle } from './domain/auth/login-throttle.ts';
+import { ProfileService } from './domain/auth/profile-service.ts';
+import { RoleService } from './domain/auth/role-service.ts';
+import { loadSessionKeys } from './domain/auth/session-keys.ts';
+import { SessionStore } from './domain/auth/session-store.ts';
+import { TokenService } from './domain/auth/token-service.ts';
+import { UserService } from './domain/auth/user-service.ts';
 
 export interface Services {
   config: Config;
@@ -23,6 +33,17 @@ export interface Services {
   workspaces: WorkspaceService;
   types: TypeService;
   entries: EntryService;
+  /** Users and roles held in memory (state folder). */
+  accounts: AccountStore;
+  users: UserService;
+  roles: RoleService;
+  tokens: TokenService;
+  /** Server-side admin sessions (koa-session's external store). */
+  sessions: SessionStore;
+  /** Keys that sign the session cookie (app.keys). */
+  sessionKeys: string[];
+  login: LoginService;
+  profiles: ProfileService;
   /** Stops background work (the external-commit watcher, pending state writes). */
   close(): Promise<void>;
 }
@@ -36,11 +57,15 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const repo = await ContentRepo.open(path.join(config.dataDir, 'content'));
   const state = await StateStore.open(path.join(config.dataDir, 'state'));
   const content = new ContentIndex(repo, (problem) => logger.error('skipped a file that cannot be indexed', problem));
-  const workspaces = await WorkspaceService.load(repo);
+  const workspaces = await WorkspaceService.load(repo, [config.defaultWorkspace]);
   await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
 
   const stopWatching = watchExternalCommits({ repo, content, workspaces, logger, intervalMs: config.watchIntervalMs });
+  const accounts = await AccountStore.load(state);
+  const sessions = await SessionStore.load(state, { idleMs: config.sessionIdleMs });
+  const tokens = await TokenService.load(state);
+  const users = new UserService(accounts, sessions);
   return {
     config,
     logger,
@@ -51,8 +76,19 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     workspaces,
     types: new TypeService(repo, content, workspaces),
     entries: new EntryService(repo, content),
+    accounts,
+    users,
+    roles: new RoleService(accounts),
+    tokens,
+    sessions,
+    sessionKeys: await loadSessionKeys(state),
+    login: new LoginService({ accounts, users, workspaces, throttle: new LoginThrottle(), defaultWorkspace: config.defaultWorkspace }),
+    profiles: new ProfileService(users, stateAvatarFiles(state)),
     close: async () => {
       stopWatching();
+      // Batched "last used" and "last seen" times are written before exit.
+      await tokens.flush();
+      await sessions.flush();
     },
   };
 }

@@ -5,7 +5,7 @@ import { LoginThrottle } from '../../src/domain/auth/login-throttle.ts';
 import { SessionStore } from '../../src/domain/auth/session-store.ts';
 import type { JsonState } from '../../src/domain/auth/state-file.ts';
 import { TokenService } from '../../src/domain/auth/token-service.ts';
-import type { Principal } from '../../src/domain/auth/principal.ts';
+import type { Grant, Principal } from '../../src/domain/auth/principal.ts';
 import { AppError } from '../../src/errors/app-error.ts';
 
 /** A state folder in memory that records how often each document was written. */
@@ -130,7 +130,7 @@ describe('LoginThrottle', () => {
 });
 
 describe('TokenService', () => {
-  const grants = [{ effect: 'allow', actions: ['content.read'], resources: ['*'] }];
+  const grants: Grant[] = [{ effect: 'allow', actions: ['content.read'], resources: ['*'] }];
 
   it('authenticates the exact plain token only', async () => {
     const tokens = await TokenService.load(buildState());
