@@ -9,14 +9,21 @@ export function sendWithEtag(ctx: Context, body: unknown, version?: string): voi
   const tag = version ?? createHash('sha1').update(json).digest('base64url').slice(0, 27);
   ctx.set('ETag', `"${tag}"`);
   ctx.status = 200;
-  if (ctx.method === 'GET' || ctx.method === 'HEAD') {
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
+  if ((ctx.method === 'GET' || ctx.method === 'HEAD') && matchesIfNoneMatch(ctx.get('If-None-Match'), tag)) {
+    ctx.status = 304;
+    return;
   }
   ctx.type = 'application/json; charset=utf-8';
   ctx.body = json;
+}
+
+// Koa's ctx.fresh follows the cache rules and refuses any request carrying
+// Cache-Control: no-cache (which fetch() adds to every conditional request);
+// an origin server may still answer such a request with 304 (RFC 9110 13.1.2).
+function matchesIfNoneMatch(header: string, tag: string): boolean {
+  if (header === '') return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === `"${tag}"`);
 }
 
 /** The If-Match header, when sent. */

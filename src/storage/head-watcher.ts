@@ -20,13 +20,15 @@ const OWN_COMMITS_KEPT = 100_000;
 
 /**
  * Polls one repository's HEAD for foreign commits. The range reported is
- * `from` → newest foreign commit; any own commits interleaved in that range
- * are included, which is harmless for re-indexing.
+ * `from` → newest foreign commit. Own commits made directly on top of the
+ * synced commit advance it, so a file this process added and a developer then
+ * deleted is reported as deleted, not hidden in a net-zero diff.
  */
 export class HeadWatcher {
   private baseline: string | undefined;
   private readonly ownParents = new LruCache<string, string>(OWN_COMMITS_KEPT);
   private readonly stops = new Set<() => void>();
+  private readonly watches = new Set<{ synced: string | undefined }>();
 
   constructor(
     private readonly gitdir: string,
@@ -41,24 +43,26 @@ export class HeadWatcher {
   /** Marks a commit as written by this process (its first parent lets walks skip it). */
   recordOwnCommit(oid: string, parent: string | undefined): void {
     if (parent !== undefined) this.ownParents.set(oid, parent);
+    for (const state of this.watches) if (state.synced === parent) state.synced = oid;
   }
 
   /** Starts polling every `intervalMs`; the returned function stops it. */
   watch(onChange: HeadChangeHandler, intervalMs: number, options: WatchOptions = {}): () => void {
-    let synced = options.since ?? this.baseline;
+    const state = { synced: options.since ?? this.baseline };
+    this.watches.add(state);
     let busy = false;
     let stopped = false;
     const report = options.onError ?? ((error: unknown) => process.emitWarning(error instanceof Error ? error : String(error)));
     const tick = async (): Promise<void> => {
       const { oid } = await readHead(this.gitdir);
-      if (oid === undefined || oid === synced) return;
+      if (oid === undefined || oid === state.synced) return;
       await this.serialize(async () => {
         const head = (await readHead(this.gitdir)).oid;
-        if (stopped || head === undefined || head === synced) return;
-        const from = synced;
+        if (stopped || head === undefined || head === state.synced) return;
+        const from = state.synced;
         const tip = from === undefined ? undefined : this.newestForeign(head, from);
         // Advance first: a handler that throws must not be re-run every tick.
-        synced = head;
+        state.synced = head;
         if (from !== undefined && tip !== undefined) await onChange(from, tip);
       });
     };
@@ -75,6 +79,7 @@ export class HeadWatcher {
     const stop = (): void => {
       stopped = true;
       clearInterval(timer);
+      this.watches.delete(state);
       this.stops.delete(stop);
     };
     this.stops.add(stop);
