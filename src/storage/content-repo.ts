@@ -50,6 +50,11 @@ export interface CommitRequest {
   trailers?: Record<string, string>;
 }
 
+export interface ContentRepoOptions {
+  /** How long a commit waits for a lock held by another git process before failing with `conflict` (ms, default 3000). */
+  lockWaitMs?: number;
+}
+
 /** Options of log(); see History.log for the rename rule of `follow`. */
 export interface LogOptions {
   paths: string[];
@@ -82,12 +87,12 @@ export class ContentRepo {
   private readonly trees = new LruCache<string, TreeView>(TREE_CACHE_BYTES, (view) => view.body.length + 64);
   private readonly commits = new LruCache<string, CommitObject>(50_000);
 
-  private constructor(dir: string) {
+  private constructor(dir: string, options: ContentRepoOptions) {
     this.dir = dir;
     this.gitdir = path.join(dir, '.git');
     this.objects = new ObjectStore(path.join(this.gitdir, 'objects'), (oid) => this.readPacked(oid));
     const reads = { readCommit: (oid: string) => this.readCommit(oid), readTree: (oid: string) => this.readTree(oid) };
-    this.writer = new CommitWriter(dir, this.gitdir, this.objects, new TreeWriter(reads.readTree), reads);
+    this.writer = new CommitWriter(dir, this.gitdir, this.objects, new TreeWriter(reads.readTree), reads, options.lockWaitMs);
     this.history = new History({ ...reads, readBlob: (oid: string) => this.readBlob(oid) });
     this.watcher = new HeadWatcher(this.gitdir, (fn) => this.serialize(fn));
   }
@@ -96,10 +101,10 @@ export class ContentRepo {
    * Opens the repository in `dir`, creating the folder, `git init` (branch
    * main) and a first commit when there is no repository or no commit yet.
    */
-  static async open(dir: string): Promise<ContentRepo> {
+  static async open(dir: string, options: ContentRepoOptions = {}): Promise<ContentRepo> {
     const root = path.resolve(dir);
     await mkdir(root, { recursive: true });
-    const repo = new ContentRepo(root);
+    const repo = new ContentRepo(root, options);
     if (!(await fileExists(path.join(repo.gitdir, 'HEAD')))) await repo.initialize();
     let head = (await readHead(repo.gitdir)).oid;
     if (head === undefined) {

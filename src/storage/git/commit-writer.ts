@@ -3,16 +3,19 @@
 // move the branch ref (compare-and-swap under its own lock), then rename the
 // lock over the index. Any failure before the rename undoes the working tree
 // and leaves index and HEAD untouched.
-import { readFile, rename, stat, unlink } from 'node:fs/promises';
+import { renameSync, statSync } from 'node:fs';
+import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { isNotFound } from '../../lib/errno.ts';
 import type { CommitObject, Identity } from './commit-object.ts';
 import { encodeCommit } from './commit-object.ts';
 import { encodeIndexEntry, GitIndex } from './index-file.ts';
+import { SplitIndex } from './split-index.ts';
+import type { PreparedIndex } from './split-index.ts';
 import type { IndexEdit } from './index-file.ts';
 import { prepareObject } from './objects.ts';
 import type { ObjectStore } from './objects.ts';
-import { acquireLock, readHead, updateRef } from './refs.ts';
+import { acquireLock, LOCK_WAIT_MS, readHead, updateRef } from './refs.ts';
 import type { HeadState } from './refs.ts';
 import { FILE_MODE } from './tree.ts';
 import type { TreeView } from './tree.ts';
@@ -45,7 +48,7 @@ export interface WriterReads {
 /** Commits file changes onto HEAD's branch; callers serialize calls. */
 export class CommitWriter {
   private treeBase: string | undefined | null = null;
-  private index: { value: GitIndex; stamp: string } | undefined;
+  private index: { value: SplitIndex; stamp: string } | undefined;
 
   constructor(
     private readonly root: string,
@@ -53,6 +56,7 @@ export class CommitWriter {
     private readonly objects: ObjectStore,
     private readonly trees: TreeWriter,
     private readonly reads: WriterReads,
+    private readonly lockWaitMs = LOCK_WAIT_MS,
   ) {}
 
   /**
@@ -61,9 +65,9 @@ export class CommitWriter {
    * symlink; every failure leaves working tree, index and HEAD as they were.
    */
   async write(plan: CommitPlan): Promise<WrittenCommit> {
-    const lock = await acquireLock(path.join(this.gitdir, 'index.lock'));
+    const lock = await acquireLock(path.join(this.gitdir, 'index.lock'), this.lockWaitMs);
     const workingTree = new WorkingTreeChange(this.root);
-    let written: { result: WrittenCommit; index: GitIndex; adopt: () => void };
+    let written: { result: WrittenCommit; index: PreparedIndex; adopt: () => void };
     try {
       // Read HEAD under index.lock: a git CLI commit holds that lock too.
       const head = await readHead(this.gitdir);
@@ -89,8 +93,8 @@ export class CommitWriter {
             path: file,
             entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
           }));
-          const next = (await this.loadIndex(head)).edit(edits);
-          await lock.handle.writev(next.toChunks());
+          const next = await (await this.loadIndex(head)).edit(edits).prepare(this.gitdir);
+          await lock.handle.writev(next.chunks);
           await lock.handle.close();
           return next;
         })(),
@@ -99,7 +103,7 @@ export class CommitWriter {
       if (stored.status === 'rejected') throw stored.reason;
       if (prepared.status === 'rejected') throw prepared.reason;
       const index = prepared.value;
-      await updateRef(this.gitdir, head.ref, oid, head.oid);
+      await updateRef(this.gitdir, head.ref, oid, head.oid, this.lockWaitMs);
       await this.commitIndexLock(lock.path, head, oid);
       written = { result: { oid, commit, changes: staged.changes }, index, adopt: staged.adopt };
     } catch (error) {
@@ -109,7 +113,8 @@ export class CommitWriter {
     }
     written.adopt();
     this.treeBase = written.result.oid;
-    this.index = { value: written.index, stamp: await stampOf(this.indexPath).catch(() => 'unknown') };
+    this.index = { value: written.index.index, stamp: await stampOf(this.indexPath).catch(() => 'unknown') };
+    if (written.index.sharedFile !== undefined) await SplitIndex.prune(this.gitdir, written.index.sharedFile).catch(() => undefined);
     return written.result;
   }
 
@@ -120,10 +125,10 @@ export class CommitWriter {
   // If the index cannot be replaced after the branch moved, move the branch back.
   private async commitIndexLock(lockPath: string, head: HeadState, oid: string): Promise<void> {
     try {
-      await rename(lockPath, this.indexPath);
+      renameSync(lockPath, this.indexPath);
     } catch (error) {
       if (head.oid === undefined) await unlink(path.join(this.gitdir, head.ref)).catch(() => undefined);
-      else await updateRef(this.gitdir, head.ref, head.oid, oid).catch(() => undefined);
+      else await updateRef(this.gitdir, head.ref, head.oid, oid, this.lockWaitMs).catch(() => undefined);
       throw error;
     }
   }
@@ -138,16 +143,18 @@ export class CommitWriter {
 
   // Reused while nobody else rewrote .git/index; re-read (or rebuilt from HEAD
   // when unreadable) after a git command touched it.
-  private async loadIndex(head: HeadState): Promise<GitIndex> {
+  private async loadIndex(head: HeadState): Promise<SplitIndex> {
     const stamp = await stampOf(this.indexPath);
     if (this.index !== undefined && this.index.stamp === stamp) return this.index.value;
-    let parsed: GitIndex | undefined;
+    let data: Buffer | undefined;
     try {
-      parsed = GitIndex.parse(await readFile(this.indexPath));
+      data = await readFile(this.indexPath);
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
-    return parsed ?? this.indexFromHead(head);
+    const parsed = data === undefined ? undefined : GitIndex.parse(data);
+    const loaded = parsed === undefined ? undefined : await SplitIndex.fromDisk(this.gitdir, parsed);
+    return loaded ?? SplitIndex.fromFull(await this.indexFromHead(head));
   }
 
   private async indexFromHead(head: HeadState): Promise<GitIndex> {
@@ -168,7 +175,7 @@ export class CommitWriter {
 
 async function stampOf(file: string): Promise<string> {
   try {
-    const info = await stat(file, { bigint: true });
+    const info = statSync(file, { bigint: true });
     return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
   } catch (error) {
     if (isNotFound(error)) return 'missing';

@@ -5,6 +5,20 @@
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 
+/** The `link` extension of a split index: the shared index it extends and how. */
+export interface LinkExtension {
+  /** Checksum (hex) of the shared index, stored as `.git/sharedindex.<hex>`. */
+  baseHash: string;
+  deleteBitmap: Buffer;
+  replaceBitmap: Buffer;
+}
+
+/** An index file as parsed: its entries in file order and its link extension, if split. */
+export interface ParsedIndex {
+  index: GitIndex;
+  link?: LinkExtension;
+}
+
 /** Sets (`entry`, from encodeIndexEntry) or removes (`null`) every stage of `path`. */
 export interface IndexEdit {
   path: string;
@@ -28,19 +42,27 @@ export class GitIndex {
     private readonly region: Buffer,
   ) {}
 
-  /** Parses an index file; undefined when it is corrupt or uses a required extension this code cannot keep (split index, sparse index). */
-  static parse(data: Buffer): GitIndex | undefined {
+  /**
+   * Parses an index file; undefined when it is corrupt or uses a required
+   * extension other than `link` (sparse index). A split index's entries are
+   * returned in file order; SplitIndex merges them with the shared index.
+   */
+  static parse(data: Buffer): ParsedIndex | undefined {
     if (data.length < HEADER_BYTES + 20 || data.toString('latin1', 0, 4) !== SIGNATURE) return undefined;
     const version = data.readUInt32BE(4);
     if (version < 2 || version > 4 || !hasValidChecksum(data)) return undefined;
     const parsed = version === 4 ? parseVersion4(data) : { region: undefined, end: scanEntries(data, data.readUInt32BE(8)) };
     if (parsed === undefined || parsed.end < 0) return undefined;
+    let link: LinkExtension | undefined;
     for (let p = parsed.end; p < data.length - 20; p += 8 + data.readUInt32BE(p + 4)) {
-      const first = data[p];
-      if (first < 0x41 || first > 0x5a) return undefined;
+      const signature = data.toString('latin1', p, p + 4);
+      const body = data.subarray(p + 8, p + 8 + data.readUInt32BE(p + 4));
+      if (signature === 'link') link = parseLink(body);
+      else if (data[p] < 0x41 || data[p] > 0x5a) return undefined;
+      if (signature === 'link' && link === undefined) return undefined;
     }
     const region = parsed.region ?? data.subarray(HEADER_BYTES, parsed.end);
-    return new GitIndex(version === 2 ? 2 : 3, region);
+    return { index: new GitIndex(version === 2 ? 2 : 3, region), link };
   }
 
   /** Builds an index from tree entries with empty stat data (git re-checks those files once). */
@@ -66,15 +88,32 @@ export class GitIndex {
     return this.region.toString('hex', start + 40, start + 60);
   }
 
+  /** The raw bytes of entry `i`. */
+  entryBytes(i: number): Buffer {
+    const { starts } = this.offsets();
+    return this.region.subarray(starts[i], i + 1 < this.size ? starts[i + 1] : this.region.length);
+  }
+
+  /** The merge stage (0 unless conflicted) of entry `i`. */
+  stageAt(i: number): number {
+    return (this.region.readUInt16BE(this.offsets().starts[i] + 60) >> 12) & 3;
+  }
+
+  /** The entries [from, to) recorded for `path` (all stages). */
+  rangeOf(path: string): [number, number] {
+    const key = Buffer.from(path, 'utf8');
+    const from = this.lowerBound(key);
+    let to = from;
+    while (to < this.size && this.compareKey(to, key) === 0) to += 1;
+    return [from, to];
+  }
+
   /** Applies edits (one per path) and returns the new index. */
   edit(edits: IndexEdit[]): GitIndex {
     const cuts: { from: number; to: number; key: Buffer; bytes: Buffer | null }[] = [];
     for (const { path, entry } of edits) {
-      const key = Buffer.from(path, 'utf8');
-      const from = this.lowerBound(key);
-      let to = from;
-      while (to < this.size && this.compareKey(to, key) === 0) to += 1;
-      cuts.push({ from, to, key, bytes: entry });
+      const [from, to] = this.rangeOf(path);
+      cuts.push({ from, to, key: Buffer.from(path, 'utf8'), bytes: entry });
     }
     cuts.sort((a, b) => a.from - b.from || Buffer.compare(a.key, b.key));
     const chunks: Buffer[] = [];
@@ -90,12 +129,7 @@ export class GitIndex {
 
   /** The file's bytes as chunks (header, entries, checksum), ready for a vectored write. */
   toChunks(): Buffer[] {
-    const header = Buffer.alloc(HEADER_BYTES);
-    header.write(SIGNATURE, 0, 'latin1');
-    header.writeUInt32BE(this.version, 4);
-    header.writeUInt32BE(this.size, 8);
-    const checksum = createHash('sha1').update(header).update(this.region).digest();
-    return [header, this.region, checksum];
+    return indexFileChunks(this.version, this.size, [this.region]);
   }
 
   private byteStart(i: number): number {
@@ -160,6 +194,48 @@ export function encodeIndexEntry(path: string, oid: string, mode: number, stats?
   entry.writeUInt16BE(Math.min(name.length, NAME_MASK), 60);
   name.copy(entry, STAT_BYTES);
   return entry;
+}
+
+/**
+ * Assembles an index file from entry bytes and extensions (each already
+ * framed with signature and size); the last chunk is the checksum.
+ */
+export function indexFileChunks(version: 2 | 3, count: number, body: Buffer[]): Buffer[] {
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.write(SIGNATURE, 0, 'latin1');
+  header.writeUInt32BE(version, 4);
+  header.writeUInt32BE(count, 8);
+  const hash = createHash('sha1').update(header);
+  for (const chunk of body) hash.update(chunk);
+  return [header, ...body, hash.digest()];
+}
+
+/** Returns a copy of an entry with its path replaced (split indexes store replaced entries without one). */
+export function renameIndexEntry(entry: Buffer, path: string): Buffer {
+  const fixed = STAT_BYTES + (entry.readUInt16BE(60) & EXTENDED_FLAG ? 2 : 0);
+  const name = Buffer.from(path, 'utf8');
+  const renamed = Buffer.alloc((fixed + name.length + 8) & ~7);
+  entry.copy(renamed, 0, 0, fixed);
+  renamed.writeUInt16BE((entry.readUInt16BE(60) & ~NAME_MASK) | Math.min(name.length, NAME_MASK), 60);
+  name.copy(renamed, fixed);
+  return renamed;
+}
+
+function parseLink(body: Buffer): LinkExtension | undefined {
+  if (body.length < 20) return undefined;
+  const baseHash = body.toString('hex', 0, 20);
+  if (body.length === 20) return { baseHash, deleteBitmap: Buffer.alloc(0), replaceBitmap: Buffer.alloc(0) };
+  const deleteLength = ewahLength(body, 20);
+  const replaceLength = deleteLength < 0 ? -1 : ewahLength(body, 20 + deleteLength);
+  if (replaceLength < 0 || 20 + deleteLength + replaceLength !== body.length) return undefined;
+  return { baseHash, deleteBitmap: body.subarray(20, 20 + deleteLength), replaceBitmap: body.subarray(20 + deleteLength) };
+}
+
+// An EWAH bitmap is: bit count, word count, 64-bit words, position of the last run-length word.
+function ewahLength(body: Buffer, offset: number): number {
+  if (offset + 8 > body.length) return -1;
+  const length = 12 + body.readUInt32BE(offset + 4) * 8;
+  return offset + length <= body.length ? length : -1;
 }
 
 function entryBounds(data: Buffer, p: number, version: number): { nameStart: number; nameEnd: number; next: number } {

@@ -17,7 +17,8 @@ export interface HeadState {
 }
 
 const OID = /^[0-9a-f]{40}$/;
-const LOCK_WAIT_MS = 3000;
+/** How long a writer waits for another git process's lock by default. */
+export const LOCK_WAIT_MS = 3000;
 const LOCK_POLL_MS = 15;
 
 // Refs are tiny files read on every commit and every watch tick: synchronous
@@ -48,10 +49,10 @@ export async function readRef(gitdir: string, ref: string): Promise<string | und
  * Moves `ref` from `expected` to `next` (compare-and-swap) under `<ref>.lock`.
  * Throws `conflict` when another process holds the lock or moved the ref.
  */
-export async function updateRef(gitdir: string, ref: string, next: string, expected: string | undefined): Promise<void> {
+export async function updateRef(gitdir: string, ref: string, next: string, expected: string | undefined, waitMs = LOCK_WAIT_MS): Promise<void> {
   const file = path.join(gitdir, ref);
   await mkdir(path.dirname(file), { recursive: true });
-  const lock = await acquireLock(`${file}.lock`);
+  const lock = await acquireLock(`${file}.lock`, waitMs);
   try {
     if ((await readRef(gitdir, ref)) !== expected) {
       throw new AppError('conflict', 'The content repository changed while the server was writing; try again.');
@@ -74,11 +75,11 @@ export interface HeldLock {
 
 /**
  * Creates a git lock file (`index.lock`, `<ref>.lock`) exclusively, waiting a
- * few seconds while another git process holds it. Throws `conflict` when it
+ * while (`waitMs`) another git process holds it. Throws `conflict` when it
  * stays taken (a crashed git process leaves it behind: remove it by hand).
  */
-export async function acquireLock(lockPath: string): Promise<HeldLock> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
+export async function acquireLock(lockPath: string, waitMs = LOCK_WAIT_MS): Promise<HeldLock> {
+  const deadline = Date.now() + waitMs;
   for (;;) {
     try {
       const handle = await open(lockPath, 'wx', 0o644);

@@ -2,7 +2,8 @@
 // was there before, so a failed commit puts every file (and every folder it
 // created or emptied) back exactly as it was.
 import type { BigIntStats } from 'node:fs';
-import { lstat, mkdir, readFile, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdir, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
@@ -39,17 +40,17 @@ export class WorkingTreeChange {
     const one = async ({ path: relative, data }: FileWrite): Promise<void> => {
       const file = resolveInside(this.root, relative);
       await this.assertNoLinkedFolders(relative);
-      const record: UndoRecord = { file, previous: await readPrevious(file, relative) };
+      const record: UndoRecord = { file, previous: readPrevious(file, relative) };
       this.undo.push(record);
       if (data === null) {
         await unlink(file).catch(ignoreMissing);
         emptied.add(path.dirname(file));
         return;
       }
-      record.createdFolder = await mkdir(path.dirname(file), { recursive: true });
+      record.createdFolder = mkdirSync(path.dirname(file), { recursive: true });
       // Git does not fsync working-tree files either; the rename keeps them whole.
       await writeFileAtomic(file, data, { fsync: false });
-      stats.set(relative, await lstat(file, { bigint: true }));
+      stats.set(relative, lstatSync(file, { bigint: true }));
     };
     for (let i = 0; i < writes.length; i += PARALLEL_WRITES) {
       const settled = await Promise.allSettled(writes.slice(i, i + PARALLEL_WRITES).map(one));
@@ -86,7 +87,7 @@ export class WorkingTreeChange {
     for (const part of parts) {
       current = path.join(current, part);
       try {
-        if ((await lstat(current)).isSymbolicLink()) {
+        if (lstatSync(current).isSymbolicLink()) {
           throw new AppError('conflict', `Cannot write "${relative}": it runs through a symbolic link.`);
         }
       } catch (error) {
@@ -113,15 +114,17 @@ function ignoreMissing(error: unknown): void {
   if (!isNotFound(error)) throw error;
 }
 
-async function readPrevious(file: string, relative: string): Promise<Previous> {
+// Metadata calls and small reads are synchronous on purpose: they take
+// microseconds, while each thread-pool round trip adds latency to every commit.
+function readPrevious(file: string, relative: string): Previous {
   let info;
   try {
-    info = await lstat(file);
+    info = lstatSync(file);
   } catch (error) {
     if (isNotFound(error)) return { kind: 'missing' };
     throw error;
   }
-  if (info.isSymbolicLink()) return { kind: 'link', target: await readlink(file) };
+  if (info.isSymbolicLink()) return { kind: 'link', target: readlinkSync(file) };
   if (info.isDirectory()) throw new AppError('conflict', `Cannot write "${relative}": it is a folder in the working tree.`);
-  return { kind: 'file', data: await readFile(file) };
+  return { kind: 'file', data: readFileSync(file) };
 }
