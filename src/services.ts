@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { Config } from './config/config.ts';
 import { ContentIndex } from './domain/content/content-index.ts';
 import { EntryService } from './domain/entries/entry-service.ts';
+import { EventBus } from './domain/events.ts';
 import { HealthService } from './domain/health.ts';
 import { TypeService } from './domain/types/type-service.ts';
 import { WorkspaceService } from './domain/workspaces/workspace-service.ts';
@@ -33,6 +34,8 @@ export interface Services {
   workspaces: WorkspaceService;
   types: TypeService;
   entries: EntryService;
+  /** Domain events, emitted after each commit. */
+  events: EventBus;
   /** Users and roles held in memory (state folder). */
   accounts: AccountStore;
   users: UserService;
@@ -56,6 +59,7 @@ export interface Services {
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const repo = await ContentRepo.open(path.join(config.dataDir, 'content'));
   const state = await StateStore.open(path.join(config.dataDir, 'state'));
+  const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event.type, error }));
   const content = new ContentIndex(repo, (problem) => logger.error('skipped a file that cannot be indexed', problem));
   const workspaces = await WorkspaceService.load(repo, [config.defaultWorkspace]);
   await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
@@ -74,8 +78,9 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     content,
     health: await HealthService.create(await packageInfo()),
     workspaces,
-    types: new TypeService(repo, content, workspaces),
-    entries: new EntryService(repo, content),
+    types: new TypeService(repo, content, workspaces, events),
+    entries: new EntryService(repo, content, events),
+    events,
     accounts,
     users,
     roles: new RoleService(accounts),

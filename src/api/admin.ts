@@ -8,10 +8,15 @@ import type { ProfileService } from '../domain/auth/profile-service.ts';
 import type { RoleService } from '../domain/auth/role-service.ts';
 import type { TokenService } from '../domain/auth/token-service.ts';
 import type { UserService } from '../domain/auth/user-service.ts';
+import type { ContentIndex } from '../domain/content/content-index.ts';
+import type { EntryService } from '../domain/entries/entry-service.ts';
+import type { TypeService } from '../domain/types/type-service.ts';
 import type { WorkspaceService } from '../domain/workspaces/workspace-service.ts';
 import { createAdminGuard } from '../http/admin-guard.ts';
 import type { AppState } from '../http/state.ts';
 import { createAuthRouter } from './admin/auth.routes.ts';
+import { createContentTypesRouter } from './content-types/content-types.routes.ts';
+import { createEntriesRouter } from './entries/entries.routes.ts';
 import { createProfileRouter } from './admin/profile.routes.ts';
 import { createRolesRouter } from './admin/roles.routes.ts';
 import { createTokensRouter } from './admin/tokens.routes.ts';
@@ -29,6 +34,9 @@ export interface AdminApiServices {
   tokens: TokenService;
   profiles: ProfileService;
   workspaces: WorkspaceService;
+  content: ContentIndex;
+  types: TypeService;
+  entries: EntryService;
 }
 
 /**
@@ -45,6 +53,8 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createRolesRouter(services.roles, config),
     createTokensRouter(services.tokens, config),
     createWorkspacesRouter(services.workspaces, config),
+    createContentTypesRouter(services.types, config, { fieldTypesInMeta: true }),
+    createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: false }),
   ]) {
     admin.use(router.routes(), router.allowedMethods({ throw: true }));
   }

@@ -46,7 +46,7 @@ export function createPublicRouter(services: PublicApiServices, config: Config):
   });
   for (const router of [
     health,
-    createContentTypesRouter(services.types, config),
+    createContentTypesRouter(services.types, config, { fieldTypesInMeta: false }),
     createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: true }),
   ]) {
     scoped.use(router.routes(), router.allowedMethods());

@@ -1,18 +1,26 @@
 import Router from '@koa/router';
 import type { Config } from '../../config/config.ts';
+import { FIELD_TYPES } from '../../domain/types/content-type.ts';
 import type { TypeService } from '../../domain/types/type-service.ts';
 import { bodyOf, jsonBody } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { nameParam, type ApiContext } from '../context.ts';
 
-/** The content-type routes of SPEC "Content types", relative to a workspace root. */
-export function createContentTypesRouter(types: TypeService, config: Config): Router<AppState> {
+export interface ContentTypesRouterOptions {
+  /** The admin list carries the available field types in meta.field_types (SPEC "Field definition"). */
+  fieldTypesInMeta: boolean;
+}
+
+/** The content-type routes of SPEC "Content types", relative to a workspace root (public) or the admin root. */
+export function createContentTypesRouter(types: TypeService, config: Config, options: ContentTypesRouterOptions): Router<AppState> {
   const router = new Router<AppState>();
   const body = jsonBody(config.limits.jsonBodyBytes);
-  const workspace = (ctx: ApiContext) => nameParam(ctx, 'ws');
+  // Public routes carry the workspace in the path; admin routes in ctx.state (X-Service-Workspace).
+  const workspace = (ctx: ApiContext) => ctx.state.workspace ?? nameParam(ctx, 'ws');
 
   router.get('/content-types', (ctx) => {
-    ctx.body = { data: types.list(ctx.state.principal, workspace(ctx)) };
+    const data = types.list(ctx.state.principal, workspace(ctx));
+    ctx.body = options.fieldTypesInMeta ? { data, meta: { field_types: [...FIELD_TYPES] } } : { data };
   });
   router.get('/content-types/:type', (ctx) => {
     ctx.body = { data: types.get(ctx.state.principal, workspace(ctx), nameParam(ctx, 'type')) };

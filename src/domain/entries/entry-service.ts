@@ -8,6 +8,7 @@ import type { ContentIndex, IndexedType } from '../content/content-index.ts';
 import { resolveEntry } from '../locales/resolve.ts';
 import { parseListQuery, type RawQuery } from '../query/list-query.ts';
 import { expandRelations, omitUnreadableRelations } from '../query/relations.ts';
+import type { EventBus, EventType } from '../events.ts';
 import { isLocalized, type ContentType } from '../types/content-type.ts';
 import { assertCanReadType, canSeeEntry, collectionRequest, entryRequest, readsWholeCollection } from './entry-access.ts';
 import { buildCreatedEntry, buildUpdatedEntry, checkReferences } from './entry-changes.ts';
@@ -38,6 +39,7 @@ export class EntryService {
   constructor(
     private readonly repo: ContentRepo,
     private readonly content: ContentIndex,
+    private readonly events: EventBus,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -84,6 +86,7 @@ export class EntryService {
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(indexed.type.fields));
       await this.commit(principal, workspace, entry, `Create ${type.name}/${entry.slug}`, this.fileChanges(workspace, indexed.type, undefined, entry));
       indexed.index.upsert(entry);
+      this.emit(principal, workspace, entry, ['content.created', ...statusEvents(undefined, entry)]);
       return this.writeResult(indexed.type, entry, input.locale);
     });
   }
@@ -106,6 +109,7 @@ export class EntryService {
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(input.values));
       await this.commit(principal, workspace, entry, `Update ${type.name}/${entry.slug}`, this.fileChanges(workspace, indexed.type, current, entry));
       indexed.index.upsert(entry);
+      this.emit(principal, workspace, entry, ['content.updated', ...statusEvents(current, entry)]);
       return this.writeResult(indexed.type, entry, input.locale);
     });
   }
@@ -124,6 +128,7 @@ export class EntryService {
       for (const [file, content] of trashed) changes.push({ path: `${trashDir(workspace, indexed.type.name)}/${current.id}/${file}`, content });
       await this.commit(principal, workspace, current, `Delete ${indexed.type.name}/${current.slug}`, changes);
       indexed.index.remove(current.id);
+      this.emit(principal, workspace, current, ['content.deleted']);
     });
   }
 
@@ -193,9 +198,25 @@ export class EntryService {
     });
   }
 
+  private emit(principal: Principal, workspace: string, entry: StoredEntry, types: EventType[]): void {
+    const occurredAt = new Date(this.now()).toISOString();
+    for (const type of types) {
+      this.events.emit({ type, workspace, occurredAt, actor: actorIdOf(principal), data: { type: entry.type, id: entry.id, slug: entry.slug } });
+    }
+  }
+
   private writeResult(type: ContentType, entry: StoredEntry, locale: string | undefined): EntryResult {
     return { entry: resolveEntry(entry, type, locale), version: entryVersion(entry) };
   }
+}
+
+/** content.published when an entry becomes published, content.unpublished when it leaves published. */
+export function statusEvents(before: StoredEntry | undefined, after: StoredEntry): EventType[] {
+  const was = before?.status === 'published';
+  const is = after.status === 'published';
+  if (is && !was) return ['content.published'];
+  if (was && !is) return ['content.unpublished'];
+  return [];
 }
 
 function payloadOf(input: EntryInput) {

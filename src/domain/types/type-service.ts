@@ -7,6 +7,7 @@ import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import { entriesDir, entryToFiles, trashDir } from '../entries/entry-files.ts';
 import type { StoredEntry } from '../entries/entry.ts';
+import type { EventBus, EventType } from '../events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { isLocalized, type ContentType } from './content-type.ts';
 import { typeFilePath, typeToYaml } from './type-files.ts';
@@ -17,6 +18,7 @@ export class TypeService {
     private readonly repo: ContentRepo,
     private readonly content: ContentIndex,
     private readonly workspaces: WorkspaceService,
+    private readonly events: EventBus,
   ) {}
 
   /** Types the principal may see (public ones, plus private ones with schema.read), in the workspace's order. */
@@ -49,6 +51,7 @@ export class TypeService {
         { path: typeFilePath(workspace, type.name), content: typeToYaml(type) },
       ]);
       this.content.putType(workspace, type);
+      this.emit(principal, workspace, type.name, 'schema.created');
       return type;
     });
   }
@@ -78,6 +81,7 @@ export class TypeService {
       await this.commit(principal, workspace, name, `Update type ${name}`, changes);
       this.content.putType(workspace, type);
       for (const entry of localized) indexed.index.upsert(entry);
+      this.emit(principal, workspace, name, 'schema.updated');
       return type;
     });
   }
@@ -95,7 +99,12 @@ export class TypeService {
       ];
       await this.commit(principal, workspace, name, `Delete type ${name}`, files.map((path) => ({ path, content: null })));
       this.content.removeType(workspace, name);
+      this.emit(principal, workspace, name, 'schema.deleted');
     });
+  }
+
+  private emit(principal: Principal, workspace: string, name: string, type: EventType): void {
+    this.events.emit({ type, workspace, occurredAt: new Date().toISOString(), actor: actorIdOf(principal), data: { type: name } });
   }
 
   private async commit(principal: Principal, workspace: string, name: string, message: string, changes: FileChange[]) {
