@@ -123,11 +123,12 @@ describe('git store (content repo seen with the git CLI)', () => {
     });
 
     for (const status of ['draft', 'protected', 'archived']) {
-      it(`marks a ${status} entry with draft: true so static site generators skip it`, async () => {
+      it(`marks an entry with status ${status} with draft: true so static site generators skip it`, async () => {
         await createOk('posts', { title: `Hidden ${status}`, status });
         const { attributes } = await readEntry('posts', `hidden-${status}`);
         expect(attributes.status).to.equal(status);
         expect(attributes.draft).to.equal(true);
+        expect(await statusPorcelain(repo)).to.equal('');
       });
     }
 
@@ -192,6 +193,28 @@ describe('git store (content repo seen with the git CLI)', () => {
       const gone = await server.request('GET', `${ROOT}/content/posts/${id}`, { token });
       expect(gone.status).to.equal(404);
       expect(gone.body.error.code).to.equal('not_found');
+    });
+
+    it('commits a content type create and update as one commit each, as YAML in the types folder', async () => {
+      const typeFile = 'default/types/events.yaml';
+      for (const [method, url, body, subjectVerb, status] of [
+        ['POST', `${ROOT}/content-types`, { name: 'events', label: 'Events', fields: { day: { type: 'date' } } }, 'Create', 'A'],
+        ['PUT', `${ROOT}/content-types/events`, { label: 'Happenings' }, 'Update', 'M'],
+      ] as const) {
+        const before = await commitCount(repo);
+        const response = await server.request(method, url, { body, token });
+        expect(response.status, response.text).to.equal(method === 'POST' ? 201 : 200);
+        expect(await commitCount(repo)).to.equal(before + 1);
+        const commit = await commitInfo(repo);
+        expect(commit.subject.startsWith(subjectVerb), commit.subject).to.equal(true);
+        expect(commit.authorEmail).to.equal(gitAuthorOf({ kind: 'token', id: tokenId, name: 'full access', grants: [] }).email);
+        expectTrailers(commit.trailers, { Workspace: 'default', Type: 'events', Actor: `token:${tokenId}` });
+        expect(await changedFiles(repo)).to.deep.equal([{ status, path: typeFile }]);
+        expect(await statusPorcelain(repo)).to.equal('');
+      }
+      const stored = YAML.parse(await readFile(path.join(repo, typeFile), 'utf8')) as Record<string, unknown>;
+      expect(stored).to.include({ label: 'Happenings' });
+      expect(stored.fields).to.deep.equal({ day: { type: 'date' } });
     });
 
     it('deletes a content type with its YAML, entries and trash in one commit', async () => {
