@@ -94,7 +94,7 @@ export class ContentRepo {
     const reads = { readCommit: (oid: string) => this.readCommit(oid), readTree: (oid: string) => this.readTree(oid) };
     this.writer = new CommitWriter(dir, this.gitdir, this.objects, new TreeWriter(reads.readTree), reads, options.lockWaitMs);
     this.history = new History({ ...reads, readBlob: (oid: string) => this.readBlob(oid) });
-    this.watcher = new HeadWatcher(this.gitdir, (fn) => this.serialize(fn));
+    this.watcher = new HeadWatcher(this.gitdir, (fn) => this.serialize(fn), async (oid) => (await this.readCommit(oid))?.parents[0]);
   }
 
   /**

@@ -4,7 +4,7 @@
 import { LruCache } from '../lib/lru-cache.ts';
 import { readHead } from './git/refs.ts';
 
-/** Called with the last HEAD the watcher knew and the newest commit not written by this process. */
+/** Called with the commit before a run of foreign commits and the last commit of that run. */
 export type HeadChangeHandler = (fromOid: string, toOid: string) => Promise<void>;
 
 export interface WatchOptions {
@@ -15,24 +15,28 @@ export interface WatchOptions {
 }
 
 type Serialize = (fn: () => Promise<void>) => Promise<void>;
+/** The first parent of a commit; undefined for a root or unknown commit. */
+type ParentReader = (oid: string) => Promise<string | undefined>;
 
 const OWN_COMMITS_KEPT = 100_000;
+const LONGEST_WALK = 10_000;
 
 /**
- * Polls one repository's HEAD for foreign commits. The range reported is
- * `from` → newest foreign commit. Own commits made directly on top of the
- * synced commit advance it, so a file this process added and a developer then
- * deleted is reported as deleted, not hidden in a net-zero diff.
+ * Polls one repository's HEAD for foreign commits. Walking first parents from
+ * HEAD back to the last synced commit, each run of consecutive foreign commits
+ * is reported as its own range, oldest first, so a diff never nets out a file
+ * that this process added and a developer then deleted. When the synced commit
+ * is not an ancestor (a reset or force push) the whole range is reported once.
  */
 export class HeadWatcher {
   private baseline: string | undefined;
   private readonly ownParents = new LruCache<string, string>(OWN_COMMITS_KEPT);
-  private readonly stops = new Set<() => void>();
-  private readonly watches = new Set<{ synced: string | undefined }>();
+  private readonly watches = new Set<{ synced: string | undefined; stop: () => void }>();
 
   constructor(
     private readonly gitdir: string,
     private readonly serialize: Serialize,
+    private readonly readParent: ParentReader,
   ) {}
 
   /** Sets the HEAD that new watches start from. */
@@ -40,30 +44,38 @@ export class HeadWatcher {
     this.baseline = oid;
   }
 
-  /** Marks a commit as written by this process (its first parent lets walks skip it). */
+  /** Marks a commit as written by this process; watches synced to its parent move on to it. */
   recordOwnCommit(oid: string, parent: string | undefined): void {
-    if (parent !== undefined) this.ownParents.set(oid, parent);
-    for (const state of this.watches) if (state.synced === parent) state.synced = oid;
+    if (parent === undefined) return;
+    this.ownParents.set(oid, parent);
+    for (const watch of this.watches) if (watch.synced === parent) watch.synced = oid;
   }
 
   /** Starts polling every `intervalMs`; the returned function stops it. */
   watch(onChange: HeadChangeHandler, intervalMs: number, options: WatchOptions = {}): () => void {
-    const state = { synced: options.since ?? this.baseline };
-    this.watches.add(state);
     let busy = false;
     let stopped = false;
     const report = options.onError ?? ((error: unknown) => process.emitWarning(error instanceof Error ? error : String(error)));
+    const watch = {
+      synced: options.since ?? this.baseline,
+      stop: () => {
+        stopped = true;
+        clearInterval(timer);
+        this.watches.delete(watch);
+      },
+    };
     const tick = async (): Promise<void> => {
-      const { oid } = await readHead(this.gitdir);
-      if (oid === undefined || oid === state.synced) return;
+      if ((await readHead(this.gitdir)).oid === watch.synced) return;
       await this.serialize(async () => {
         const head = (await readHead(this.gitdir)).oid;
-        if (stopped || head === undefined || head === state.synced) return;
-        const from = state.synced;
-        const tip = from === undefined ? undefined : this.newestForeign(head, from);
+        const from = watch.synced;
+        if (stopped || head === undefined || head === from) return;
         // Advance first: a handler that throws must not be re-run every tick.
-        state.synced = head;
-        if (from !== undefined && tip !== undefined) await onChange(from, tip);
+        watch.synced = head;
+        if (from === undefined) return;
+        for (const [start, end] of await this.foreignRuns(from, head)) {
+          await onChange(start, end).catch(report);
+        }
       });
     };
     const timer = setInterval(() => {
@@ -76,27 +88,36 @@ export class HeadWatcher {
         });
     }, intervalMs);
     timer.unref();
-    const stop = (): void => {
-      stopped = true;
-      clearInterval(timer);
-      this.watches.delete(state);
-      this.stops.delete(stop);
-    };
-    this.stops.add(stop);
-    return stop;
+    this.watches.add(watch);
+    return watch.stop;
   }
 
   /** Stops every watch (on shutdown). */
   stopAll(): void {
-    for (const stop of [...this.stops]) stop();
+    for (const watch of [...this.watches]) watch.stop();
   }
 
-  private newestForeign(head: string, from: string): string | undefined {
+  private async foreignRuns(from: string, head: string): Promise<[string, string][]> {
+    const chain: string[] = [];
     for (let current = head; current !== from; ) {
-      const parent = this.ownParents.get(current);
-      if (parent === undefined) return current;
+      const parent = this.ownParents.get(current) ?? (await this.readParent(current));
+      if (parent === undefined || chain.length >= LONGEST_WALK) return [[from, head]];
+      chain.push(current);
       current = parent;
     }
-    return undefined;
+    const runs: [string, string][] = [];
+    let previous = from;
+    let runStart: string | undefined;
+    for (const oid of chain.reverse()) {
+      const own = this.ownParents.get(oid) !== undefined;
+      if (!own && runStart === undefined) runStart = previous;
+      if (own && runStart !== undefined) {
+        runs.push([runStart, previous]);
+        runStart = undefined;
+      }
+      previous = oid;
+    }
+    if (runStart !== undefined) runs.push([runStart, previous]);
+    return runs;
   }
 }

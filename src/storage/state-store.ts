@@ -1,81 +1,128 @@
-// The state folder: users, roles, token hashes, sessions, settings and logs,
-// which never go into the content repo. Each document is one JSON file,
-// replaced atomically and readable only by the server's user.
-import { appendFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
+// The state folder: users, roles, token hashes, sessions, settings, webhooks
+// and logs, which never go into the content repo. Each document is one JSON
+// file (`{name}.json`), replaced atomically and readable only by the server's
+// user (0600); logs are JSON-lines files (`{name}.jsonl`) rotated by size.
+import { appendFile, chmod, mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
-import { errnoCode } from '../lib/errno.ts';
+import { isNotFound } from '../lib/errno.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { isSafeSegment } from './safe-path.ts';
+import { KeyedWriteQueue } from './write-queue.ts';
 
-const FILE_MODE = 0o600;
-/** A JSON-lines log is rotated to `{name}.1` once it grows past this many bytes. */
+/** A JSON-lines log is rotated to `{name}.jsonl.1` once it grows past this many bytes. */
 export const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
 
+export interface StateStoreOptions {
+  /** Size in bytes past which appendLine() rotates a log; LOG_ROTATE_BYTES by default. */
+  logRotateBytes?: number;
+}
+
+const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
+// Left behind by writeFileAtomic when the process died mid-write.
+const STALE_TEMP = /^\..+\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * JSON documents and logs in one folder. Writes and updates of the same name
+ * run one at a time, in call order, so concurrent read-modify-writes never
+ * lose each other's changes; different names proceed independently.
+ */
 export class StateStore {
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly queue = new KeyedWriteQueue();
 
-  private constructor(readonly dir: string) {}
+  private constructor(
+    readonly dir: string,
+    private readonly logRotateBytes: number,
+  ) {}
 
-  /** Opens (and creates, mode 0700) the state folder. */
-  static async open(dir: string): Promise<StateStore> {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    return new StateStore(dir);
+  /** Opens the state folder, creating it (0700) and removing temp files a crash left behind. */
+  static async open(dir: string, options: StateStoreOptions = {}): Promise<StateStore> {
+    const root = path.resolve(dir);
+    await mkdir(root, { recursive: true, mode: FOLDER_MODE });
+    await chmod(root, FOLDER_MODE);
+    for (const name of await readdir(root)) {
+      if (STALE_TEMP.test(name)) await unlink(path.join(root, name)).catch(() => undefined);
+    }
+    return new StateStore(root, options.logRotateBytes ?? LOG_ROTATE_BYTES);
   }
 
-  /** Reads document `name`, or returns `fallback` when it does not exist yet. Throws on unreadable JSON. */
+  /** Reads document `name`, or returns `fallback` when it does not exist. Throws `internal_error` for an unsafe name; rethrows unreadable JSON. */
   async read<T>(name: string, fallback: T): Promise<T> {
+    let text: string;
     try {
-      return JSON.parse(await readFile(this.fileOf(name, '.json'), 'utf8')) as T;
+      text = await readFile(this.fileOf(name, '.json'), 'utf8');
     } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return fallback;
+      if (isNotFound(error)) return fallback;
       throw error;
     }
+    const value: T = JSON.parse(text);
+    return value;
   }
 
-  /** Replaces document `name` atomically (temp file, fsync, rename). */
-  async write<T>(name: string, value: T): Promise<void> {
-    await writeFileAtomic(this.fileOf(name, '.json'), JSON.stringify(value, null, 2), { mode: FILE_MODE });
+  /** Replaces document `name` atomically (temp file, fsync, rename), after earlier writes of the same name. */
+  write<T>(name: string, value: T): Promise<void> {
+    const file = this.fileOf(name, '.json');
+    return this.queue.run(name, () => this.store(file, value));
   }
 
   /**
-   * Read-modify-write of document `name`, serialized per name so concurrent
-   * updates never lose each other's changes. Returns the new value.
+   * Read-modify-write of document `name`: `change` receives the current value
+   * (or `fallback`) and returns the next one, which is stored and returned.
+   * Serialized per name; a throwing `change` stores nothing.
    */
   update<T>(name: string, fallback: T, change: (current: T) => T | Promise<T>): Promise<T> {
-    return this.exclusive(name, async () => {
+    const file = this.fileOf(name, '.json');
+    return this.queue.run(name, async () => {
       const next = await change(await this.read(name, fallback));
-      await this.write(name, next);
+      await this.store(file, next);
       return next;
     });
   }
 
-  /** Appends one line to log `name` (`{name}.jsonl`), rotating it to `{name}.jsonl.1` past LOG_ROTATE_BYTES. */
-  appendLine(name: string, line: string): Promise<void> {
-    return this.exclusive(`log:${name}`, async () => {
-      const file = this.fileOf(name, '.jsonl');
-      const size = await stat(file).then((info) => info.size, () => 0);
-      if (size > LOG_ROTATE_BYTES) await rename(file, `${file}.1`);
-      await appendFile(file, line.replace(/\n/g, ' ') + '\n', { mode: FILE_MODE });
+  /** Deletes document `name`; a missing document is fine. */
+  remove(name: string): Promise<void> {
+    const file = this.fileOf(name, '.json');
+    return this.queue.run(name, async () => {
+      await unlink(file).catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+      });
     });
   }
 
-  /** The lines of log `name`, older rotated lines first. */
+  /** Appends one line (newlines become spaces) to log `name`, first rotating it to `{name}.jsonl.1` when it is past the size limit. */
+  appendLine(name: string, line: string): Promise<void> {
+    const file = this.fileOf(name, '.jsonl');
+    return this.queue.run(`log:${name}`, async () => {
+      const size = await stat(file).then(
+        (info) => info.size,
+        () => 0,
+      );
+      if (size >= this.logRotateBytes) await rename(file, `${file}.1`);
+      await appendFile(file, `${line.replace(/[\r\n]+/g, ' ')}\n`, { mode: FILE_MODE });
+    });
+  }
+
+  /** The lines of log `name`, the rotated (older) lines first. */
   async readLines(name: string): Promise<string[]> {
     const file = this.fileOf(name, '.jsonl');
-    const texts = await Promise.all([`${file}.1`, file].map((candidate) => readFile(candidate, 'utf8').catch(() => '')));
+    const texts = await Promise.all(
+      [`${file}.1`, file].map((candidate) =>
+        readFile(candidate, 'utf8').catch((error: unknown) => {
+          if (isNotFound(error)) return '';
+          throw error;
+        }),
+      ),
+    );
     return texts.join('').split('\n').filter((line) => line !== '');
   }
 
-  private exclusive<T>(key: string, run: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(key) ?? Promise.resolve();
-    const next = previous.then(run, run);
-    this.chains.set(key, next.catch(() => undefined));
-    return next;
+  private async store(file: string, value: unknown): Promise<void> {
+    await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, { mode: FILE_MODE });
   }
 
   private fileOf(name: string, extension: string): string {
-    if (!isSafeSegment(name)) throw new AppError('internal_error', `Invalid state document name "${name}".`);
+    if (!isSafeSegment(name)) throw new AppError('internal_error', `The state document name "${name}" is not a safe file name.`);
     return path.join(this.dir, name + extension);
   }
 }

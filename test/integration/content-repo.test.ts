@@ -280,6 +280,45 @@ describe('ContentRepo', () => {
       expect(await repo.changedPaths(after.oid, second)).to.deep.equal([]);
     });
 
+    it('reports a file the server added and a developer then deleted', async () => {
+      const reports: [string, string][] = [];
+      const stop = repo.watchHead(async (from, to) => {
+        reports.push([from, to]);
+      }, 10);
+      const own = await commit([{ path: `${POSTS}/f.md`, content: entry('f', 'F') }]);
+      await git(repo.dir, 'rm', '-q', `${POSTS}/f.md`);
+      await git(repo.dir, 'commit', '-q', '-m', 'Remove f by hand');
+      const external = (await git(repo.dir, 'rev-parse', 'HEAD')).trim();
+      await waitFor(() => reports.length === 1);
+      stop();
+      expect(reports).to.deep.equal([[own.oid, external]]);
+      expect(await repo.changedPaths(own.oid, external)).to.deep.equal([{ path: `${POSTS}/f.md`, change: 'deleted' }]);
+    });
+
+    it('reports each run of foreign commits separately when they interleave with the server’s', async () => {
+      const base = await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'A') }]);
+      await writeFile(path.join(repo.dir, POSTS, 'a.md'), entry('a', 'A by hand'));
+      await git(repo.dir, 'commit', '-q', '-am', 'Edit a by hand');
+      const firstExternal = (await git(repo.dir, 'rev-parse', 'HEAD')).trim();
+      const own = await commit([{ path: `${POSTS}/f.md`, content: entry('f', 'F') }]);
+      await git(repo.dir, 'rm', '-q', `${POSTS}/f.md`);
+      await git(repo.dir, 'commit', '-q', '-m', 'Remove f by hand');
+      const secondExternal = (await git(repo.dir, 'rev-parse', 'HEAD')).trim();
+
+      const reports: [string, string][] = [];
+      const stop = repo.watchHead(async (from, to) => {
+        reports.push([from, to]);
+      }, 10, { since: base.oid });
+      await waitFor(() => reports.length === 2);
+      stop();
+      expect(own.parents).to.deep.equal([firstExternal]);
+      expect(reports).to.deep.equal([
+        [base.oid, firstExternal],
+        [own.oid, secondExternal],
+      ]);
+      expect(await repo.changedPaths(own.oid, secondExternal)).to.deep.equal([{ path: `${POSTS}/f.md`, change: 'deleted' }]);
+    });
+
     it('lists changes under a prefix only', async () => {
       const first = await commit([{ path: `${POSTS}/a.md`, content: 'a' }, { path: 'blog/types/post.yaml', content: 'name: post\n' }]);
       const second = await commit([{ path: `${POSTS}/a.md`, content: 'a2' }, { path: 'blog/types/post.yaml', content: 'name: post2\n' }]);
