@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FULL_ACCESS, issueToken, setupAdmin } from '../helpers/auth.ts';
+import { FULL_ACCESS, issueToken, loginAdmin, setupAdmin } from '../helpers/auth.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const ROOT = '/api/v1/workspaces/default';
@@ -195,6 +195,22 @@ describe('entries (public API)', () => {
     });
   });
 
+  describe('entry grants', () => {
+    it('accepts grants naming the entry by slug, and status conditions on the stored status', async () => {
+      const session = await loginAdmin(server);
+      const draft = (await post({ title: 'Granted draft' })).body.data;
+      const live = (await post({ title: 'Granted live', status: 'published' })).body.data;
+      const bySlug = await issueToken(server, session, [{ effect: 'allow', actions: ['content.update'], resources: ['content:posts:granted-draft'] }]);
+      expect((await server.request('PATCH', `${ROOT}/content/posts/${draft.id}`, { body: { featured: true }, token: bySlug })).status).to.equal(200);
+      expect((await server.request('PATCH', `${ROOT}/content/posts/${live.id}`, { body: { featured: true }, token: bySlug })).status).to.equal(403);
+      const draftsOnly = await issueToken(server, session, [{ effect: 'allow', actions: ['content.update', 'content.create'], resources: ['content:posts:*'], conditions: { status: ['draft'] } }]);
+      expect((await server.request('PATCH', `${ROOT}/content/posts/${draft.slug}`, { body: { rating: 1 }, token: draftsOnly })).status).to.equal(200);
+      expect((await server.request('PATCH', `${ROOT}/content/posts/${live.slug}`, { body: { rating: 1 }, token: draftsOnly })).status).to.equal(403);
+      expect((await post({ title: 'Conditional create' }, draftsOnly)).status).to.equal(201);
+      expect((await post({ title: 'Conditional archive', status: 'archived' }, draftsOnly)).status).to.equal(403);
+    });
+  });
+
   describe('lists', () => {
     it('answers meta with total, limit, offset, sort and order', async () => {
       const response = await server.request('GET', `${ROOT}/content/posts?limit=2&offset=1`, { token });
@@ -208,3 +224,4 @@ describe('entries (public API)', () => {
     });
   });
 });
+

@@ -31,6 +31,18 @@ export async function setupAdmin(server: TestServer): Promise<AdminSession> {
   return { cookie: cookieOf(response), csrf: body.meta.csrf_token };
 }
 
+/** Logs the admin in again (setup runs only once per server) and returns a new session. */
+export async function loginAdmin(server: TestServer): Promise<AdminSession> {
+  const response = await fetch(`${server.baseUrl}/admin/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+  });
+  const body = (await response.json()) as { meta?: { csrf_token?: string } };
+  if (response.status !== 200 || !body.meta?.csrf_token) throw new Error(`login failed with ${response.status}`);
+  return { cookie: cookieOf(response), csrf: body.meta.csrf_token };
+}
+
 /** Sends an admin request with the session cookie and CSRF header. */
 export function adminRequest(server: TestServer, session: AdminSession, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
   return server.request(method, `/admin/api${url}`, { body, headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, ...headers } });

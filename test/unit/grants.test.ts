@@ -188,3 +188,25 @@ describe('authorize and can', () => {
     expect(can({ kind: 'anonymous' }, ask('content.read', 'content:posts:*'))).to.equal(false);
   });
 });
+
+describe('grants: resource aliases', () => {
+  const entry = { action: 'content.update', resource: 'content:posts:abc123', aliases: ['content:posts:hello'], workspace: 'default' };
+  it('matches a grant that names the alias', () => {
+    expect(isAllowed([{ effect: 'allow', actions: ['content.update'], resources: ['content:posts:hello'] }], entry)).to.equal(true);
+  });
+  it('lets a deny on the alias win over an allow on the id', () => {
+    expect(
+      isAllowed(
+        [
+          { effect: 'allow', actions: ['content.update'], resources: ['content:posts:abc123'] },
+          { effect: 'deny', actions: ['content.update'], resources: ['content:posts:hello'] },
+        ],
+        entry,
+      ),
+    ).to.equal(false);
+  });
+  it('keeps workspace prefixes working for aliases', () => {
+    expect(isAllowed([{ effect: 'allow', actions: ['*'], resources: ['workspace:blog:content:posts:hello'] }], entry)).to.equal(false);
+    expect(isAllowed([{ effect: 'allow', actions: ['*'], resources: ['workspace:default:content:posts:hello'] }], entry)).to.equal(true);
+  });
+});

@@ -19,6 +19,12 @@ export interface AccessRequest {
   action: string;
   /** The resource without workspace prefix, e.g. `content:posts:hello` or `users:*`. */
   resource: string;
+  /**
+   * Other names of the same resource (an entry is `content:{type}:{id}` and
+   * `content:{type}:{slug}`): a grant naming any of them matches, so a deny on
+   * either name also wins.
+   */
+  aliases?: string[];
   /** The workspace slug the request acts in, or ALL_WORKSPACES for global admin areas. */
   workspace: string;
   /**
@@ -59,8 +65,9 @@ const WORKSPACE_PREFIX = /^workspace:([^:]+):([\s\S]+)$/;
 
 function resourceMatches(pattern: string, request: AccessRequest): boolean {
   const scoped = WORKSPACE_PREFIX.exec(pattern);
-  if (scoped) return globMatch(scoped[1], request.workspace) && globMatch(scoped[2], request.resource);
-  return globMatch(pattern, request.resource);
+  if (scoped && !globMatch(scoped[1], request.workspace)) return false;
+  const resourcePattern = scoped ? scoped[2] : pattern;
+  return globMatch(resourcePattern, request.resource) || (request.aliases ?? []).some((alias) => globMatch(resourcePattern, alias));
 }
 
 // On an allow grant, `fields` is an allow-list: writing any other field makes

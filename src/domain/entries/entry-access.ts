@@ -10,9 +10,20 @@ export function collectionRequest(workspace: string, type: string, action: strin
   return { action, resource: `content:${type}:*`, workspace, payload };
 }
 
-/** The grant check for one action on one entry (`content:{type}:{id}`), with its author for `own`. */
-export function entryRequest(workspace: string, entry: StoredEntry, action: string, payload?: { status?: string; locale?: string; fields?: string[] }) {
-  return { action, resource: `content:${entry.type}:${entry.id}`, workspace, payload, ownerId: entry.author_id };
+/**
+ * The grant check for one action on one entry: `content:{type}:{id}`, also
+ * known as `content:{type}:{slug}`, with its author for `own`. The entry's
+ * status stands in when the payload sets none, so status conditions hold.
+ */
+export function entryRequest(workspace: string, entry: StoredEntry, action: string, payload: { status?: string; locale?: string; fields?: string[] } = {}) {
+  return {
+    action,
+    resource: `content:${entry.type}:${entry.id}`,
+    aliases: [`content:${entry.type}:${entry.slug}`],
+    workspace,
+    payload: { ...payload, status: payload.status ?? entry.status },
+    ownerId: entry.author_id,
+  };
 }
 
 /** Whether the principal reads the whole collection, hidden statuses included. */

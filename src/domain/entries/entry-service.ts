@@ -78,8 +78,10 @@ export class EntryService {
   async create(principal: Principal, workspace: string, typeName: string, body: Record<string, unknown>): Promise<EntryResult> {
     const { type } = this.content.getType(workspace, typeName);
     const input = this.parseInput(body, type);
-    authorize(principal, collectionRequest(workspace, type.name, 'content.create', payloadOf(input)));
-    if (input.status === 'published') authorize(principal, collectionRequest(workspace, type.name, 'content.publish', payloadOf(input)));
+    // A new entry is a draft in the default locale unless the body says otherwise; conditions see that.
+    const payload = { ...payloadOf(input), status: input.status ?? 'draft', locale: input.locale ?? (type.default_locale || undefined) };
+    authorize(principal, collectionRequest(workspace, type.name, 'content.create', payload));
+    if (input.status === 'published') authorize(principal, collectionRequest(workspace, type.name, 'content.publish', payload));
     return this.repo.serialize(async () => {
       const indexed = this.content.getType(workspace, typeName);
       const entry = buildCreatedEntry(indexed, input, { actor: actorIdOf(principal), now: new Date(this.now()).toISOString() });
