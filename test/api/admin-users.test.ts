@@ -168,5 +168,6 @@ describe('admin API: users', () => {
     const response = await adminRequest(server, admin, 'PATCH', '/users');
     expect(response.status).to.equal(405);
     expect(response.body.error.code).to.equal('method_not_allowed');
+    expect(response.headers.get('allow')).to.include('GET').and.include('POST');
   });
 });

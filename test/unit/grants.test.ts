@@ -88,6 +88,10 @@ const cases: Case[] = [
   { name: 'own false is no condition', grants: [allow(['content.update'], ['*'], { conditions: { own: false } })], request: ask('content.update', 'content:posts:a', { ownerId: 'u2' }), userId: 'u1', expected: true },
   { name: 'all conditions must hold together', grants: [allow(['content.update'], ['*'], { conditions: { status: ['draft'], locales: ['de'], own: true } })], request: ask('content.update', 'content:posts:a', { payload: { status: 'draft', locale: 'en' }, ownerId: 'u1' }), userId: 'u1', expected: false },
   { name: 'all conditions holding allows', grants: [allow(['content.update'], ['*'], { conditions: { status: ['draft'], locales: ['de'], own: true } })], request: ask('content.update', 'content:posts:a', { payload: { status: 'draft', locale: 'de' }, ownerId: 'u1' }), userId: 'u1', expected: true },
+  // Aliases: an entry named by id and by slug
+  { name: 'an allow on the slug alias matches', grants: [allow(['content.read'], ['content:posts:hello'])], request: ask('content.read', 'content:posts:abc123', { aliases: ['content:posts:hello'] }), expected: true },
+  { name: 'a deny on the id wins over an allow on the slug', grants: [allow(['content.read'], ['content:posts:hello']), deny(['content.read'], ['content:posts:abc123'])], request: ask('content.read', 'content:posts:abc123', { aliases: ['content:posts:hello'] }), expected: false },
+  { name: 'aliases still need the workspace prefix to match', grants: [allow(['content.read'], ['workspace:shop:content:posts:hello'])], request: ask('content.read', 'content:posts:abc123', { aliases: ['content:posts:hello'] }), expected: false },
   // Unknown actions never match by accident
   { name: 'an unknown action asked is not matched by a specific grant', grants: [allow(['content.read'], ['*'])], request: ask('content.readx', 'content:posts:a'), expected: false },
   { name: 'literal characters are not patterns', grants: [allow(['content.read'], ['content:post?:*'])], request: ask('content.read', 'content:posts:a'), expected: false },

@@ -17,6 +17,7 @@ export interface LoginBody {
   password: string;
 }
 
+/** Shape of the setup body; password and slug rules are checked by the domain. */
 export const setupSchema: JSONSchemaType<SetupBody> = {
   type: 'object',
   properties: {
@@ -31,6 +32,7 @@ export const setupSchema: JSONSchemaType<SetupBody> = {
   additionalProperties: false,
 };
 
+/** Shape of the login body; unknown keys are a 422. */
 export const loginSchema: JSONSchemaType<LoginBody> = {
   type: 'object',
   properties: {

@@ -9,6 +9,7 @@ export interface ProfileBody {
   old_password?: string | null;
 }
 
+/** Shape of the profile body; unknown keys (e.g. `role`) are a 422. */
 export const profileSchema: JSONSchemaType<ProfileBody> = {
   type: 'object',
   properties: {

@@ -14,6 +14,7 @@ export interface UpdateRoleBody {
   label?: string | null;
 }
 
+/** Shape of a new role besides its permissions. */
 export const createRoleSchema: JSONSchemaType<CreateRoleBody> = {
   type: 'object',
   properties: {
@@ -24,6 +25,7 @@ export const createRoleSchema: JSONSchemaType<CreateRoleBody> = {
   additionalProperties: false,
 };
 
+/** Shape of a role update besides its permissions. */
 export const updateRoleSchema: JSONSchemaType<UpdateRoleBody> = {
   type: 'object',
   properties: {

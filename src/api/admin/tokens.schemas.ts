@@ -9,6 +9,7 @@ export interface CreateTokenBody {
   expires_at?: string | null;
 }
 
+/** Shape of a new token besides its permissions; the expiry is checked by the domain. */
 export const createTokenSchema: JSONSchemaType<CreateTokenBody> = {
   type: 'object',
   properties: {

@@ -18,6 +18,7 @@ export interface UpdateUserBody {
   password?: string | null;
 }
 
+/** Shape of a new user; username, email and password rules are checked by the domain. */
 export const createUserSchema: JSONSchemaType<CreateUserBody> = {
   type: 'object',
   properties: {
@@ -31,6 +32,7 @@ export const createUserSchema: JSONSchemaType<CreateUserBody> = {
   additionalProperties: false,
 };
 
+/** Shape of a user update; the username cannot change, so it is an unknown key here. */
 export const updateUserSchema: JSONSchemaType<UpdateUserBody> = {
   type: 'object',
   properties: {

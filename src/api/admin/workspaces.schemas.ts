@@ -13,6 +13,7 @@ export interface UpdateWorkspaceBody {
   archived?: boolean | null;
 }
 
+/** Shape of a new workspace; the slug rule is checked by the domain. */
 export const createWorkspaceSchema: JSONSchemaType<CreateWorkspaceBody> = {
   type: 'object',
   properties: {
@@ -23,6 +24,7 @@ export const createWorkspaceSchema: JSONSchemaType<CreateWorkspaceBody> = {
   additionalProperties: false,
 };
 
+/** Shape of a workspace update; `slug` is an unknown key because slugs never change. */
 export const updateWorkspaceSchema: JSONSchemaType<UpdateWorkspaceBody> = {
   type: 'object',
   properties: {

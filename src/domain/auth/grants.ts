@@ -4,6 +4,7 @@
 // belongs to authorize.ts; validating stored grants lives in grant-validation.ts.
 import type { Grant, GrantConditions } from './principal.ts';
 
+/** Grant validation and the action lists, re-exported so callers need one import. */
 export { validateGrants, KNOWN_ACTIONS, GRANT_AREAS } from './grant-validation.ts';
 
 /**
