@@ -10,8 +10,6 @@ export interface AppState {
   requestId: string;
   /** Who is acting; anonymous until authenticate() finds a token or session. */
   principal: Principal;
-  /** Set by authenticate() when a bearer token was sent but is not valid. */
-  invalidToken?: boolean;
   /** The base URL (no trailing slash) used for absolute links in responses. */
   baseUrl: string;
   /** The admin API's workspace (X-Service-Workspace or the configured default); public routes use the path. */
