@@ -1,9 +1,11 @@
 // Entry rules: reads with visibility and grants, and writes (create, update,
-// soft delete) that validate against the type and become exactly one commit.
-import { AppError, notFound, validationFailed } from '../../errors/app-error.ts';
+// soft delete, bulk update and delete, translation delete) that validate
+// against the type and become exactly one commit each. Trash and revision
+// restores live in domain/trash and domain/history and share entry-writes.ts.
+import { AppError, notFound, validationFailed, type FieldErrors } from '../../errors/app-error.ts';
 import type { ContentRepo, FileChange } from '../../storage/content-repo.ts';
 import { authorize } from '../auth/authorize.ts';
-import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
+import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
 import { resolveEntry } from '../locales/resolve.ts';
 import { parseListQuery, type RawQuery } from '../query/list-query.ts';
@@ -11,14 +13,16 @@ import { expandRelations, omitUnreadableRelations } from '../query/relations.ts'
 import type { EventBus, EventType } from '../events.ts';
 import { isLocalized, type ContentType } from '../types/content-type.ts';
 import { assertCanReadType, canSeeEntry, collectionRequest, entryRequest, readsWholeCollection } from './entry-access.ts';
+import { buildBulkChanges, checkBulkInput, resolveBulkTargets } from './entry-bulk.ts';
 import { buildCreatedEntry, buildUpdatedEntry, checkReferences } from './entry-changes.ts';
-import { entriesDir, entryToFiles, trashDir } from './entry-files.ts';
+import { entriesDir, entryFileName } from './entry-files.ts';
 import { parseEntryInput, type EntryInput } from './entry-input.ts';
 import { entryVersion } from './entry-version.ts';
+import { commitEntryChange, emitEntryEvents, entryFileChanges, statusEvents, trashFileChanges } from './entry-writes.ts';
 import { isPubliclyVisible, type ResolvedEntry, type StoredEntry } from './entry.ts';
+import { presentMedia, type MediaPresenter } from './media-urls.ts';
 
-/** How media field values are presented: public reads give absolute URLs, admin reads keep filenames. */
-export type MediaPresenter = (filename: string) => string;
+export type { MediaPresenter } from './media-urls.ts';
 
 export interface ReadOptions {
   mediaUrl?: MediaPresenter;
@@ -86,7 +90,7 @@ export class EntryService {
       const indexed = this.content.getType(workspace, typeName);
       const entry = buildCreatedEntry(indexed, input, { actor: actorIdOf(principal), now: new Date(this.now()).toISOString() });
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(indexed.type.fields));
-      await this.commit(principal, workspace, entry, `Create ${type.name}/${entry.slug}`, this.fileChanges(workspace, indexed.type, undefined, entry));
+      await this.commit(principal, workspace, entry, `Create ${type.name}/${entry.slug}`, entryFileChanges(workspace, indexed.type, undefined, entry));
       indexed.index.upsert(entry);
       this.emit(principal, workspace, entry, ['content.created', ...statusEvents(undefined, entry)]);
       return this.writeResult(indexed.type, entry, input.locale);
@@ -109,7 +113,7 @@ export class EntryService {
       if (input.status === 'published') authorize(principal, entryRequest(workspace, current, 'content.publish', payloadOf(input)));
       const entry = buildUpdatedEntry(indexed, current, input, { actor: actorIdOf(principal), now: new Date(this.now()).toISOString() });
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(input.values));
-      await this.commit(principal, workspace, entry, `Update ${type.name}/${entry.slug}`, this.fileChanges(workspace, indexed.type, current, entry));
+      await this.commit(principal, workspace, entry, `Update ${type.name}/${entry.slug}`, entryFileChanges(workspace, indexed.type, current, entry));
       indexed.index.upsert(entry);
       this.emit(principal, workspace, entry, ['content.updated', ...statusEvents(current, entry)]);
       return this.writeResult(indexed.type, entry, input.locale);
@@ -124,24 +128,104 @@ export class EntryService {
       const current = this.findEntry(indexed, identifier);
       assertVersion(current, ifMatch);
       authorize(principal, entryRequest(workspace, current, 'content.delete'));
-      const deletedAt = new Date(this.now()).toISOString();
-      const trashed = entryToFiles(current, indexed.type, { deleted_at: deletedAt, deleted_by: actorIdOf(principal) ?? null });
-      const changes: FileChange[] = this.fileChanges(workspace, indexed.type, current, undefined);
-      for (const [file, content] of trashed) changes.push({ path: `${trashDir(workspace, indexed.type.name)}/${current.id}/${file}`, content });
-      await this.commit(principal, workspace, current, `Delete ${indexed.type.name}/${current.slug}`, changes);
+      await this.commit(principal, workspace, current, `Delete ${indexed.type.name}/${current.slug}`, this.trashChanges(principal, workspace, indexed.type, current));
       indexed.index.remove(current.id);
       this.emit(principal, workspace, current, ['content.deleted']);
     });
   }
 
-  private parseInput(body: Record<string, unknown>, type: ContentType): EntryInput {
+  /**
+   * Applies the same partial changes (a write body without `slug`) to every
+   * named entry in one commit; all or nothing. Throws not_found, unauthorized,
+   * forbidden, validation_failed (naming every bad id or invalid entry).
+   */
+  async bulkUpdate(principal: Principal, workspace: string, typeName: string, ids: string[], body: Record<string, unknown>): Promise<ResolvedEntry[]> {
+    const { type } = this.content.getType(workspace, typeName);
+    const input = this.parseInput(body, type, 'changes.');
+    return this.repo.serialize(async () => {
+      const indexed = this.content.getType(workspace, typeName);
+      const targets = resolveBulkTargets(indexed, ids);
+      checkBulkInput(indexed, input, targets.length);
+      for (const entry of targets) {
+        authorize(principal, entryRequest(workspace, entry, 'content.update', payloadOf(input)));
+        if (input.status === 'published') authorize(principal, entryRequest(workspace, entry, 'content.publish', payloadOf(input)));
+      }
+      const context = { actor: actorIdOf(principal), now: new Date(this.now()).toISOString(), findType: (name: string) => this.content.findType(workspace, name) };
+      const changes = buildBulkChanges(indexed, targets, input, context);
+      const files = changes.flatMap(({ before, after }) => entryFileChanges(workspace, indexed.type, before, after));
+      await commitEntryChange(this.repo, principal, { workspace, type: type.name, ids: targets.map((entry) => entry.id), message: `Update ${changes.length} ${plural(changes.length)} in ${type.name}`, changes: files });
+      for (const { before, after } of changes) {
+        indexed.index.upsert(after);
+        this.emit(principal, workspace, after, ['content.updated', ...statusEvents(before, after)]);
+      }
+      return changes.map(({ after }) => resolveEntry(after, indexed.type, input.locale));
+    });
+  }
+
+  /**
+   * Soft-deletes every named entry (to the trash) in one commit; all or
+   * nothing. Returns the deleted ids. Throws not_found, unauthorized,
+   * forbidden, validation_failed (naming every bad id).
+   */
+  async bulkRemove(principal: Principal, workspace: string, typeName: string, ids: string[]): Promise<string[]> {
+    this.content.getType(workspace, typeName);
+    return this.repo.serialize(async () => {
+      const indexed = this.content.getType(workspace, typeName);
+      const targets = resolveBulkTargets(indexed, ids);
+      for (const entry of targets) authorize(principal, entryRequest(workspace, entry, 'content.delete'));
+      const files = targets.flatMap((entry) => this.trashChanges(principal, workspace, indexed.type, entry));
+      const message = `Delete ${targets.length} ${plural(targets.length)} from ${indexed.type.name}`;
+      await commitEntryChange(this.repo, principal, { workspace, type: indexed.type.name, ids: targets.map((entry) => entry.id), message, changes: files });
+      for (const entry of targets) {
+        indexed.index.remove(entry.id);
+        this.emit(principal, workspace, entry, ['content.deleted']);
+      }
+      return targets.map((entry) => entry.id);
+    });
+  }
+
+  /**
+   * Permanently deletes one non-default locale variant (its file) and stamps
+   * the entry as updated, in one commit. Needs content.delete for that locale.
+   * Throws not_found (unknown entry or no such translation), unauthorized,
+   * forbidden, validation_failed (the type's default locale).
+   */
+  async removeTranslation(principal: Principal, workspace: string, typeName: string, identifier: string, locale: string): Promise<EntryResult> {
+    this.content.getType(workspace, typeName);
+    return this.repo.serialize(async () => {
+      const indexed = this.content.getType(workspace, typeName);
+      const current = this.findEntry(indexed, identifier);
+      authorize(principal, entryRequest(workspace, current, 'content.delete', { locale }));
+      if (locale === indexed.type.default_locale) {
+        throw validationFailed({ locale: `"${locale}" is the default locale of "${indexed.type.name}"; it cannot be deleted.` });
+      }
+      if (!Object.hasOwn(current.translations, locale)) throw notFound(`The entry "${current.slug}" has no "${locale}" translation.`);
+      const { [locale]: _removed, ...translations } = current.translations;
+      const next: StoredEntry = { ...current, translations, updated_at: new Date(this.now()).toISOString() };
+      const actor = actorIdOf(principal);
+      if (actor) next.updated_by = actor;
+      const changes = entryFileChanges(workspace, indexed.type, current, next);
+      changes.push({ path: `${entriesDir(workspace, indexed.type.name)}/${entryFileName(current.slug, locale)}`, content: null });
+      await this.commit(principal, workspace, next, `Delete ${locale} translation of ${indexed.type.name}/${current.slug}`, changes);
+      indexed.index.upsert(next);
+      this.emit(principal, workspace, next, ['content.updated']);
+      return this.writeResult(indexed.type, next, undefined);
+    });
+  }
+
+  // `prefix` names where the body sits in the request (`changes.` for bulk calls).
+  private parseInput(body: Record<string, unknown>, type: ContentType, prefix = ''): EntryInput {
     const { input, errors } = parseEntryInput(body);
     if (input.locale !== undefined && !type.locales.includes(input.locale)) {
       errors.locale = isLocalized(type)
         ? `The locale must be one of: ${type.locales.join(', ')}.`
         : `The content type "${type.name}" is not localized.`;
     }
-    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+    if (Object.keys(errors).length > 0) {
+      const fields: FieldErrors = {};
+      for (const [key, message] of Object.entries(errors)) fields[prefix + key] = message;
+      throw validationFailed(fields);
+    }
     return input;
   }
 
@@ -183,28 +267,18 @@ export class EntryService {
     return options.mediaUrl ? presentMedia(shaped, type, options.mediaUrl, (name) => this.content.findType(workspace, name)?.type) : shaped;
   }
 
-  private fileChanges(workspace: string, type: ContentType, before: StoredEntry | undefined, after: StoredEntry | undefined): FileChange[] {
-    const dir = entriesDir(workspace, type.name);
-    const changes = new Map<string, FileChange>();
-    if (before) for (const file of entryToFiles(before, type).keys()) changes.set(file, { path: `${dir}/${file}`, content: null });
-    if (after) for (const [file, content] of entryToFiles(after, type)) changes.set(file, { path: `${dir}/${file}`, content });
-    return [...changes.values()];
+  // A soft delete: the entry's files leave entries/ and land in its trash folder.
+  private trashChanges(principal: Principal, workspace: string, type: ContentType, entry: StoredEntry): FileChange[] {
+    const deleted = { at: new Date(this.now()).toISOString(), by: actorIdOf(principal) };
+    return [...entryFileChanges(workspace, type, entry, undefined), ...trashFileChanges(workspace, type, entry, deleted)];
   }
 
   private async commit(principal: Principal, workspace: string, entry: StoredEntry, message: string, changes: FileChange[]): Promise<void> {
-    await this.repo.commitChanges({
-      changes,
-      message,
-      author: gitAuthorOf(principal),
-      trailers: { Workspace: workspace, Type: entry.type, Entry: entry.id, Actor: actorIdOf(principal) ?? 'anonymous' },
-    });
+    await commitEntryChange(this.repo, principal, { workspace, type: entry.type, ids: [entry.id], message, changes });
   }
 
   private emit(principal: Principal, workspace: string, entry: StoredEntry, types: EventType[]): void {
-    const occurredAt = new Date(this.now()).toISOString();
-    for (const type of types) {
-      this.events.emit({ type, workspace, occurredAt, actor: actorIdOf(principal), data: { type: entry.type, id: entry.id, slug: entry.slug } });
-    }
+    emitEntryEvents(this.events, principal, workspace, entry, types, this.now());
   }
 
   private writeResult(type: ContentType, entry: StoredEntry, locale: string | undefined): EntryResult {
@@ -212,13 +286,8 @@ export class EntryService {
   }
 }
 
-/** content.published when an entry becomes published, content.unpublished when it leaves published. */
-export function statusEvents(before: StoredEntry | undefined, after: StoredEntry): EventType[] {
-  const was = before?.status === 'published';
-  const is = after.status === 'published';
-  if (is && !was) return ['content.published'];
-  if (was && !is) return ['content.unpublished'];
-  return [];
+function plural(count: number): string {
+  return count === 1 ? 'entry' : 'entries';
 }
 
 function payloadOf(input: EntryInput) {
@@ -235,24 +304,3 @@ function assertVersion(entry: StoredEntry, ifMatch: string | undefined): void {
   const matches = ifMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '').replace(/^"|"$/g, '') === current);
   if (!matches) throw new AppError('precondition_failed', 'The entry has changed since it was read (If-Match does not match).');
 }
-
-function presentMedia(entries: ResolvedEntry[], type: ContentType, mediaUrl: MediaPresenter, typeOf: (name: string) => ContentType | undefined): ResolvedEntry[] {
-  return entries.map((entry) => {
-    const data: Record<string, unknown> = { ...entry.data };
-    for (const [name, field] of Object.entries(type.fields)) {
-      const value = data[name];
-      if (field.type === 'media' && Array.isArray(value)) data[name] = value.map((file) => mediaUrl(String(file)));
-      const target = field.type === 'relation' && field.target ? typeOf(field.target) : undefined;
-      if (target && Array.isArray(value)) data[name] = value.map((item) => presentRelated(item, target, mediaUrl, typeOf));
-      else if (target) data[name] = presentRelated(value, target, mediaUrl, typeOf);
-    }
-    return { ...entry, data };
-  });
-}
-
-// Expanded relations are entry objects and get their media presented too; plain ids stay as they are.
-function presentRelated(value: unknown, target: ContentType, mediaUrl: MediaPresenter, typeOf: (name: string) => ContentType | undefined): unknown {
-  if (typeof value !== 'object' || value === null || !('id' in value)) return value;
-  return presentMedia([value as ResolvedEntry], target, mediaUrl, typeOf)[0];
-}
-
