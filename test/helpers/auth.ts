@@ -20,26 +20,23 @@ export const ADMIN_USERNAME = 'admin';
 export const ADMIN_PASSWORD = 'correct horse battery';
 
 /** Runs first-run setup (the first user becomes admin) and returns its session. */
-export async function setupAdmin(server: TestServer): Promise<AdminSession> {
-  const response = await fetch(`${server.baseUrl}/admin/api/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
-  });
-  const body = (await response.json()) as { meta?: { csrf_token?: string } };
-  if (response.status !== 201 || !body.meta?.csrf_token) throw new Error(`setup failed with ${response.status}`);
-  return { cookie: cookieOf(response), csrf: body.meta.csrf_token };
+export function setupAdmin(server: TestServer): Promise<AdminSession> {
+  return startSession(server, '/setup', 201);
 }
 
 /** Logs the admin in again (setup runs only once per server) and returns a new session. */
-export async function loginAdmin(server: TestServer): Promise<AdminSession> {
-  const response = await fetch(`${server.baseUrl}/admin/api/login`, {
+export function loginAdmin(server: TestServer): Promise<AdminSession> {
+  return startSession(server, '/login', 200);
+}
+
+async function startSession(server: TestServer, route: string, expectedStatus: number): Promise<AdminSession> {
+  const response = await fetch(`${server.baseUrl}/admin/api${route}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
   });
   const body = (await response.json()) as { meta?: { csrf_token?: string } };
-  if (response.status !== 200 || !body.meta?.csrf_token) throw new Error(`login failed with ${response.status}`);
+  if (response.status !== expectedStatus || !body.meta?.csrf_token) throw new Error(`${route} failed with ${response.status}`);
   return { cookie: cookieOf(response), csrf: body.meta.csrf_token };
 }
 

@@ -10,11 +10,8 @@ export interface Translation {
   data: Record<string, unknown>;
 }
 
-/**
- * An entry as stored: shared fields, root values (the root file {slug}.md) and
- * every saved translation, including ones whose locale the type no longer lists.
- */
-export interface StoredEntry {
+/** What every view of an entry has: the fields shared by all locales, plus the title. */
+export interface EntryBase {
   id: string;
   slug: string;
   type: string;
@@ -25,23 +22,20 @@ export interface StoredEntry {
   updated_at: string;
   author_id?: string;
   updated_by?: string;
+}
+
+/**
+ * An entry as stored: shared fields, root values (the root file {slug}.md) and
+ * every saved translation, including ones whose locale the type no longer lists.
+ */
+export interface StoredEntry extends EntryBase {
   /** Root custom field values, including values of fields since removed from the schema. */
   data: Record<string, unknown>;
   translations: Record<string, Translation>;
 }
 
 /** An entry resolved for one locale, in the response shape (before presenting media URLs). */
-export interface ResolvedEntry {
-  id: string;
-  slug: string;
-  type: string;
-  status: EntryStatus;
-  title: string;
-  published_at: string | null;
-  created_at: string;
-  updated_at: string;
-  author_id?: string;
-  updated_by?: string;
+export interface ResolvedEntry extends EntryBase {
   data: Record<string, unknown>;
 }
 
