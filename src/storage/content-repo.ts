@@ -10,17 +10,16 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { AppError } from '../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../lib/errno.ts';
-import { LruCache } from '../lib/lru-cache.ts';
-import { composeMessage, decodeCommit, describeCommit, identityNow } from './git/commit-object.ts';
+import { composeMessage, describeCommit, identityNow } from './git/commit-object.ts';
 import type { CommitInfo, CommitObject } from './git/commit-object.ts';
 import { CommitWriter } from './git/commit-writer.ts';
 import { History } from './git/history.ts';
 import type { LoggedCommit } from './git/history.ts';
-import { isObjectId, isObjectType, ObjectStore } from './git/objects.ts';
-import type { RawObject } from './git/objects.ts';
+import { ObjectReader } from './git/object-reader.ts';
+import { isObjectId } from './git/objects.ts';
 import { readHead } from './git/refs.ts';
-import { TreeView } from './git/tree.ts';
 import { TreeWriter } from './git/tree-writer.ts';
+import type { ChangedPath } from './git/tree-writer.ts';
 import type { FileWrite } from './git/working-tree.ts';
 import { HeadWatcher } from './head-watcher.ts';
 import type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
@@ -72,29 +71,26 @@ export interface ContentLogOptions {
 
 const SYSTEM_AUTHOR: GitAuthor = { name: 'git-cms', email: 'git-cms@localhost' };
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
-const TREE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** A git repository of content files with a single FIFO write queue. */
 export class ContentRepo {
   readonly dir: string;
   private readonly gitdir: string;
   private readonly queue = new WriteQueue();
-  private readonly gitCache = {};
-  private readonly objects: ObjectStore;
+  private readonly objects: ObjectReader;
   private readonly writer: CommitWriter;
   private readonly history: History;
   private readonly watcher: HeadWatcher;
-  private readonly trees = new LruCache<string, TreeView>(TREE_CACHE_BYTES, (view) => view.body.length + 64);
-  private readonly commits = new LruCache<string, CommitObject>(50_000);
 
   private constructor(dir: string, options: ContentRepoOptions) {
     this.dir = dir;
     this.gitdir = path.join(dir, '.git');
-    this.objects = new ObjectStore(path.join(this.gitdir, 'objects'), (oid) => this.readPacked(oid));
-    const reads = { readCommit: (oid: string) => this.readCommit(oid), readTree: (oid: string) => this.readTree(oid) };
-    this.writer = new CommitWriter(dir, this.gitdir, this.objects, new TreeWriter(reads.readTree), reads, options.lockWaitMs);
-    this.history = new History({ ...reads, readBlob: (oid: string) => this.readBlob(oid) });
-    this.watcher = new HeadWatcher(this.gitdir, (fn) => this.serialize(fn), async (oid) => (await this.readCommit(oid))?.parents[0]);
+    const objects = new ObjectReader(dir, path.join(this.gitdir, 'objects'));
+    this.objects = objects;
+    const reads = { readCommit: (oid: string) => objects.readCommit(oid), readTree: (oid: string) => objects.readTree(oid) };
+    this.writer = new CommitWriter(dir, this.gitdir, objects.store, new TreeWriter(reads.readTree), reads, options.lockWaitMs);
+    this.history = new History({ ...reads, readBlob: (oid: string) => objects.readBlob(oid) });
+    this.watcher = new HeadWatcher(this.gitdir, (fn) => this.serialize(fn), async (oid) => (await objects.readCommit(oid))?.parents[0]);
   }
 
   /**
@@ -134,7 +130,7 @@ export class ContentRepo {
     const message = composeMessage(request.message, request.trailers);
     const written = await this.writer.write({ writes, message, author: identityNow(request.author.name, request.author.email) });
     this.history.remember(written.oid, written.changes);
-    this.commits.set(written.oid, written.commit);
+    this.objects.rememberCommit(written.oid, written.commit);
     this.watcher.recordOwnCommit(written.oid, written.commit.parents[0]);
     return describeCommit(written.oid, written.commit);
   }
@@ -212,7 +208,7 @@ export class ContentRepo {
   }
 
   /** Files that differ between two commits under `prefix`, sorted; descends only into changed subtrees. Throws `not_found` for unknown commits. */
-  async changedPaths(fromOid: string, toOid: string, prefix = ''): Promise<{ path: string; change: 'added' | 'modified' | 'deleted' }[]> {
+  async changedPaths(fromOid: string, toOid: string, prefix = ''): Promise<ChangedPath[]> {
     const [from, to] = await Promise.all([this.getCommit(fromOid), this.getCommit(toOid)]);
     const folder = prefix.replace(/\/+$/, '');
     if (folder !== '') checkPath(folder);
@@ -249,46 +245,9 @@ export class ContentRepo {
   }
 
   private async getCommit(oid: string): Promise<CommitObject> {
-    const commit = isObjectId(oid) ? await this.readCommit(oid).catch(() => undefined) : undefined;
+    const commit = isObjectId(oid) ? await this.objects.readCommit(oid).catch(() => undefined) : undefined;
     if (commit === undefined) throw new AppError('not_found', `No revision "${String(oid).slice(0, 64)}" in the content repository.`);
     return commit;
-  }
-
-  private async readCommit(oid: string): Promise<CommitObject | undefined> {
-    const cached = this.commits.get(oid);
-    if (cached !== undefined) return cached;
-    const raw = await this.objects.read(oid);
-    if (raw === undefined || raw.type !== 'commit') return undefined;
-    const commit = decodeCommit(raw.body, oid);
-    this.commits.set(oid, commit);
-    return commit;
-  }
-
-  private async readTree(oid: string): Promise<TreeView> {
-    const cached = this.trees.get(oid);
-    if (cached !== undefined) return cached;
-    const raw = await this.objects.read(oid);
-    if (raw === undefined || raw.type !== 'tree') throw new Error(`The git tree ${oid} is missing from the content repository.`);
-    const view = new TreeView(raw.body);
-    this.trees.set(oid, view);
-    return view;
-  }
-
-  private async readBlob(oid: string): Promise<Buffer | undefined> {
-    const raw = await this.objects.read(oid);
-    return raw?.type === 'blob' ? raw.body : undefined;
-  }
-
-  // Packed objects (after `git gc` or a clone) are read through isomorphic-git.
-  private async readPacked(oid: string): Promise<RawObject | undefined> {
-    try {
-      const result = await git.readObject({ fs, dir: this.dir, oid, format: 'content', cache: this.gitCache });
-      if (!isObjectType(result.type) || !(result.object instanceof Uint8Array)) return undefined;
-      return { type: result.type, body: Buffer.from(result.object.buffer, result.object.byteOffset, result.object.byteLength) };
-    } catch (error) {
-      if (error instanceof git.Errors.NotFoundError) return undefined;
-      throw error;
-    }
   }
 }
 

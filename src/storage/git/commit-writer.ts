@@ -19,7 +19,7 @@ import { acquireLock, LOCK_WAIT_MS, readHead, updateRef } from './refs.ts';
 import type { HeadState } from './refs.ts';
 import { FILE_MODE } from './tree.ts';
 import type { TreeView } from './tree.ts';
-import type { ChangedPath, TreeWriter } from './tree-writer.ts';
+import type { PathChange, TreeWriter } from './tree-writer.ts';
 import type { FileWrite } from './working-tree.ts';
 import { WorkingTreeChange } from './working-tree.ts';
 
@@ -36,7 +36,7 @@ export interface CommitPlan {
 export interface WrittenCommit {
   oid: string;
   commit: CommitObject;
-  changes: ChangedPath[];
+  changes: PathChange[];
 }
 
 /** Reads trees and commits for the writer; content-repo wires them to the object store. */

@@ -2,10 +2,11 @@
 // differ, first-parent walks from HEAD, and per-path logs that follow renames.
 // A commit's own changes (against its first parent) never change, so they are
 // memoized by commit id; commits this process writes are recorded for free.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { LruCache } from '../../lib/lru-cache.ts';
 import type { CommitObject } from './commit-object.ts';
 import { diffTreeViews, TreeView } from './tree.ts';
-import type { ChangedPath } from './tree-writer.ts';
+import type { ChangedPath, PathChange } from './tree-writer.ts';
 
 /** Object access the history walks need; content-repo implements it. */
 export interface HistoryReader {
@@ -40,25 +41,23 @@ export interface ContentLogOptions {
 }
 
 const MEMO_WEIGHT = 500_000;
+// Object reads are synchronous, so a long walk gives other requests a turn this often.
+const YIELD_EVERY_MS = 10;
 
 /** History queries over one repository. */
 export class History {
-  private readonly memo = new LruCache<string, ChangedPath[]>(MEMO_WEIGHT, (changes) => changes.length + 1);
+  private readonly memo = new LruCache<string, PathChange[]>(MEMO_WEIGHT, (changes) => changes.length + 1);
 
   constructor(private readonly reader: HistoryReader) {}
 
   /** Records the changes of a commit this process wrote, so walks need not diff it. */
-  remember(oid: string, changes: ChangedPath[]): void {
+  remember(oid: string, changes: PathChange[]): void {
     this.memo.set(oid, changes);
   }
 
   /** Files that differ between two root trees under `prefix` (a folder path, '' for all), sorted by path. */
   async diff(fromTree: string | undefined, toTree: string | undefined, prefix: string): Promise<ChangedPath[]> {
-    const before = fromTree === undefined ? undefined : await this.folderOid(fromTree, prefix);
-    const after = toTree === undefined ? undefined : await this.folderOid(toTree, prefix);
-    const out: ChangedPath[] = [];
-    await this.diffFolders(before, after, prefix, out);
-    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return (await this.diffWithBlobs(fromTree, toTree, prefix)).map(({ path, change }) => ({ path, change }));
   }
 
   /** Commits (newest first, first parent) that changed any followed path. */
@@ -72,7 +71,7 @@ export class History {
       if (hits.length === 0) continue;
       found.push({ oid, commit });
       if (options.follow !== undefined && hits.some((hit) => hit.change === 'added')) {
-        await this.followRenames(commit, changes, hits, followed, options.follow);
+        await this.followRenames(changes, hits, followed, options.follow);
       }
     }
     return found;
@@ -85,8 +84,7 @@ export class History {
     for await (const { oid, commit } of this.walk(head)) {
       if (found.length >= (options.limit ?? Infinity)) break;
       for (const change of (await this.changesOf(oid, commit)).filter((c) => inPrefix(c.path))) {
-        const tree = change.change === 'deleted' ? await this.parentTree(commit) : commit.tree;
-        const content = tree === undefined ? undefined : await this.readText(tree, change.path);
+        const content = await this.readBlobText(change.change === 'deleted' ? change.before : change.after);
         if (content !== undefined && options.match(change.path, content)) {
           found.push({ oid, commit });
           break;
@@ -107,24 +105,38 @@ export class History {
   }
 
   private async followRenames(
-    commit: CommitObject,
-    changes: ChangedPath[],
-    hits: ChangedPath[],
+    changes: PathChange[],
+    hits: PathChange[],
     followed: Set<string>,
     follow: (path: string, content: string) => boolean,
   ): Promise<void> {
     for (const hit of hits) if (hit.change === 'added') followed.delete(hit.path);
-    const parentTree = await this.parentTree(commit);
-    if (parentTree === undefined) return;
     for (const change of changes) {
       if (change.change !== 'deleted' || followed.has(change.path)) continue;
-      const content = await this.readText(parentTree, change.path);
+      const content = await this.readBlobText(change.before);
       if (content !== undefined && follow(change.path, content)) followed.add(change.path);
     }
   }
 
+  private async readBlobText(oid: string | undefined): Promise<string | undefined> {
+    return oid === undefined ? undefined : (await this.reader.readBlob(oid))?.toString('utf8');
+  }
+
+  private async diffWithBlobs(fromTree: string | undefined, toTree: string | undefined, prefix: string): Promise<PathChange[]> {
+    const before = fromTree === undefined ? undefined : await this.folderOid(fromTree, prefix);
+    const after = toTree === undefined ? undefined : await this.folderOid(toTree, prefix);
+    const out: PathChange[] = [];
+    await this.diffFolders(before, after, prefix, out);
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
   private async *walk(head: string): AsyncGenerator<LoggedCommit> {
+    let lastYield = performance.now();
     for (let oid: string | undefined = head; oid !== undefined; ) {
+      if (performance.now() - lastYield > YIELD_EVERY_MS) {
+        await yieldToEventLoop();
+        lastYield = performance.now();
+      }
       const commit = await this.reader.readCommit(oid);
       // A shallow clone ends at a commit whose parent is missing.
       if (commit === undefined) return;
@@ -133,10 +145,10 @@ export class History {
     }
   }
 
-  private async changesOf(oid: string, commit: CommitObject): Promise<ChangedPath[]> {
+  private async changesOf(oid: string, commit: CommitObject): Promise<PathChange[]> {
     const known = this.memo.get(oid);
     if (known !== undefined) return known;
-    const changes = await this.diff(await this.parentTree(commit), commit.tree, '');
+    const changes = await this.diffWithBlobs(await this.parentTree(commit), commit.tree, '');
     this.memo.set(oid, changes);
     return changes;
   }
@@ -156,7 +168,7 @@ export class History {
     return oid;
   }
 
-  private async diffFolders(before: string | undefined, after: string | undefined, base: string, out: ChangedPath[]): Promise<void> {
+  private async diffFolders(before: string | undefined, after: string | undefined, base: string, out: PathChange[]): Promise<void> {
     if (before === after) return;
     const left = before === undefined ? TreeView.EMPTY : await this.reader.readTree(before);
     const right = after === undefined ? TreeView.EMPTY : await this.reader.readTree(after);
@@ -167,7 +179,13 @@ export class History {
       }
       const wasFile = old !== undefined && !old.isTree;
       const isFile = next !== undefined && !next.isTree;
-      if (wasFile || isFile) out.push({ path, change: wasFile && isFile ? 'modified' : wasFile ? 'deleted' : 'added' });
+      if (!wasFile && !isFile) continue;
+      out.push({
+        path,
+        change: wasFile && isFile ? 'modified' : wasFile ? 'deleted' : 'added',
+        ...(wasFile ? { before: old.oid } : {}),
+        ...(isFile ? { after: next.oid } : {}),
+      });
     }
   }
 }

@@ -20,11 +20,17 @@ export interface ChangedPath {
   change: 'added' | 'modified' | 'deleted';
 }
 
+/** A ChangedPath with the blob ids on either side, so history walks read blobs without walking trees. */
+export interface PathChange extends ChangedPath {
+  before?: string;
+  after?: string;
+}
+
 /** The outcome of stage(): the new root tree, the tree objects to store, what changed, and how to adopt it. */
 export interface StagedTrees {
   rootTree: string;
   objects: PreparedObject[];
-  changes: ChangedPath[];
+  changes: PathChange[];
   /** Makes the staged folders the cached state; call only once the commit is on the branch. */
   adopt(): void;
 }
@@ -52,7 +58,7 @@ export class TreeWriter {
    */
   async stage(edits: PathEdit[]): Promise<StagedTrees> {
     const byFolder = new Map<string, TreeEdit[]>();
-    const changes: ChangedPath[] = [];
+    const changes: PathChange[] = [];
     for (const { path, oid } of edits) {
       const folder = parentOf(path);
       const name = path.slice(folder === '' ? 0 : folder.length + 1);
@@ -60,7 +66,12 @@ export class TreeWriter {
       if (existing?.isTree) throw new AppError('conflict', `Cannot write "${path}": it is a folder in the content repository.`);
       if (oid === null && existing === undefined) continue;
       if (oid !== null && existing?.oid === oid && existing.mode === FILE_MODE) continue;
-      changes.push({ path, change: oid === null ? 'deleted' : existing === undefined ? 'added' : 'modified' });
+      changes.push({
+        path,
+        change: oid === null ? 'deleted' : existing === undefined ? 'added' : 'modified',
+        ...(existing === undefined ? {} : { before: existing.oid }),
+        ...(oid === null ? {} : { after: oid }),
+      });
       for (let dir = folder; ; dir = parentOf(dir)) {
         if (!byFolder.has(dir)) byFolder.set(dir, []);
         if (dir === '') break;
@@ -74,7 +85,7 @@ export class TreeWriter {
     return this.writeFolders(byFolder, changes);
   }
 
-  private async writeFolders(byFolder: Map<string, TreeEdit[]>, changes: ChangedPath[]): Promise<StagedTrees> {
+  private async writeFolders(byFolder: Map<string, TreeEdit[]>, changes: PathChange[]): Promise<StagedTrees> {
     const staged = new Map<string, TreeView>();
     const objects: PreparedObject[] = [];
     let rootTree = '';
