@@ -23,6 +23,8 @@ import { loadSessionKeys } from './domain/auth/session-keys.ts';
 import { SessionStore } from './domain/auth/session-store.ts';
 import { TokenService } from './domain/auth/token-service.ts';
 import { UserService } from './domain/auth/user-service.ts';
+import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher.ts';
+import { WebhookService } from './domain/webhooks/webhook-service.ts';
 
 export interface Services {
   config: Config;
@@ -47,6 +49,10 @@ export interface Services {
   sessionKeys: string[];
   login: LoginService;
   profiles: ProfileService;
+  /** Configured webhooks and the delivery log. */
+  webhooks: WebhookService;
+  /** The persistent webhook delivery queue, fed by `events`. */
+  webhookDispatcher: WebhookDispatcher;
   /** Stops background work (the external-commit watcher, pending state writes). */
   close(): Promise<void>;
 }
@@ -65,11 +71,19 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
 
-  const stopWatching = watchExternalCommits({ repo, content, workspaces, logger, intervalMs: config.watchIntervalMs });
+  const stopWatching = watchExternalCommits({ repo, content, workspaces, logger, intervalMs: config.watchIntervalMs, events });
   const accounts = await AccountStore.load(state);
   const sessions = await SessionStore.load(state, { idleMs: config.sessionIdleMs });
   const tokens = await TokenService.load(state);
   const users = new UserService(accounts, sessions);
+  const webhooks = await WebhookService.load(state);
+  const webhookDispatcher = await WebhookDispatcher.start({
+    state,
+    webhooks,
+    settings: config.webhooks,
+    onError: (message, details) => logger.error(message, details),
+  });
+  events.on((event) => webhookDispatcher.enqueue(event));
   return {
     config,
     logger,
@@ -89,8 +103,11 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     sessionKeys: await loadSessionKeys(state),
     login: new LoginService({ accounts, users, workspaces, throttle: new LoginThrottle(), defaultWorkspace: config.defaultWorkspace }),
     profiles: new ProfileService(users, stateAvatarFiles(state)),
+    webhooks,
+    webhookDispatcher,
     close: async () => {
       stopWatching();
+      await webhookDispatcher.close();
       // Batched "last used" and "last seen" times are written before exit.
       await tokens.flush();
       await sessions.flush();

@@ -12,6 +12,7 @@ import type { ContentIndex } from '../domain/content/content-index.ts';
 import type { EntryService } from '../domain/entries/entry-service.ts';
 import type { TypeService } from '../domain/types/type-service.ts';
 import type { WorkspaceService } from '../domain/workspaces/workspace-service.ts';
+import type { WebhookService } from '../domain/webhooks/webhook-service.ts';
 import { createAdminGuard } from '../http/admin-guard.ts';
 import type { AppState } from '../http/state.ts';
 import { createAuthRouter } from './admin/auth.routes.ts';
@@ -22,6 +23,7 @@ import { createRolesRouter } from './admin/roles.routes.ts';
 import { createTokensRouter } from './admin/tokens.routes.ts';
 import { createUsersRouter } from './admin/users.routes.ts';
 import { createWorkspacesRouter } from './admin/workspaces.routes.ts';
+import { createWebhooksRouter } from './admin/webhooks.routes.ts';
 
 /** The admin API root. */
 export const ADMIN_PREFIX = '/admin/api';
@@ -37,6 +39,7 @@ export interface AdminApiServices {
   content: ContentIndex;
   types: TypeService;
   entries: EntryService;
+  webhooks: WebhookService;
 }
 
 /**
@@ -55,6 +58,7 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createWorkspacesRouter(services.workspaces, config),
     createContentTypesRouter(services.types, config, { fieldTypesInMeta: true }),
     createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: false }),
+    createWebhooksRouter(services.webhooks, config),
   ]) {
     admin.use(router.routes(), router.allowedMethods({ throw: true }));
   }

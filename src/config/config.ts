@@ -11,6 +11,24 @@ export interface Limits {
   uploadFiles: number;
 }
 
+/** Webhook delivery settings. */
+export interface WebhookSettings {
+  /** Per-attempt timeout in milliseconds. */
+  timeoutMs: number;
+  /** Delay before the first retry; each further retry waits twice as long. */
+  retryBaseMs: number;
+  /** Attempts in all, the first one included. */
+  maxAttempts: number;
+}
+
+/** Limits for backup archives read back (uploads and restores). */
+export interface BackupLimits {
+  /** Most entries (files and folders) in one archive. */
+  maxFiles: number;
+  /** Most bytes all entries may expand to. */
+  maxBytes: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -29,6 +47,12 @@ export interface Config {
   sessionIdleMs: number;
   logLevel: 'silent' | 'error' | 'info';
   limits: Limits;
+  webhooks: WebhookSettings;
+  backups: BackupLimits;
+  /** URL of the update feed (`{ version, url, sha256, notes }`), or undefined when updates are not configured. */
+  updateFeed: string | undefined;
+  /** Folder that installed releases are unpacked into, each in `{version}/`. */
+  releasesDir: string;
 }
 
 export interface ConfigSources {
@@ -53,8 +77,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const pick = (flag: string, name: string): string | undefined => flags[flag] ?? env[name] ?? undefined;
   const cwd = sources.cwd ?? process.cwd();
 
+  const dataDir = path.resolve(cwd, pick('data', 'CMS_DATA_DIR') ?? '.');
   const port = parseInteger(pick('port', 'PORT') ?? '3000', 'PORT', 0, 65535);
-  const dataDirSetting = pick('data', 'CMS_DATA_DIR');
   const baseUrl = pick('base-url', 'CMS_BASE_URL');
   const defaultWorkspace = env.CMS_DEFAULT_WORKSPACE ?? 'default';
   if (!WORKSPACE_NAME.test(defaultWorkspace)) {
@@ -62,6 +86,10 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   }
   if (baseUrl !== undefined && !/^https?:\/\/[^/]+(\/.*)?$/.test(baseUrl)) {
     throw new ConfigError('CMS_BASE_URL must be an http(s) URL.');
+  }
+  const updateFeed = env.CMS_UPDATE_FEED;
+  if (updateFeed !== undefined && updateFeed !== '' && !/^https?:\/\/[^/]+(\/.*)?$/.test(updateFeed)) {
+    throw new ConfigError('CMS_UPDATE_FEED must be an http(s) URL.');
   }
   const logLevel = env.CMS_LOG_LEVEL ?? 'info';
   if (logLevel !== 'silent' && logLevel !== 'error' && logLevel !== 'info') {
@@ -71,7 +99,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   return deepFreeze({
     host: pick('host', 'HOST') ?? '127.0.0.1',
     port,
-    dataDir: path.resolve(cwd, dataDirSetting ?? '.'),
+    dataDir,
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     trustProxy: env.CMS_TRUST_PROXY === '1',
     defaultWorkspace,
@@ -84,6 +112,17 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       uploadFileBytes: parseInteger(env.CMS_MAX_UPLOAD_BYTES ?? String(50 * 1024 * 1024), 'CMS_MAX_UPLOAD_BYTES', 1024, 1024 ** 4),
       uploadFiles: parseInteger(env.CMS_MAX_UPLOAD_FILES ?? '20', 'CMS_MAX_UPLOAD_FILES', 1, 1000),
     },
+    webhooks: {
+      timeoutMs: parseInteger(env.CMS_WEBHOOK_TIMEOUT_MS ?? '10000', 'CMS_WEBHOOK_TIMEOUT_MS', 100, 120_000),
+      retryBaseMs: parseInteger(env.CMS_WEBHOOK_RETRY_BASE_MS ?? '30000', 'CMS_WEBHOOK_RETRY_BASE_MS', 1, 3_600_000),
+      maxAttempts: parseInteger(env.CMS_WEBHOOK_MAX_ATTEMPTS ?? '5', 'CMS_WEBHOOK_MAX_ATTEMPTS', 3, 20),
+    },
+    backups: {
+      maxFiles: parseInteger(env.CMS_BACKUP_MAX_FILES ?? '10000', 'CMS_BACKUP_MAX_FILES', 10, 10_000_000),
+      maxBytes: parseInteger(env.CMS_BACKUP_MAX_BYTES ?? String(4 * 1024 ** 3), 'CMS_BACKUP_MAX_BYTES', 1024, 1024 ** 5),
+    },
+    updateFeed: updateFeed === '' ? undefined : updateFeed,
+    releasesDir: path.resolve(cwd, env.CMS_RELEASES_DIR ?? path.join(dataDir, 'releases')),
   });
 }
 

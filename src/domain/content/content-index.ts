@@ -11,11 +11,19 @@ import { TYPE_FILE, typesDir, typeYamlToInput } from '../types/type-files.ts';
 import { entriesDir, entryFromFiles, parseEntryFileName, type EntryFileSet } from '../entries/entry-files.ts';
 import { validateFieldValues } from '../entries/field-values.ts';
 import type { StoredEntry } from '../entries/entry.ts';
+import { entryVersion } from '../entries/entry-version.ts';
 
 /** A content type with its index of active entries. */
 export interface IndexedType {
   type: ContentType;
   index: TypeIndex;
+}
+
+/** An entry that re-indexing created (`before` absent), changed, or removed (`after` absent); compared by id. */
+export interface EntryChange {
+  type: string;
+  before?: StoredEntry;
+  after?: StoredEntry;
 }
 
 /** Called for every file that cannot be indexed; the file is skipped. */
@@ -77,13 +85,16 @@ export class ContentIndex {
 
   /**
    * Brings the index in line with commits made outside the server: reloads
-   * each type whose YAML changed, and re-reads only the entries whose files changed.
+   * each type whose YAML changed, and re-reads only the entries whose files
+   * changed. Returns the entries that were created, changed or removed, so
+   * the caller can tell the event bus.
    */
-  async applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<void> {
+  async applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<EntryChange[]> {
     const typePrefix = `${typesDir(workspace)}/`;
     if (changes.some((change) => change.path.startsWith(typePrefix))) {
+      const before = this.types(workspace).flatMap(({ index }) => index.all());
       await this.loadWorkspace(workspace);
-      return;
+      return diffEntries(before, this.types(workspace).flatMap(({ index }) => index.all()));
     }
     const touched = new Map<string, Set<string>>();
     for (const change of changes) {
@@ -94,20 +105,29 @@ export class ContentIndex {
       slugs.add(file.slug);
       touched.set(match[1], slugs);
     }
+    const before: StoredEntry[] = [];
+    const after: StoredEntry[] = [];
     for (const [typeName, slugs] of touched) {
       const indexed = this.findType(workspace, typeName);
       if (!indexed) continue;
-      for (const slug of slugs) await this.reloadEntry(workspace, indexed, slug);
+      for (const slug of slugs) {
+        const previous = indexed.index.getBySlug(slug);
+        if (previous) before.push(previous);
+        const current = await this.reloadEntry(workspace, indexed, slug);
+        if (current) after.push(current);
+      }
     }
+    return diffEntries(before, after);
   }
 
-  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string): Promise<void> {
+  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string): Promise<StoredEntry | undefined> {
     const previous = indexed.index.getBySlug(slug);
     if (previous) indexed.index.remove(previous.id);
     const dir = entriesDir(workspace, indexed.type.name);
     const files = (await this.repo.listFiles(dir)).filter((path) => parseEntryFileName(basename(path))?.slug === slug);
     const [entry] = await this.parseEntryFiles(workspace, indexed.type, files);
     if (entry) indexed.index.upsert(entry);
+    return entry;
   }
 
   private workspaceTypes(workspace: string): Map<string, IndexedType> {
@@ -175,6 +195,21 @@ export class ContentIndex {
       return undefined;
     }
   }
+}
+
+// A slug rename is one entry leaving one file and arriving in another, so
+// entries are matched by id; unchanged ones (same version) are left out.
+function diffEntries(before: StoredEntry[], after: StoredEntry[]): EntryChange[] {
+  const previous = new Map(before.map((entry) => [entry.id, entry]));
+  const changes: EntryChange[] = [];
+  for (const entry of after) {
+    const old = previous.get(entry.id);
+    previous.delete(entry.id);
+    if (!old) changes.push({ type: entry.type, after: entry });
+    else if (entryVersion(old) !== entryVersion(entry)) changes.push({ type: entry.type, before: old, after: entry });
+  }
+  for (const old of previous.values()) changes.push({ type: old.type, before: old });
+  return changes;
 }
 
 // Values of fields since removed from the schema are kept as they are; only

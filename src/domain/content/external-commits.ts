@@ -1,9 +1,12 @@
 // Commits made outside the server (plain git in the content folder, or a pull)
 // are noticed by polling HEAD and applied to the in-memory index path by path.
+// The entries and types they change are told to the event bus like API writes.
 import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath, ContentRepo } from '../../storage/content-repo.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
-import type { ContentIndex } from './content-index.ts';
+import { statusEvents } from '../entries/entry-writes.ts';
+import type { DomainEvent, EventBus, EventType } from '../events.ts';
+import type { ContentIndex, EntryChange } from './content-index.ts';
 
 export interface WatchOptions {
   repo: ContentRepo;
@@ -11,6 +14,8 @@ export interface WatchOptions {
   workspaces: WorkspaceService;
   logger: Logger;
   intervalMs: number;
+  /** Receives content.* and schema.* events for what the commits changed. */
+  events?: EventBus;
 }
 
 /** Starts watching; returns the function that stops it. Failures are logged, never thrown. */
@@ -25,7 +30,13 @@ export function watchExternalCommits(options: WatchOptions): () => void {
           await workspaces.reload(workspace);
           if (!known) await content.loadWorkspace(workspace);
         }
-        if (workspaces.find(workspace)) await content.applyExternalChanges(workspace, paths);
+        if (!workspaces.find(workspace)) continue;
+        const typesBefore = typeVersions(content, workspace);
+        const entryChanges = await content.applyExternalChanges(workspace, paths);
+        const occurredAt = new Date().toISOString();
+        for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap(entryEvents)]) {
+          options.events?.emit({ ...event, workspace, occurredAt });
+        }
       }
       logger.info('indexed an external commit', { commit: to, files: changes.length });
     } catch (error) {
@@ -41,4 +52,33 @@ function groupByWorkspace(changes: ChangedPath[]): Map<string, ChangedPath[]> {
     groups.set(workspace, [...(groups.get(workspace) ?? []), change]);
   }
   return groups;
+}
+
+type EventDraft = Pick<DomainEvent, 'type' | 'data'>;
+
+function typeVersions(content: ContentIndex, workspace: string): Map<string, string> {
+  return new Map(content.types(workspace).map(({ type }) => [type.name, JSON.stringify(type)]));
+}
+
+function schemaEvents(before: Map<string, string>, after: Map<string, string>): EventDraft[] {
+  const events: EventDraft[] = [];
+  for (const [name, version] of after) {
+    const old = before.get(name);
+    if (old === undefined) events.push({ type: 'schema.created', data: { type: name } });
+    else if (old !== version) events.push({ type: 'schema.updated', data: { type: name } });
+  }
+  for (const name of before.keys()) if (!after.has(name)) events.push({ type: 'schema.deleted', data: { type: name } });
+  return events;
+}
+
+// The same events an API write of the same change emits (entry-service.ts).
+function entryEvents(change: EntryChange): EventDraft[] {
+  const entry = change.after ?? change.before;
+  if (entry === undefined) return [];
+  const types: EventType[] = !change.before
+    ? ['content.created', ...statusEvents(undefined, entry)]
+    : !change.after
+      ? ['content.deleted']
+      : ['content.updated', ...statusEvents(change.before, change.after)];
+  return types.map((type) => ({ type, data: { type: entry.type, id: entry.id, slug: entry.slug } }));
 }
