@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { constants } from 'node:fs';
 import { mkdir, open, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import git from 'isomorphic-git';
 import { AppError } from '../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../lib/errno.ts';
@@ -16,7 +17,8 @@ import { CommitWriter } from './git/commit-writer.ts';
 import { History } from './git/history.ts';
 import type { LoggedCommit } from './git/history.ts';
 import { ObjectReader } from './git/object-reader.ts';
-import { isObjectId } from './git/objects.ts';
+import { isObjectId, type PreparedObject } from './git/objects.ts';
+import { decodeObjects, encodeObjects, isHistoryComplete, reachableObjects, type ObjectStreamLimits } from './git/object-transfer.ts';
 import { readHead } from './git/refs.ts';
 import { TreeWriter } from './git/tree-writer.ts';
 import type { ChangedPath } from './git/tree-writer.ts';
@@ -27,6 +29,7 @@ import { relativePathProblem, resolveInside } from './safe-path.ts';
 import { WriteQueue } from './write-queue.ts';
 
 export type { CommitInfo } from './git/commit-object.ts';
+export { MalformedObjectStream } from './git/object-transfer.ts';
 export type { ChangedPath } from './git/tree-writer.ts';
 export type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
 
@@ -47,6 +50,12 @@ export interface CommitRequest {
   author: GitAuthor;
   /** Appended as `Key: value` lines after a blank line (git trailers); keys are letters, digits and hyphens. */
   trailers?: Record<string, string>;
+  /**
+   * Commits to record as further parents (a merge), e.g. the head of a
+   * restored backup, so its history stays reachable. Each must be present
+   * with its whole history (see hasCompleteHistory()).
+   */
+  mergeParents?: string[];
 }
 
 export interface ContentRepoOptions {
@@ -70,6 +79,8 @@ export interface ContentLogOptions {
 }
 
 const SYSTEM_AUTHOR: GitAuthor = { name: 'git-cms', email: 'git-cms@localhost' };
+// Objects are written to disk in batches of this many while importing a history.
+const IMPORT_BATCH = 500;
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
 
 /** A git repository of content files with a single FIFO write queue. */
@@ -128,7 +139,9 @@ export class ContentRepo {
     if (!this.queue.isRunning) throw new AppError('internal_error', 'commitChanges() must run inside serialize().');
     const writes = validateChanges(request.changes);
     const message = composeMessage(request.message, request.trailers);
-    const written = await this.writer.write({ writes, message, author: identityNow(request.author.name, request.author.email) });
+    for (const parent of request.mergeParents ?? []) await this.getCommit(parent);
+    const author = identityNow(request.author.name, request.author.email);
+    const written = await this.writer.write({ writes, message, author, extraParents: request.mergeParents });
     this.history.remember(written.oid, written.changes);
     this.objects.rememberCommit(written.oid, written.commit);
     this.watcher.recordOwnCommit(written.oid, written.commit.parents[0]);
@@ -213,6 +226,72 @@ export class ContentRepo {
     const folder = prefix.replace(/\/+$/, '');
     if (folder !== '') checkPath(folder);
     return this.history.diff(from.tree, to.tree, folder);
+  }
+
+  /** Every file path in the tree of commit `oid` under the folder `prefix` ('' for all), sorted. Throws `not_found` for an unknown commit. */
+  async listFilesAt(oid: string, prefix = ''): Promise<string[]> {
+    const commit = await this.getCommit(oid);
+    const folder = prefix.replace(/\/+$/, '');
+    let tree: string | undefined = commit.tree;
+    for (const name of folder === '' ? [] : checkPath(folder).split('/')) {
+      const entry: { isTree: boolean; oid: string } | undefined = (await this.objects.readTree(tree)).find(name);
+      if (entry === undefined || !entry.isTree) return [];
+      tree = entry.oid;
+    }
+    const found: string[] = [];
+    const visit = async (treeOid: string, base: string): Promise<void> => {
+      for (const entry of (await this.objects.readTree(treeOid)).entries()) {
+        const file = base === '' ? entry.name : `${base}/${entry.name}`;
+        if (entry.isTree) await visit(entry.oid, file);
+        else found.push(file);
+      }
+    };
+    await visit(tree, folder);
+    return found.sort();
+  }
+
+  /**
+   * The whole history reachable from commit `oid` (HEAD by default) as one
+   * byte stream of objects, for backups; importObjects() reads it back.
+   * Does not block writes: objects never change once written.
+   */
+  exportObjects(oid?: string): Readable {
+    const objects = this.objects;
+    const head = oid === undefined ? this.head() : Promise.resolve(oid);
+    return encodeObjects(
+      (async function* () {
+        yield* reachableObjects(objects, await head);
+      })(),
+    );
+  }
+
+  /**
+   * Reads a stream written by exportObjects() and stores its objects (ids
+   * computed from content), or with `dryRun` only checks it. Returns how many
+   * objects and commits it holds. Throws MalformedObjectStream for a bad stream;
+   * objects stored before the error stay as unreachable objects, which git ignores.
+   */
+  async importObjects(input: AsyncIterable<Buffer | string>, options: ObjectStreamLimits & { dryRun?: boolean }): Promise<{ objects: number; commits: number }> {
+    let objects = 0;
+    let commits = 0;
+    let batch: PreparedObject[] = [];
+    for await (const object of decodeObjects(input, options)) {
+      objects += 1;
+      if (object.type === 'commit') commits += 1;
+      if (options.dryRun) continue;
+      batch.push(object);
+      if (batch.length >= IMPORT_BATCH) {
+        await this.objects.store.writeAll(batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await this.objects.store.writeAll(batch);
+    return { objects, commits };
+  }
+
+  /** Whether `oid` is a commit present with every commit, tree and blob it reaches. */
+  async hasCompleteHistory(oid: string): Promise<boolean> {
+    return isObjectId(oid) && isHistoryComplete(this.objects, oid);
   }
 
   /**

@@ -30,6 +30,8 @@ export interface CommitPlan {
   writes: FileWrite[];
   message: string;
   author: Identity;
+  /** Parents after HEAD, which make the commit a merge (a restored backup's history). */
+  extraParents?: string[];
 }
 
 /** The commit that was written and the files it changed. */
@@ -76,7 +78,7 @@ export class CommitWriter {
       const staged = await this.trees.stage(blobs.map(({ path: file, object }) => ({ path: file, oid: object?.oid ?? null })));
       const commit: CommitObject = {
         tree: staged.rootTree,
-        parents: head.oid === undefined ? [] : [head.oid],
+        parents: [...(head.oid === undefined ? [] : [head.oid]), ...(plan.extraParents ?? []).filter((oid) => oid !== head.oid)],
         author: plan.author,
         committer: plan.author,
         message: plan.message,

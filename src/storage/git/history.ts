@@ -60,12 +60,18 @@ export class History {
     return (await this.diffWithBlobs(fromTree, toTree, prefix)).map(({ path, change }) => ({ path, change }));
   }
 
-  /** Commits (newest first, first parent) that changed any followed path. */
+  /**
+   * Commits (newest first) that changed any followed path, walking first
+   * parents, except at a merge whose followed files equal those of another
+   * parent and not the first: the files came from that side (a restored
+   * backup), so the walk continues there, like git's history simplification.
+   */
   async log(head: string, options: PathLogOptions): Promise<LoggedCommit[]> {
     const followed = new Set(options.paths);
     const found: LoggedCommit[] = [];
-    for await (const { oid, commit } of this.walk(head)) {
+    for await (const { oid, commit } of this.walk(head, (merge) => this.sideOf(merge, followed))) {
       if (followed.size === 0 || found.length >= (options.limit ?? Infinity)) break;
+      if (commit.parents.length > 1 && (await this.sideOf(commit, followed)) !== undefined) continue;
       const changes = await this.changesOf(oid, commit);
       const hits = changes.filter((change) => followed.has(change.path));
       if (hits.length === 0) continue;
@@ -130,7 +136,32 @@ export class History {
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
-  private async *walk(head: string): AsyncGenerator<LoggedCommit> {
+  // The parent other than the first whose files at every followed path equal
+  // the merge's own while the first parent's differ; undefined otherwise.
+  private async sideOf(merge: CommitObject, followed: Set<string>): Promise<string | undefined> {
+    if (merge.parents.length < 2 || followed.size === 0) return undefined;
+    const paths = [...followed];
+    const mine = await Promise.all(paths.map((path) => this.blobAt(merge.tree, path)));
+    const sameAs = async (parent: string): Promise<boolean> => {
+      const tree = (await this.reader.readCommit(parent))?.tree;
+      if (tree === undefined) return false;
+      const theirs = await Promise.all(paths.map((path) => this.blobAt(tree, path)));
+      return theirs.every((oid, i) => oid === mine[i]);
+    };
+    if (await sameAs(merge.parents[0])) return undefined;
+    for (const parent of merge.parents.slice(1)) if (await sameAs(parent)) return parent;
+    return undefined;
+  }
+
+  private async blobAt(rootTree: string, path: string): Promise<string | undefined> {
+    const slash = path.lastIndexOf('/');
+    const folder = slash < 0 ? rootTree : await this.folderOid(rootTree, path.slice(0, slash));
+    const entry = folder === undefined ? undefined : (await this.reader.readTree(folder)).find(path.slice(slash + 1));
+    return entry === undefined || entry.isTree ? undefined : entry.oid;
+  }
+
+  // Walks first parents; `nextOf` may pick another parent of a merge.
+  private async *walk(head: string, nextOf?: (merge: CommitObject) => Promise<string | undefined>): AsyncGenerator<LoggedCommit> {
     let lastYield = performance.now();
     for (let oid: string | undefined = head; oid !== undefined; ) {
       if (performance.now() - lastYield > YIELD_EVERY_MS) {
@@ -141,7 +172,8 @@ export class History {
       // A shallow clone ends at a commit whose parent is missing.
       if (commit === undefined) return;
       yield { oid, commit };
-      oid = commit.parents[0];
+      const side = commit.parents.length > 1 && nextOf !== undefined ? await nextOf(commit) : undefined;
+      oid = side ?? commit.parents[0];
     }
   }
 
