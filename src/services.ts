@@ -25,6 +25,18 @@ import { TokenService } from './domain/auth/token-service.ts';
 import { UserService } from './domain/auth/user-service.ts';
 import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher.ts';
 import { WebhookService } from './domain/webhooks/webhook-service.ts';
+import { MediaLibrary } from './domain/media/media-library.ts';
+import { MediaService } from './domain/media/media-service.ts';
+import { resolveAllowedTypes } from './domain/media/media-types.ts';
+import { MediaStore } from './storage/media-store.ts';
+import { ActivityLog } from './domain/activity/activity-log.ts';
+import { recordDomainEvents, recordLoginAttempts, recordSkippedFiles } from './domain/activity/activity-feeds.ts';
+import { PublishScheduler } from './domain/activity/publish-scheduler.ts';
+import { AppInfoService } from './domain/dashboard/app-info.ts';
+import { DashboardService } from './domain/dashboard/dashboard-service.ts';
+import { RevisionService } from './domain/history/revision-service.ts';
+import { TrashService } from './domain/trash/trash-service.ts';
+import { readHead } from './storage/git/refs.ts';
 
 export interface Services {
   config: Config;
@@ -53,6 +65,16 @@ export interface Services {
   webhooks: WebhookService;
   /** The persistent webhook delivery queue, fed by `events`. */
   webhookDispatcher: WebhookDispatcher;
+  /** The media library: uploads, metadata, categories and file serving. */
+  media: MediaService;
+  /** The activity log; `record()` is open to any service (webhook failures use type `webhook.failed`). */
+  activity: ActivityLog;
+  trash: TrashService;
+  revisions: RevisionService;
+  dashboard: DashboardService;
+  appInfo: AppInfoService;
+  /** Announces scheduled entries as their publish time passes. */
+  scheduler: PublishScheduler;
   /** Stops background work (the external-commit watcher, pending state writes). */
   close(): Promise<void>;
 }
@@ -66,12 +88,17 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const repo = await ContentRepo.open(path.join(config.dataDir, 'content'));
   const state = await StateStore.open(path.join(config.dataDir, 'state'));
   const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event.type, error }));
-  const content = new ContentIndex(repo, (problem) => logger.error('skipped a file that cannot be indexed', problem));
+  const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));
+  recordDomainEvents(events, activity);
+  const content = new ContentIndex(repo, recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', problem)));
   const workspaces = await WorkspaceService.load(repo, [config.defaultWorkspace]);
   await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
 
-  const stopWatching = watchExternalCommits({ repo, content, workspaces, logger, intervalMs: config.watchIntervalMs, events });
+  const mediaLibrary = new MediaLibrary(repo, (problem) => logger.error('skipped a media metadata file that cannot be read', problem));
+  for (const workspace of workspaces.listAll()) await mediaLibrary.loadWorkspace(workspace.slug);
+  const mediaStore = await MediaStore.open(config.dataDir);
+  const stopWatching = watchExternalCommits({ repo, content, workspaces, logger, intervalMs: config.watchIntervalMs, events, indexes: [mediaLibrary] });
   const accounts = await AccountStore.load(state);
   const sessions = await SessionStore.load(state, { idleMs: config.sessionIdleMs });
   const tokens = await TokenService.load(state);
@@ -84,15 +111,25 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     onError: (message, details) => logger.error(message, details),
   });
   events.on((event) => webhookDispatcher.enqueue(event));
+  const scheduler = await PublishScheduler.start({
+    content,
+    workspaces,
+    events,
+    state,
+    intervalMs: config.schedulerIntervalMs,
+    onError: (error) => logger.error('the publish scheduler failed', { error }),
+  });
+  const types = new TypeService(repo, content, workspaces, events);
+  const health = await HealthService.create(await packageInfo());
   return {
     config,
     logger,
     repo,
     state,
     content,
-    health: await HealthService.create(await packageInfo()),
+    health,
     workspaces,
-    types: new TypeService(repo, content, workspaces, events),
+    types,
     entries: new EntryService(repo, content, events),
     events,
     accounts,
@@ -101,18 +138,42 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     tokens,
     sessions,
     sessionKeys: await loadSessionKeys(state),
-    login: new LoginService({ accounts, users, workspaces, throttle: new LoginThrottle(), defaultWorkspace: config.defaultWorkspace }),
+    login: new LoginService({ accounts, users, workspaces, throttle: new LoginThrottle(), defaultWorkspace: config.defaultWorkspace, onAttempt: recordLoginAttempts(activity) }),
     profiles: new ProfileService(users, stateAvatarFiles(state)),
     webhooks,
     webhookDispatcher,
+    media: new MediaService({
+      repo,
+      content,
+      workspaces,
+      library: mediaLibrary,
+      store: mediaStore,
+      events,
+      allowedTypes: resolveAllowedTypes(config.media.allowedTypes),
+      logger,
+    }),
+    activity,
+    trash: new TrashService(repo, content, events),
+    revisions: new RevisionService(repo, content, events),
+    dashboard: new DashboardService({ content, types, activity }),
+    appInfo: new AppInfoService({ config, health, repoHead: () => repoHeadOf(repo.dir) }),
+    scheduler,
     close: async () => {
       stopWatching();
+      await scheduler.stop();
       await webhookDispatcher.close();
       // Batched "last used" and "last seen" times are written before exit.
       await tokens.flush();
       await sessions.flush();
+      await activity.flush();
     },
   };
+}
+
+// The branch and commit HEAD points at, for GET /admin/api/app.
+async function repoHeadOf(dir: string): Promise<{ branch: string | null; head: string }> {
+  const { ref, oid } = await readHead(path.join(dir, '.git'));
+  return { branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null, head: oid ?? '' };
 }
 
 async function packageInfo(): Promise<{ name: string; version: string }> {

@@ -24,6 +24,19 @@ import { createTokensRouter } from './admin/tokens.routes.ts';
 import { createUsersRouter } from './admin/users.routes.ts';
 import { createWorkspacesRouter } from './admin/workspaces.routes.ts';
 import { createWebhooksRouter } from './admin/webhooks.routes.ts';
+import type { ActivityLog } from '../domain/activity/activity-log.ts';
+import type { AppInfoService } from '../domain/dashboard/app-info.ts';
+import type { DashboardService } from '../domain/dashboard/dashboard-service.ts';
+import type { RevisionService } from '../domain/history/revision-service.ts';
+import type { TrashService } from '../domain/trash/trash-service.ts';
+import { createActivityRouter } from './admin/activity.routes.ts';
+import { createAppRouter } from './admin/app.routes.ts';
+import { createBulkRouter } from './admin/bulk.routes.ts';
+import { createDashboardRouter } from './admin/dashboard.routes.ts';
+import { createRevisionsRouter } from './admin/revisions.routes.ts';
+import { createTranslationsRouter } from './admin/translations.routes.ts';
+import { createTrashRouter } from './admin/trash.routes.ts';
+import { createTypeOrderRouter } from './admin/type-order.routes.ts';
 
 /** The admin API root. */
 export const ADMIN_PREFIX = '/admin/api';
@@ -40,6 +53,11 @@ export interface AdminApiServices {
   types: TypeService;
   entries: EntryService;
   webhooks: WebhookService;
+  activity: ActivityLog;
+  trash: TrashService;
+  revisions: RevisionService;
+  dashboard: DashboardService;
+  appInfo: AppInfoService;
 }
 
 /**
@@ -56,6 +74,15 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createRolesRouter(services.roles, config),
     createTokensRouter(services.tokens, config),
     createWorkspacesRouter(services.workspaces, config),
+    createDashboardRouter(services.dashboard),
+    createAppRouter(services.appInfo),
+    createActivityRouter(services.activity),
+    createTrashRouter(services.trash),
+    // Before the content-type and entry routes, whose `:type` and `:id` would match "order" and "bulk".
+    createTypeOrderRouter(services.types, config),
+    createBulkRouter(services.entries, config),
+    createRevisionsRouter(services.revisions),
+    createTranslationsRouter(services.entries),
     createContentTypesRouter(services.types, config, { fieldTypesInMeta: true }),
     createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: false }),
     createWebhooksRouter(services.webhooks, config),

@@ -45,6 +45,8 @@ export interface Config {
   watchIntervalMs: number;
   /** Idle session lifetime in milliseconds. */
   sessionIdleMs: number;
+  /** Milliseconds between checks for scheduled entries whose publish time has passed. */
+  schedulerIntervalMs: number;
   logLevel: 'silent' | 'error' | 'info';
   limits: Limits;
   webhooks: WebhookSettings;
@@ -105,6 +107,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     defaultWorkspace,
     backupIncludeSecrets: env.CMS_BACKUP_INCLUDE_SECRETS === '1',
     watchIntervalMs: parseInteger(env.CMS_WATCH_INTERVAL_MS ?? '1000', 'CMS_WATCH_INTERVAL_MS', 50, 60_000),
+    schedulerIntervalMs: parseInteger(env.CMS_SCHEDULER_INTERVAL_MS ?? '30000', 'CMS_SCHEDULER_INTERVAL_MS', 10, 3_600_000),
     sessionIdleMs: parseInteger(env.CMS_SESSION_IDLE_MINUTES ?? '120', 'CMS_SESSION_IDLE_MINUTES', 1, 525_600) * 60_000,
     logLevel,
     limits: {

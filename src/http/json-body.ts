@@ -1,7 +1,7 @@
 // JSON request bodies: only application/json is accepted, size-limited, and
 // the result must be a JSON object. Used per route, only where a body is read.
 import type { Context, Next } from 'koa';
-import { koaBody } from 'koa-body';
+import { HttpMethodEnum, koaBody } from 'koa-body';
 import { AppError } from '../errors/app-error.ts';
 import { toAppError } from './error-handler.ts';
 
@@ -14,6 +14,8 @@ export function jsonBody(limitBytes: number) {
     urlencoded: false,
     text: false,
     multipart: false,
+    // DELETE too: bulk deletes send their ids in the body (SPEC "DELETE /content/{collection}/bulk").
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
     onError: (error) => {
       throw toAppError(error);
     },

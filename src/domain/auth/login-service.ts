@@ -19,6 +19,15 @@ export interface SetupInput {
   workspace_slug?: string;
 }
 
+/** One sign-in attempt and how it ended; the activity log records them. */
+export interface LoginAttempt {
+  username: string;
+  address: string;
+  outcome: 'success' | 'invalid_credentials' | 'rate_limited';
+  /** The user's id, on success. */
+  userId?: string;
+}
+
 /** What LoginService needs; all built in services.ts. */
 export interface LoginServiceDeps {
   accounts: AccountStore;
@@ -26,6 +35,8 @@ export interface LoginServiceDeps {
   workspaces: WorkspaceService;
   throttle: LoginThrottle;
   defaultWorkspace: string;
+  /** Told about every login attempt; must not throw. */
+  onAttempt?: (attempt: LoginAttempt) => void;
 }
 
 /** Setup and login rules. */
@@ -68,15 +79,22 @@ export class LoginService {
    * (401) for an unknown user or wrong password (the same answer for both).
    */
   async login(username: string, password: string, address: string): Promise<UserRecord> {
-    const { accounts, throttle } = this.deps;
-    throttle.assertAllowed(username, address);
+    const { accounts, throttle, onAttempt } = this.deps;
+    try {
+      throttle.assertAllowed(username, address);
+    } catch (error) {
+      onAttempt?.({ username, address, outcome: 'rate_limited' });
+      throw error;
+    }
     const user = accounts.findUserByUsername(username);
     const valid = await verifyPassword(password, user?.password_hash);
     if (!user || !valid) {
       throttle.recordFailure(username, address);
+      onAttempt?.({ username, address, outcome: 'invalid_credentials' });
       throw new AppError('invalid_credentials', 'The username or password is wrong.');
     }
     throttle.recordSuccess(username);
+    onAttempt?.({ username, address, outcome: 'success', userId: user.id });
     return user;
   }
 }

@@ -1,6 +1,6 @@
 // Content type rules: who may read or change a schema, what a change does to
 // existing entries (SPEC "Schema rules"), and the one commit each change is.
-import { AppError } from '../../errors/app-error.ts';
+import { AppError, validationFailed, type FieldErrors } from '../../errors/app-error.ts';
 import type { ContentRepo, FileChange } from '../../storage/content-repo.ts';
 import { authorize, can } from '../auth/authorize.ts';
 import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
@@ -29,6 +29,11 @@ export class TypeService {
       .map(({ type }) => type)
       .filter((type) => type.visibility === 'public' || can(principal, schemaRead(workspace, type.name)))
       .sort((a, b) => rank(order, a.name) - rank(order, b.name) || a.name.localeCompare(b.name));
+  }
+
+  private compare(workspace: string, a: string, b: string): number {
+    const order = this.workspaces.get(workspace).type_order;
+    return rank(order, a) - rank(order, b) || a.localeCompare(b);
   }
 
   /** One type; private types need schema.read. Throws not_found, unauthorized, forbidden. */
@@ -84,6 +89,26 @@ export class TypeService {
       this.emit(principal, workspace, name, 'schema.updated');
       return type;
     });
+  }
+
+  /**
+   * Saves the workspace's type order (PATCH /admin/api/content-types/order)
+   * in workspace.yaml, one commit, and returns the types in the new order;
+   * types not named keep their relative order after the named ones. Needs
+   * schema.update on each named type. Throws unauthorized, forbidden,
+   * not_found (workspace), validation_failed (unknown or repeated names).
+   */
+  async reorder(principal: Principal, workspace: string, names: string[]): Promise<ContentType[]> {
+    for (const name of names) authorize(principal, { action: 'schema.update', resource: `schema:${name}`, workspace });
+    const errors: FieldErrors = {};
+    names.forEach((name, position) => {
+      if (!this.content.findType(workspace, name)) errors[`names.${position}`] = `No content type "${name}" in workspace "${workspace}".`;
+      else if (names.indexOf(name) !== position) errors[`names.${position}`] = `The type "${name}" is named more than once.`;
+    });
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+    const previous = this.content.types(workspace).map(({ type }) => type.name).sort((a, b) => this.compare(workspace, a, b));
+    await this.workspaces.setTypeOrder(workspace, [...names, ...previous.filter((name) => !names.includes(name))], principal);
+    return this.list(principal, workspace);
   }
 
   /** Deletes a type with all its entries and trash, permanently, in one commit. Throws not_found, unauthorized, forbidden. */

@@ -1,0 +1,31 @@
+// Request bodies of the bulk routes. Which ids exist, how many may be named
+// and what `changes` may hold are the entry service's rules; this only
+// checks the shape.
+import type { JSONSchemaType } from 'ajv';
+
+/** PATCH /admin/api/content/{type}/bulk: `changes` is a partial write body (no slug). */
+export interface BulkUpdateBody {
+  ids: string[];
+  changes: Record<string, unknown>;
+}
+
+/** DELETE /admin/api/content/{type}/bulk. */
+export interface BulkDeleteBody {
+  ids: string[];
+}
+
+const ids = { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } } as const;
+
+export const bulkUpdateSchema: JSONSchemaType<BulkUpdateBody> = {
+  type: 'object',
+  properties: { ids, changes: { type: 'object', required: [] } },
+  required: ['ids', 'changes'],
+  additionalProperties: false,
+};
+
+export const bulkDeleteSchema: JSONSchemaType<BulkDeleteBody> = {
+  type: 'object',
+  properties: { ids },
+  required: ['ids'],
+  additionalProperties: false,
+};

@@ -1,0 +1,93 @@
+// What feeds the activity log, each as a small adapter that services.ts (or
+// the HTTP layer, for denied tokens) plugs into its source: domain events,
+// sign-in attempts, files skipped by the content index, denied token use.
+import type { LoginAttempt } from '../auth/login-service.ts';
+import type { ProblemReporter } from '../content/content-index.ts';
+import type { DomainEvent, EventBus, EventType } from '../events.ts';
+import type { ActivityInput, ActivityLog } from './activity-log.ts';
+
+const VERBS: Record<EventType, string> = {
+  'content.created': 'Created',
+  'content.updated': 'Updated',
+  'content.published': 'Published',
+  'content.unpublished': 'Unpublished',
+  'content.deleted': 'Moved to the trash:',
+  'content.restored': 'Restored from the trash:',
+  'content.purged': 'Deleted for good:',
+  'schema.created': 'Created the content type',
+  'schema.updated': 'Updated the content type',
+  'schema.deleted': 'Deleted the content type',
+  'media.uploaded': 'Uploaded',
+  'media.updated': 'Updated the file',
+  'media.deleted': 'Deleted the file',
+};
+
+// Usernames and paths come from clients; a record keeps a bounded piece.
+const MAX_TEXT = 200;
+
+/** Records every domain event (every write, and what outside commits changed). */
+export function recordDomainEvents(events: EventBus, log: ActivityLog): void {
+  events.on((event) => log.record(describeEvent(event)));
+}
+
+/** The activity record of a domain event: `content.updated` → "Updated posts/hello-world." */
+export function describeEvent(event: DomainEvent): ActivityInput {
+  const { type: typeName, slug, id, filename } = event.data;
+  const subject = event.type.startsWith('content.') ? `${typeName}/${slug ?? id}` : event.type.startsWith('schema.') ? `"${typeName}"` : `"${filename}"`;
+  return { type: event.type, message: `${VERBS[event.type]} ${subject}.`, user_id: event.actor ?? null, workspace: event.workspace, details: { ...event.data } };
+}
+
+/** A LoginService `onAttempt` hook that records sign-ins (info) and failed or throttled attempts (warning). */
+export function recordLoginAttempts(log: ActivityLog): (attempt: LoginAttempt) => void {
+  return (attempt) => {
+    const username = attempt.username.slice(0, MAX_TEXT);
+    const details = { username, address: attempt.address };
+    if (attempt.outcome === 'success') {
+      void log.record({ type: 'auth.login', message: `"${username}" signed in.`, user_id: attempt.userId ?? null, details });
+    } else {
+      const why = attempt.outcome === 'rate_limited' ? 'too many failed attempts' : 'wrong username or password';
+      void log.record({ level: 'warning', type: 'auth.login_failed', message: `A sign-in as "${username}" was refused: ${why}.`, details: { ...details, reason: attempt.outcome } });
+    }
+  };
+}
+
+/**
+ * Wraps the content index's problem reporter so that every file it skips
+ * (broken front matter, invalid values, duplicate ids — usually from commits
+ * made outside the server) is also recorded, once per path and reason.
+ */
+export function recordSkippedFiles(log: ActivityLog, next: ProblemReporter): ProblemReporter {
+  const seen = new Set<string>();
+  return (problem) => {
+    next(problem);
+    const key = `${problem.workspace}\u0000${problem.path}\u0000${problem.reason}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    void log.record({ level: 'error', type: 'content.file_skipped', message: `Skipped ${problem.path}: ${problem.reason}`, workspace: problem.workspace, details: { ...problem } });
+  };
+}
+
+/** A request that used an API token and was refused. */
+export interface DeniedTokenUse {
+  /** The token id when the token was recognised, or the id part of a malformed or unknown one. */
+  tokenId: string | null;
+  method: string;
+  path: string;
+  /** `unauthorized` (token unknown, revoked, expired, malformed) or `forbidden` (grant missing). */
+  code: string;
+  workspace?: string;
+}
+
+/** Records a refused token request (warning). */
+export function recordDeniedToken(log: ActivityLog, denied: DeniedTokenUse): void {
+  const who = denied.tokenId ? `token ${denied.tokenId}` : 'an unreadable token';
+  const why = denied.code === 'forbidden' ? 'it lacks the permission' : 'it is not valid';
+  void log.record({
+    level: 'warning',
+    type: 'token.denied',
+    message: `A request with ${who} was refused because ${why}: ${denied.method} ${denied.path.slice(0, MAX_TEXT)}.`,
+    user_id: denied.tokenId && denied.code === 'forbidden' ? `token:${denied.tokenId}` : null,
+    workspace: denied.workspace ?? null,
+    details: { token_id: denied.tokenId, method: denied.method, path: denied.path.slice(0, MAX_TEXT), code: denied.code },
+  });
+}

@@ -1,0 +1,88 @@
+// Scheduled publishing: a `scheduled` entry is public once its published_at
+// has passed (decided at read time, nothing is written). This timer notices
+// that moment and tells the event bus `content.published` (webhooks, the
+// activity log) once per entry. The time of the last announcement is kept in
+// the state folder, so entries that came due while the server was down are
+// announced at the next start.
+import type { StateStore } from '../../storage/state-store.ts';
+import type { ContentIndex } from '../content/content-index.ts';
+import type { StoredEntry } from '../entries/entry.ts';
+import type { EventBus } from '../events.ts';
+import type { WorkspaceService } from '../workspaces/workspace-service.ts';
+
+/** What the scheduler needs; built in services.ts. */
+export interface PublishSchedulerOptions {
+  content: ContentIndex;
+  workspaces: Pick<WorkspaceService, 'list'>;
+  events: EventBus;
+  state: Pick<StateStore, 'read' | 'write'>;
+  intervalMs: number;
+  onError: (error: unknown) => void;
+  now?: () => number;
+}
+
+interface SchedulerState {
+  last_tick: string;
+}
+
+const STATE_NAME = 'scheduler';
+
+/** Announces scheduled entries as they come due. */
+export class PublishScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly options: PublishSchedulerOptions,
+    private lastTick: number,
+  ) {}
+
+  /** Reads the last announcement time (now on a first start) and starts the timer. Throws what the state store throws. */
+  static async start(options: PublishSchedulerOptions): Promise<PublishScheduler> {
+    const now = options.now ?? Date.now;
+    const saved = await options.state.read<SchedulerState | null>(STATE_NAME, null);
+    const last = saved ? Date.parse(saved.last_tick) : Number.NaN;
+    const scheduler = new PublishScheduler(options, Number.isNaN(last) ? now() : Math.min(last, now()));
+    scheduler.timer = setInterval(() => {
+      scheduler.running = scheduler.tick().catch(options.onError);
+    }, options.intervalMs);
+    scheduler.timer.unref();
+    return scheduler;
+  }
+
+  /**
+   * Emits `content.published` for every scheduled entry whose published_at
+   * lies after the previous tick and not after now; returns how many. Throws
+   * what the state store throws.
+   */
+  async tick(): Promise<number> {
+    const now = (this.options.now ?? Date.now)();
+    const since = this.lastTick;
+    this.lastTick = now;
+    let announced = 0;
+    for (const { slug: workspace } of this.options.workspaces.list()) {
+      for (const { index } of this.options.content.types(workspace)) {
+        for (const entry of index.all()) {
+          if (!cameDue(entry, since, now)) continue;
+          this.options.events.emit({ type: 'content.published', workspace, occurredAt: entry.published_at ?? new Date(now).toISOString(), data: { type: entry.type, id: entry.id, slug: entry.slug } });
+          announced += 1;
+        }
+      }
+    }
+    if (announced > 0) await this.options.state.write<SchedulerState>(STATE_NAME, { last_tick: new Date(now).toISOString() });
+    return announced;
+  }
+
+  /** Stops the timer and saves the last tick. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+    await this.options.state.write<SchedulerState>(STATE_NAME, { last_tick: new Date(this.lastTick).toISOString() });
+  }
+}
+
+function cameDue(entry: StoredEntry, since: number, now: number): boolean {
+  if (entry.status !== 'scheduled' || !entry.published_at) return false;
+  const at = Date.parse(entry.published_at);
+  return at > since && at <= now;
+}

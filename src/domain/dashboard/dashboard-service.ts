@@ -1,0 +1,119 @@
+// The admin dashboard (GET /admin/api/dashboard): entry counts by type and
+// status, media count and bytes, recent activity and recent edits, for one
+// workspace and limited to what the signed-in user may read. Everything is
+// answered from memory except the activity log's tail.
+import type { ActivityLog, ActivityRecord } from '../activity/activity-log.ts';
+import { can } from '../auth/authorize.ts';
+import { ALL_WORKSPACES } from '../auth/grants.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { ContentIndex } from '../content/content-index.ts';
+import { readsWholeCollection } from '../entries/entry-access.ts';
+import { ENTRY_STATUSES, type EntryStatus, type StoredEntry } from '../entries/entry.ts';
+import type { TypeService } from '../types/type-service.ts';
+
+/** Entry counts of one content type. */
+export interface TypeSummary {
+  name: string;
+  label: string;
+  singleton: boolean;
+  total: number;
+  by_status: Record<EntryStatus, number>;
+}
+
+/** One recently changed entry. */
+export interface RecentEdit {
+  type: string;
+  id: string;
+  slug: string;
+  title: string;
+  status: EntryStatus;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** The dashboard's data. */
+export interface Dashboard {
+  workspace: string;
+  types: TypeSummary[];
+  totals: { entries: number; by_status: Record<EntryStatus, number> };
+  /** Null when the user may not read media. */
+  media: { count: number; bytes: number } | null;
+  /** Empty without activity.read. */
+  recent_activity: ActivityRecord[];
+  recent_edits: RecentEdit[];
+}
+
+/** Where media counts come from: the media library's records of a workspace. */
+export interface MediaStatsSource {
+  all(workspace: string): readonly { size: number }[];
+}
+
+/** What the dashboard reads; built in services.ts. */
+export interface DashboardDeps {
+  content: ContentIndex;
+  types: Pick<TypeService, 'list'>;
+  activity: Pick<ActivityLog, 'recent'>;
+  media?: MediaStatsSource;
+}
+
+/** How many recent activity records and edits the dashboard shows. */
+export const DASHBOARD_RECENT = 10;
+
+/** Builds dashboards. */
+export class DashboardService {
+  constructor(private readonly deps: DashboardDeps) {}
+
+  /**
+   * The dashboard of `workspace` for `principal`: types it may read
+   * (content.read on the collection), media with media.read, activity with
+   * activity.read. Throws not_found for an unknown or archived workspace.
+   */
+  async summary(principal: Principal, workspace: string): Promise<Dashboard> {
+    const readable = this.deps.types.list(principal, workspace).filter((type) => readsWholeCollection(principal, workspace, type.name));
+    const types: TypeSummary[] = [];
+    const totals = { entries: 0, by_status: emptyCounts() };
+    const edits: StoredEntry[] = [];
+    for (const type of readable) {
+      const entries = this.deps.content.findType(workspace, type.name)?.index.all() ?? [];
+      const byStatus = emptyCounts();
+      for (const entry of entries) byStatus[entry.status] += 1;
+      for (const status of ENTRY_STATUSES) totals.by_status[status] += byStatus[status];
+      totals.entries += entries.length;
+      types.push({ name: type.name, label: type.label, singleton: type.singleton, total: entries.length, by_status: byStatus });
+      keepNewest(edits, entries, DASHBOARD_RECENT);
+    }
+    const mayReadActivity = can(principal, { action: 'activity.read', resource: 'activity:*', workspace: ALL_WORKSPACES });
+    return {
+      workspace,
+      types,
+      totals,
+      media: this.mediaStats(principal, workspace),
+      recent_activity: mayReadActivity ? await this.deps.activity.recent(DASHBOARD_RECENT) : [],
+      recent_edits: edits.map(presentEdit),
+    };
+  }
+
+  private mediaStats(principal: Principal, workspace: string): Dashboard['media'] {
+    if (!can(principal, { action: 'media.read', resource: 'media:*', workspace })) return null;
+    const records = this.deps.media?.all(workspace) ?? [];
+    return { count: records.length, bytes: records.reduce((sum, record) => sum + record.size, 0) };
+  }
+}
+
+function emptyCounts(): Record<EntryStatus, number> {
+  return Object.fromEntries(ENTRY_STATUSES.map((status) => [status, 0])) as Record<EntryStatus, number>;
+}
+
+// Keeps `kept` as the `limit` most recently updated entries seen so far, newest first.
+function keepNewest(kept: StoredEntry[], entries: StoredEntry[], limit: number): void {
+  for (const entry of entries) {
+    if (kept.length >= limit && entry.updated_at <= kept[kept.length - 1].updated_at) continue;
+    const at = kept.findIndex((other) => entry.updated_at > other.updated_at);
+    kept.splice(at === -1 ? kept.length : at, 0, entry);
+    if (kept.length > limit) kept.pop();
+  }
+}
+
+function presentEdit(entry: StoredEntry): RecentEdit {
+  return { type: entry.type, id: entry.id, slug: entry.slug, title: entry.title, status: entry.status, updated_at: entry.updated_at, updated_by: entry.updated_by ?? null };
+}
