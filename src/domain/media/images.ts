@@ -1,0 +1,107 @@
+// Image facts and thumbnails, the one place that uses sharp. sharp is loaded
+// lazily: when its native part is missing the server still runs, images get
+// null dimensions and no thumbnail, and health reports `extensions.gd: false`.
+import type sharpModule from 'sharp';
+import type { Sharp } from 'sharp';
+import { isRasterImage } from './media-types.ts';
+
+/** The longest side of a thumbnail, in pixels. */
+export const THUMBNAIL_SIZE = 400;
+
+/** What an uploaded image yields: its pixel size and a thumbnail, or nulls and none for anything unreadable. */
+export interface ImageFacts {
+  width: number | null;
+  height: number | null;
+  thumbnail: Uint8Array | undefined;
+}
+
+type SharpFactory = typeof sharpModule;
+
+const NO_FACTS: ImageFacts = { width: null, height: null, thumbnail: undefined };
+
+// Thumbnails keep the original's format: every one of these is shown by browsers.
+const ENCODERS: Record<string, (image: Sharp) => Sharp> = {
+  'image/jpeg': (image) => image.jpeg({ quality: 80 }),
+  'image/png': (image) => image.png(),
+  'image/apng': (image) => image.png(),
+  'image/gif': (image) => image.gif(),
+  'image/webp': (image) => image.webp({ quality: 80 }),
+  'image/avif': (image) => image.avif({ effort: 2 }),
+};
+
+let loading: Promise<SharpFactory | undefined> | undefined;
+let probing: Promise<boolean> | undefined;
+
+/**
+ * Whether sharp loads and can encode an image; probed once. Health reports it
+ * as `extensions.gd`. Throws nothing.
+ */
+export function isImageProcessingAvailable(): Promise<boolean> {
+  probing ??= loadSharp().then(async (sharp) => {
+    if (!sharp) return false;
+    try {
+      await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000000' } }).png().toBuffer();
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return probing;
+}
+
+/**
+ * Reads an image's width and height (after EXIF orientation) and makes its
+ * thumbnail (raster images only; SVG gets dimensions but no thumbnail). A
+ * truncated or corrupt image, or one sharp cannot read, gives null
+ * dimensions and no thumbnail. Throws nothing.
+ */
+export async function inspectImage(bytes: Uint8Array, mime: string): Promise<ImageFacts> {
+  const sharp = await loadSharp();
+  if (!sharp) return NO_FACTS;
+  try {
+    const metadata = await sharp(bytes).metadata();
+    const width = metadata.autoOrient?.width ?? metadata.width;
+    const height = metadata.autoOrient?.height ?? metadata.height;
+    if (!isPositive(width) || !isPositive(height)) return NO_FACTS;
+    if (!isRasterImage(mime)) return { width, height, thumbnail: undefined };
+    // Decoding the whole image for the thumbnail is also what finds truncated files.
+    const thumbnail = await resize(sharp, bytes, mime);
+    return thumbnail ? { width, height, thumbnail } : NO_FACTS;
+  } catch {
+    return NO_FACTS;
+  }
+}
+
+/**
+ * A thumbnail of a raster image: at most 400 px on the long side, never
+ * enlarged, EXIF orientation applied, metadata stripped, in the original's
+ * format. Undefined when the image cannot be read or is not a raster image. Throws nothing.
+ */
+export async function makeThumbnail(bytes: Uint8Array, mime: string): Promise<Uint8Array | undefined> {
+  const sharp = await loadSharp();
+  if (!sharp || !isRasterImage(mime)) return undefined;
+  try {
+    return await resize(sharp, bytes, mime);
+  } catch {
+    return undefined;
+  }
+}
+
+async function resize(sharp: SharpFactory, bytes: Uint8Array, mime: string): Promise<Uint8Array | undefined> {
+  const encode = ENCODERS[mime];
+  if (!encode) return undefined;
+  const resized = sharp(bytes).autoOrient().resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true });
+  return encode(resized).toBuffer();
+}
+
+function loadSharp(): Promise<SharpFactory | undefined> {
+  loading ??= import('sharp').then(
+    (module) => module.default,
+    () => undefined,
+  );
+  return loading;
+}
+
+function isPositive(value: number | undefined): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+}

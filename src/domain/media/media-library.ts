@@ -1,0 +1,120 @@
+// The in-memory picture of every workspace's media metadata and categories,
+// which lists and file serving are answered from. Loaded at start, updated by
+// MediaService after each commit, and re-read file by file when commits
+// arrive from outside the server.
+import type { ChangedPath, ContentRepo } from '../../storage/content-repo.ts';
+import { sortCategories, withAncestors } from './categories.ts';
+import { categoriesFromYaml, categoriesPath, filenameOfRecordPath, mediaDir, recordFromYaml, type MediaRecord } from './media-record.ts';
+
+/** Called for every metadata file that cannot be read; the file is skipped. */
+export type MediaProblemReporter = (problem: { workspace: string; path: string; reason: string }) => void;
+
+interface WorkspaceMedia {
+  records: Map<string, MediaRecord>;
+  /** The stored category list (categories.yaml). */
+  stored: string[];
+  /** Records newest first, built on demand and dropped on every change. */
+  sorted?: MediaRecord[];
+}
+
+/** Media records and categories per workspace. */
+export class MediaLibrary {
+  private readonly workspaces = new Map<string, WorkspaceMedia>();
+
+  constructor(private readonly repo: ContentRepo, private readonly reportProblem: MediaProblemReporter) {}
+
+  /** Reads every metadata file and the category list of a workspace from the working tree. */
+  async loadWorkspace(workspace: string): Promise<void> {
+    const media: WorkspaceMedia = { records: new Map(), stored: [] };
+    this.workspaces.set(workspace, media);
+    for (const path of await this.repo.listFiles(mediaDir(workspace))) await this.reload(workspace, path);
+  }
+
+  /** Re-reads the metadata files that commits made outside the server changed. */
+  async applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<void> {
+    for (const change of changes) {
+      if (change.path.startsWith(`${mediaDir(workspace)}/`)) await this.reload(workspace, change.path);
+    }
+  }
+
+  /** The record of a file, or undefined. */
+  find(workspace: string, filename: string): MediaRecord | undefined {
+    return this.workspaces.get(workspace)?.records.get(filename);
+  }
+
+  /** Every record of a workspace, newest upload first, then by file name. */
+  all(workspace: string): readonly MediaRecord[] {
+    const media = this.workspaces.get(workspace);
+    if (!media) return [];
+    media.sorted ??= [...media.records.values()].sort(newestFirst);
+    return media.sorted;
+  }
+
+  /** The stored category list as it is in categories.yaml. */
+  storedCategories(workspace: string): string[] {
+    return [...(this.workspaces.get(workspace)?.stored ?? [])];
+  }
+
+  /** Every category path: the stored ones, files' categories and all their parents, sorted (meta.categories). */
+  categories(workspace: string): string[] {
+    const media = this.workspaces.get(workspace);
+    if (!media) return [];
+    const all = new Set<string>();
+    for (const category of media.stored) for (const path of withAncestors(category)) all.add(path);
+    for (const record of media.records.values()) for (const path of withAncestors(record.category)) all.add(path);
+    return sortCategories(all);
+  }
+
+  /** Stores records after their commit. */
+  put(workspace: string, records: MediaRecord[]): void {
+    const media = this.workspace(workspace);
+    for (const record of records) media.records.set(record.filename, record);
+    media.sorted = undefined;
+  }
+
+  /** Forgets records after their commit. */
+  remove(workspace: string, filenames: string[]): void {
+    const media = this.workspace(workspace);
+    for (const filename of filenames) media.records.delete(filename);
+    media.sorted = undefined;
+  }
+
+  /** Replaces the stored category list after its commit. */
+  setCategories(workspace: string, categories: string[]): void {
+    this.workspace(workspace).stored = [...categories];
+  }
+
+  private workspace(workspace: string): WorkspaceMedia {
+    let media = this.workspaces.get(workspace);
+    if (!media) {
+      media = { records: new Map(), stored: [] };
+      this.workspaces.set(workspace, media);
+    }
+    return media;
+  }
+
+  private async reload(workspace: string, path: string): Promise<void> {
+    const media = this.workspace(workspace);
+    const text = await this.repo.readFile(path);
+    try {
+      if (path === categoriesPath(workspace)) {
+        media.stored = text === undefined ? [] : categoriesFromYaml(text);
+        return;
+      }
+      const filename = filenameOfRecordPath(workspace, path);
+      if (filename === undefined) return;
+      media.sorted = undefined;
+      media.records.delete(filename);
+      if (text !== undefined) media.records.set(filename, recordFromYaml(filename, text));
+    } catch (error) {
+      this.reportProblem({ workspace, path, reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}
+
+function newestFirst(a: MediaRecord, b: MediaRecord): number {
+  const left = a.uploaded_at ?? '';
+  const right = b.uploaded_at ?? '';
+  if (left !== right) return left < right ? 1 : -1;
+  return a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0;
+}

@@ -1,0 +1,72 @@
+// Entries point at media files by file name in their media fields. When a
+// file is renamed, every active entry that names it is rewritten in the same
+// commit as the rename; this module works out those rewrites.
+import type { FileChange } from '../../storage/content-repo.ts';
+import type { ContentIndex, IndexedType } from '../content/content-index.ts';
+import { entriesDir, entryToFiles } from '../entries/entry-files.ts';
+import type { StoredEntry, Translation } from '../entries/entry.ts';
+
+/** One entry whose media references change: the entry before and after, and its file writes. */
+export interface ReferenceRewrite {
+  indexed: IndexedType;
+  before: StoredEntry;
+  after: StoredEntry;
+  changes: FileChange[];
+}
+
+/** Who makes the change and when, recorded as the entry's `updated_by` and `updated_at`. */
+export interface RewriteContext {
+  actor: string | undefined;
+  now: string;
+}
+
+/**
+ * Finds every active entry of `workspace` whose media fields (root values and
+ * translations) name `from`, and returns it rewritten to name `to`, with the
+ * file writes for the commit. Call it inside the repo's write queue, and
+ * upsert each `after` into its index once the commit succeeded. Throws nothing.
+ */
+export function rewriteMediaReferences(content: ContentIndex, workspace: string, from: string, to: string, context: RewriteContext): ReferenceRewrite[] {
+  const rewrites: ReferenceRewrite[] = [];
+  for (const indexed of content.types(workspace)) {
+    const fields = Object.entries(indexed.type.fields).filter(([, field]) => field.type === 'media').map(([name]) => name);
+    if (fields.length === 0) continue;
+    for (const before of indexed.index.all()) {
+      const after = rewriteEntry(before, fields, from, to, context);
+      if (after === before) continue;
+      const dir = entriesDir(workspace, indexed.type.name);
+      const changes = [...entryToFiles(after, indexed.type)].map(([file, text]) => ({ path: `${dir}/${file}`, content: text }));
+      rewrites.push({ indexed, before, after, changes });
+    }
+  }
+  return rewrites;
+}
+
+// Returns the same object when nothing refers to `from`, so callers can skip it.
+function rewriteEntry(entry: StoredEntry, fields: string[], from: string, to: string, context: RewriteContext): StoredEntry {
+  const data = rewriteValues(entry.data, fields, from, to);
+  let changed = data !== entry.data;
+  const translations: Record<string, Translation> = {};
+  for (const [locale, translation] of Object.entries(entry.translations)) {
+    const values = rewriteValues(translation.data, fields, from, to);
+    changed ||= values !== translation.data;
+    translations[locale] = values === translation.data ? translation : { ...translation, data: values };
+  }
+  if (!changed) return entry;
+  const after: StoredEntry = { ...entry, data, translations, updated_at: context.now };
+  if (context.actor !== undefined) after.updated_by = context.actor;
+  return after;
+}
+
+function rewriteValues(values: Record<string, unknown>, fields: string[], from: string, to: string): Record<string, unknown> {
+  let result = values;
+  for (const field of fields) {
+    const value = values[field];
+    // Hand-written files may hold a single file name instead of a list.
+    const replaced = value === from ? to : Array.isArray(value) && value.includes(from) ? value.map((item) => (item === from ? to : item)) : value;
+    if (replaced === value) continue;
+    if (result === values) result = { ...values };
+    result[field] = replaced;
+  }
+  return result;
+}

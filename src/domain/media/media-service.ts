@@ -1,0 +1,394 @@
+// The media library's rules (SPEC "Media"): who may list, upload, change,
+// rename and delete files and categories, and the one commit each write is.
+// What belongs here: authorization, validation and ordering of writes. Not
+// here: sniffing and image work (media-types.ts, images.ts), bytes on disk
+// (storage/media-store.ts), HTTP (api/media/).
+import { AppError, notFound } from '../../errors/app-error.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { ContentRepo } from '../../storage/content-repo.ts';
+import type { MediaFileKind, MediaStore, OpenedMediaFile, StagedUpload } from '../../storage/media-store.ts';
+import { authorize, can } from '../auth/authorize.ts';
+import { actorIdOf, type Principal } from '../auth/principal.ts';
+import type { ContentIndex } from '../content/content-index.ts';
+import type { EventBus } from '../events.ts';
+import type { RawQuery } from '../query/list-query.ts';
+import type { WorkspaceService } from '../workspaces/workspace-service.ts';
+import { parseCategory } from './categories.ts';
+import {
+  assertCategoryExists, listWith, newCategoryPath, planCategoryDelete, planCategoryRename, renamedCategoryPath, type CategoryState,
+} from './category-plans.ts';
+import { extensionOf, isValidMediaFilename } from './file-names.ts';
+import { makeThumbnail } from './images.ts';
+import type { MediaLibrary } from './media-library.ts';
+import { matchesMediaQuery, parseMediaQuery } from './media-query.ts';
+import { hasThumbnail, type MediaRecord, type MediaVisibility } from './media-record.ts';
+import { rewriteMediaReferences } from './media-references.ts';
+import { extensionsOf, type AllowedTypes } from './media-types.ts';
+import { placeUploads, prepareUpload, type PreparedUpload, type UploadedFile } from './media-uploads.ts';
+import { MediaWriter, type MediaChangeSet } from './media-writer.ts';
+
+export type { MediaFileKind } from '../../storage/media-store.ts';
+
+/** What MediaService is built from (services.ts). */
+export interface MediaServiceDeps {
+  repo: ContentRepo;
+  content: ContentIndex;
+  workspaces: WorkspaceService;
+  library: MediaLibrary;
+  store: MediaStore;
+  events: EventBus;
+  allowedTypes: AllowedTypes;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** A page of the media list with SPEC's list meta plus `categories`. */
+export interface MediaList {
+  items: readonly MediaRecord[];
+  meta: { total: number; limit: number; offset: number; categories: string[] };
+}
+
+/** A file ready to serve, with the record that decides its headers. */
+export interface ServedFile {
+  record: MediaRecord;
+  file: OpenedMediaFile;
+}
+
+/** Body of the meta route: empty string or null clears a value, a missing key keeps it. */
+export interface MediaMetaInput {
+  alt?: string | null;
+  title?: string | null;
+}
+
+/** The media library of every workspace. */
+export class MediaService {
+  private readonly writer: MediaWriter;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: MediaServiceDeps) {
+    this.now = deps.now ?? Date.now;
+    this.writer = new MediaWriter(deps.repo, deps.library, deps.events, this.now);
+  }
+
+  /**
+   * Lists files matching `q` and `category`, newest first, paged. Anonymous
+   * callers see public files; `media.read` on `media:*` adds private ones.
+   * Throws not_found (workspace), invalid_request (query).
+   */
+  list(principal: Principal, workspace: string, raw: RawQuery): MediaList {
+    this.deps.workspaces.get(workspace);
+    const query = parseMediaQuery(raw);
+    const withPrivate = can(principal, request(workspace, 'media.read', 'media:*'));
+    const matching = this.deps.library.all(workspace).filter((record) => (withPrivate || record.visibility === 'public') && matchesMediaQuery(record, query));
+    const items = matching.slice(query.offset, query.limit === undefined ? undefined : query.offset + query.limit);
+    return { items, meta: { total: matching.length, limit: query.limit ?? matching.length, offset: query.offset, categories: this.categories(workspace) } };
+  }
+
+  /** Every category path of a workspace, sorted (meta.categories). */
+  categories(workspace: string): string[] {
+    return this.deps.library.categories(workspace);
+  }
+
+  /**
+   * Opens a file (or its thumbnail) for serving. Private files need
+   * `media.read` on `media:{filename}`. A thumbnail missing from the cache is
+   * made again; files without one serve the original. Throws not_found,
+   * unauthorized (401), forbidden (403).
+   */
+  async openFile(principal: Principal, workspace: string, filename: string, kind: MediaFileKind): Promise<ServedFile> {
+    this.deps.workspaces.get(workspace);
+    const record = isValidMediaFilename(filename) ? this.deps.library.find(workspace, filename) : undefined;
+    if (!record) throw notFound(`No media file "${filename.slice(0, 200)}".`);
+    if (record.visibility === 'private') authorize(principal, request(workspace, 'media.read', `media:${filename}`));
+    const file = (kind === 'thumb' && hasThumbnail(record) ? await this.openThumbnail(workspace, filename, record.mime) : undefined) ?? (await this.deps.store.open('file', workspace, filename));
+    if (!file) throw notFound(`The media file "${filename}" is missing on disk.`);
+    return { record, file };
+  }
+
+  /** Starts receiving one uploaded file (limited to `maxBytes`); hand its id to upload() or discardUpload(). */
+  createUploadSink(maxBytes: number): StagedUpload {
+    return this.deps.store.createStaged(maxBytes);
+  }
+
+  /** Drops a received file that will not be uploaded. */
+  async discardUpload(id: string): Promise<void> {
+    await this.deps.store.discardStaged(id);
+  }
+
+  /**
+   * Stores received files as media in one commit, all or none, optionally in
+   * a category (created with its parents when new). Needs `media.upload` on
+   * `media:*` or on `media:category:{category}`. The received files are
+   * discarded in every case. Throws not_found, unauthorized, forbidden,
+   * validation_failed (no file, empty file, bad category), file_type_not_allowed.
+   */
+  async upload(principal: Principal, workspace: string, input: { files: UploadedFile[]; category?: string }): Promise<MediaRecord[]> {
+    try {
+      this.deps.workspaces.get(workspace);
+      const category = parseCategory(input.category ?? '', 'category');
+      if (!can(principal, request(workspace, 'media.upload', 'media:*'))) {
+        authorize(principal, request(workspace, 'media.upload', category === '' ? 'media:*' : `media:category:${category}`));
+      }
+      if (input.files.length === 0) throw new AppError('validation_failed', 'No file was uploaded.', { fields: { 'media[]': 'Send at least one file in media[].' } });
+      const prepared: PreparedUpload[] = [];
+      for (const file of input.files) prepared.push(await prepareUpload(this.deps.store, this.deps.allowedTypes, file));
+      return await this.deps.repo.serialize(async () => {
+        const context = { workspace, category, uploadedBy: actorIdOf(principal) ?? null, uploadedAt: this.isoNow() };
+        const { records, undo } = await placeUploads(this.deps.store, this.deps.library, prepared, context);
+        const names = records.map((record) => record.filename);
+        try {
+          await this.writer.apply(principal, workspace, {
+            message: names.length === 1 ? `Upload media ${names[0]}` : `Upload ${names.length} media files`,
+            put: records,
+            categories: category === '' ? undefined : listWith(this.state(workspace), category),
+            events: names.map((filename) => ({ type: 'media.uploaded', data: { filename } })),
+          });
+        } catch (error) {
+          await undo();
+          throw error;
+        }
+        return records;
+      });
+    } finally {
+      await Promise.all(input.files.map((file) => this.deps.store.discardStaged(file.stagedId).catch((error: unknown) => this.logCleanup(error, file.stagedId))));
+    }
+  }
+
+  /** Sets `alt` and `title` (media.update on media:*). Throws not_found, unauthorized, forbidden. */
+  async updateMeta(principal: Principal, workspace: string, filename: string, input: MediaMetaInput): Promise<MediaRecord> {
+    this.authorizeOn(principal, workspace, 'media.update', 'media:*');
+    const [record] = await this.updateRecords(principal, workspace, [filename], { bulk: false, message: 'Update media' }, (current) => ({
+      ...current,
+      alt: input.alt === undefined ? current.alt : (input.alt ?? ''),
+      title: input.title === undefined ? current.title : (input.title ?? ''),
+    }));
+    return record;
+  }
+
+  /**
+   * Makes files public or private (media.update on media:*). With `bulk`,
+   * unknown names are a 422 and nothing changes; otherwise 404. Throws
+   * not_found, unauthorized, forbidden, validation_failed.
+   */
+  async setVisibility(principal: Principal, workspace: string, filenames: string[], visibility: MediaVisibility, bulk: boolean): Promise<MediaRecord[]> {
+    this.authorizeOn(principal, workspace, 'media.update', 'media:*');
+    return this.updateRecords(principal, workspace, filenames, { bulk, message: `Make media ${visibility}:` }, (current) => ({ ...current, visibility }));
+  }
+
+  /**
+   * Assigns files to a category ('' clears; a new path is created), needing
+   * media.update on each `media:{filename}`. With `bulk`, unknown names are a
+   * 422 and nothing changes; otherwise 404. Throws not_found, unauthorized,
+   * forbidden, validation_failed.
+   */
+  async setCategory(principal: Principal, workspace: string, filenames: string[], rawCategory: string, bulk: boolean): Promise<MediaRecord[]> {
+    this.deps.workspaces.get(workspace);
+    for (const filename of filenames) authorize(principal, request(workspace, 'media.update', `media:${filename}`));
+    const category = parseCategory(rawCategory, 'category');
+    return this.updateRecords(principal, workspace, filenames, { bulk, message: 'Categorize media', category }, (current) => ({ ...current, category }));
+  }
+
+  /**
+   * Deletes files: their metadata in one commit, then the binaries and
+   * thumbnails. Needs media.delete on each `media:{filename}`. With `bulk`,
+   * unknown names are a 422 and nothing changes; otherwise 404. Throws
+   * not_found, unauthorized, forbidden, validation_failed.
+   */
+  async remove(principal: Principal, workspace: string, filenames: string[], bulk: boolean): Promise<void> {
+    this.deps.workspaces.get(workspace);
+    for (const filename of filenames) authorize(principal, request(workspace, 'media.delete', `media:${filename}`));
+    const removed = await this.deps.repo.serialize(async () => {
+      const records = this.getRecords(workspace, filenames, bulk);
+      const names = records.map((record) => record.filename);
+      await this.writer.apply(principal, workspace, {
+        message: `Delete media ${summarize(names)}`,
+        remove: names,
+        events: names.map((filename) => ({ type: 'media.deleted', data: { filename } })),
+      });
+      return names;
+    });
+    for (const filename of removed) {
+      await this.deps.store.remove('file', workspace, filename).catch((error: unknown) => this.logCleanup(error, filename));
+      await this.deps.store.remove('thumb', workspace, filename).catch((error: unknown) => this.logCleanup(error, filename));
+    }
+  }
+
+  /**
+   * Renames a file, its thumbnail and its metadata, and rewrites every active
+   * entry's media-field references, in one commit (media.update on
+   * `media:{filename}`). The new name keeps an extension of the file's type.
+   * Throws not_found, unauthorized, forbidden, validation_failed, conflict.
+   */
+  async rename(principal: Principal, workspace: string, filename: string, newName: string): Promise<MediaRecord> {
+    this.authorizeOn(principal, workspace, 'media.update', `media:${filename}`);
+    return this.deps.repo.serialize(async () => {
+      const [current] = this.getRecords(workspace, [filename], false);
+      checkNewName(current, newName);
+      if (newName === filename) return current;
+      const { store } = this.deps;
+      if (this.deps.library.find(workspace, newName) || (await store.exists('file', workspace, newName))) {
+        throw new AppError('conflict', `A media file "${newName}" exists already.`);
+      }
+      await store.remove('thumb', workspace, newName);
+      const movedFile = await store.move('file', workspace, filename, newName);
+      const movedThumb = await store.move('thumb', workspace, filename, newName);
+      const rewrites = rewriteMediaReferences(this.deps.content, workspace, filename, newName, { actor: actorIdOf(principal), now: this.isoNow() });
+      const renamed = { ...current, filename: newName };
+      try {
+        await this.writer.apply(principal, workspace, {
+          message: `Rename media ${filename} to ${newName}`,
+          remove: [filename],
+          put: [renamed],
+          extra: rewrites.flatMap((rewrite) => rewrite.changes),
+          events: [
+            { type: 'media.updated', data: { filename: newName, previous_filename: filename } },
+            ...rewrites.map(({ after }) => ({ type: 'content.updated' as const, data: { type: after.type, id: after.id, slug: after.slug } })),
+          ],
+        });
+      } catch (error) {
+        if (movedFile) await store.move('file', workspace, newName, filename);
+        if (movedThumb) await store.move('thumb', workspace, newName, filename);
+        throw error;
+      }
+      for (const { indexed, after } of rewrites) indexed.index.upsert(after);
+      return renamed;
+    });
+  }
+
+  /**
+   * Creates a category (media.update on media:*); an existing one is
+   * returned as it is. Returns the full path. Throws not_found, unauthorized,
+   * forbidden, validation_failed (bad name, unknown parent).
+   */
+  async createCategory(principal: Principal, workspace: string, name: string, parent: string | undefined): Promise<string> {
+    this.authorizeOn(principal, workspace, 'media.update', 'media:*');
+    return this.deps.repo.serialize(async () => {
+      const path = newCategoryPath(this.state(workspace), name, parent);
+      const categories = listWith(this.state(workspace), path);
+      if (categories) await this.writer.apply(principal, workspace, { message: `Create media category ${path}`, categories, events: [] });
+      return path;
+    });
+  }
+
+  /**
+   * Renames a category with its subcategories and files (media.update on
+   * `media:category:{category}`); returns the new full path. Throws
+   * not_found, unauthorized, forbidden, validation_failed.
+   */
+  async renameCategory(principal: Principal, workspace: string, rawCategory: string, name: string): Promise<string> {
+    const from = parseCategory(rawCategory, 'category');
+    this.authorizeOn(principal, workspace, 'media.update', `media:category:${from}`);
+    return this.deps.repo.serialize(async () => {
+      const state = this.state(workspace);
+      assertCategoryExists(state, from);
+      const to = renamedCategoryPath(state, from, name);
+      if (to !== from) await this.writer.apply(principal, workspace, planCategoryRename(state, from, to));
+      return to;
+    });
+  }
+
+  /**
+   * Deletes a category and its subcategories; their files stay, with no
+   * category (media.update on `media:category:{category}`). Throws
+   * not_found, unauthorized, forbidden, validation_failed.
+   */
+  async deleteCategory(principal: Principal, workspace: string, rawCategory: string): Promise<void> {
+    const category = parseCategory(rawCategory, 'category');
+    this.authorizeOn(principal, workspace, 'media.update', `media:category:${category}`);
+    await this.deps.repo.serialize(async () => {
+      const state = this.state(workspace);
+      assertCategoryExists(state, category);
+      await this.writer.apply(principal, workspace, planCategoryDelete(state, category));
+    });
+  }
+
+  // Applies `change` to each named record in one commit; unchanged records make no commit.
+  private async updateRecords(
+    principal: Principal,
+    workspace: string,
+    filenames: string[],
+    options: { bulk: boolean; message: string; category?: string },
+    change: (current: MediaRecord) => MediaRecord,
+  ): Promise<MediaRecord[]> {
+    return this.deps.repo.serialize(async () => {
+      const next = this.getRecords(workspace, filenames, options.bulk).map(change);
+      const changed = next.filter((record) => !sameRecord(record, this.deps.library.find(workspace, record.filename)));
+      const categories = options.category ? listWith(this.state(workspace), options.category) : undefined;
+      if (changed.length === 0 && !categories) return next;
+      const set: MediaChangeSet = {
+        message: `${options.message} ${summarize(changed.map((record) => record.filename))}`.trim(),
+        put: changed,
+        categories,
+        events: changed.map((record) => ({ type: 'media.updated', data: { filename: record.filename } })),
+      };
+      await this.writer.apply(principal, workspace, set);
+      return next;
+    });
+  }
+
+  // Bulk calls answer 422 naming every unknown file; single-file routes 404.
+  private getRecords(workspace: string, filenames: string[], bulk: boolean): MediaRecord[] {
+    const unique = [...new Set(filenames)];
+    const missing: Record<string, string> = {};
+    const records: MediaRecord[] = [];
+    for (const [index, filename] of unique.entries()) {
+      const record = this.deps.library.find(workspace, filename);
+      if (record) records.push(record);
+      else missing[`files.${index}`] = `No media file "${filename.slice(0, 200)}".`;
+    }
+    if (Object.keys(missing).length === 0) return records;
+    if (!bulk) throw notFound(Object.values(missing)[0]);
+    throw new AppError('validation_failed', 'Some of the named media files do not exist; nothing was changed.', { fields: missing });
+  }
+
+  private async openThumbnail(workspace: string, filename: string, mime: string): Promise<OpenedMediaFile | undefined> {
+    const cached = await this.deps.store.open('thumb', workspace, filename);
+    if (cached) return cached;
+    const original = await this.deps.store.read('file', workspace, filename);
+    const thumbnail = original && (await makeThumbnail(original, mime));
+    if (!thumbnail) return undefined;
+    await this.deps.store.write('thumb', workspace, filename, thumbnail);
+    return this.deps.store.open('thumb', workspace, filename);
+  }
+
+  private authorizeOn(principal: Principal, workspace: string, action: string, resource: string): void {
+    this.deps.workspaces.get(workspace);
+    authorize(principal, request(workspace, action, resource));
+  }
+
+  private state(workspace: string): CategoryState {
+    return { categories: this.deps.library.categories(workspace), records: this.deps.library.all(workspace) };
+  }
+
+  private isoNow(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  private logCleanup(error: unknown, name: string): void {
+    this.deps.logger.error('could not remove a media file', { name, error });
+  }
+}
+
+function request(workspace: string, action: string, resource: string) {
+  return { action, resource, workspace };
+}
+
+// The new name must be a valid stored name with an extension of the file's type.
+function checkNewName(record: MediaRecord, newName: string): void {
+  const extension = extensionOf(newName);
+  const allowed = extensionsOf(record.mime);
+  const accepted = allowed.length > 0 ? allowed : [extensionOf(record.filename)];
+  if (!isValidMediaFilename(newName) || extension === undefined || !accepted.includes(extension)) {
+    throw new AppError('validation_failed', `"${newName.slice(0, 200)}" is not a valid new name for "${record.filename}".`, {
+      fields: { filename: `Use lowercase letters, digits, ".", "_" and "-" (at most 200 characters) and the extension ${accepted.map((ext) => `.${ext}`).join(' or ')}.` },
+    });
+  }
+}
+
+function sameRecord(a: MediaRecord, b: MediaRecord | undefined): boolean {
+  return b !== undefined && (Object.keys(a) as (keyof MediaRecord)[]).every((key) => a[key] === b[key]);
+}
+
+function summarize(names: string[]): string {
+  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+}
