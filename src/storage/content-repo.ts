@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import git from 'isomorphic-git';
 import { AppError } from '../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../lib/errno.ts';
+import { createLimiter } from '../lib/limiter.ts';
 import { composeMessage, describeCommit, identityNow } from './git/commit-object.ts';
 import type { CommitInfo, CommitObject } from './git/commit-object.ts';
 import { CommitWriter } from './git/commit-writer.ts';
@@ -78,6 +79,8 @@ export interface ContentLogOptions {
   limit?: number;
 }
 
+// Callers load thousands of files with Promise.all; each open file holds a descriptor.
+const OPEN_FILES = 64;
 const SYSTEM_AUTHOR: GitAuthor = { name: 'git-cms', email: 'git-cms@localhost' };
 // Objects are written to disk in batches of this many while importing a history.
 const IMPORT_BATCH = 500;
@@ -88,6 +91,7 @@ export class ContentRepo {
   readonly dir: string;
   private readonly gitdir: string;
   private readonly queue = new WriteQueue();
+  private readonly fileReads = createLimiter(OPEN_FILES);
   private readonly objects: ObjectReader;
   private readonly writer: CommitWriter;
   private readonly history: History;
@@ -158,16 +162,7 @@ export class ContentRepo {
   /** A working-tree file as utf8, or undefined when missing. Symlinks are not followed. Throws `invalid_request` for unsafe paths. */
   async readFile(file: string): Promise<string | undefined> {
     const absolute = resolveInside(this.dir, checkPath(file));
-    let handle;
-    try {
-      handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-      return await handle.readFile('utf8');
-    } catch (error) {
-      if (isNotFound(error) || errnoCode(error) === 'ELOOP' || errnoCode(error) === 'EISDIR') return undefined;
-      throw error;
-    } finally {
-      await handle?.close();
-    }
+    return this.fileReads(() => readWorkingFile(absolute));
   }
 
   /** Every regular file under the folder `prefix` ('' for all, `.git` excluded): repo-relative, sorted; [] when missing. */
@@ -363,6 +358,19 @@ function checkPath(file: string): string {
     throw new AppError('invalid_request', `The path "${file}" is inside the repository's .git folder.`);
   }
   return file;
+}
+
+async function readWorkingFile(absolute: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+    return await handle.readFile('utf8');
+  } catch (error) {
+    if (isNotFound(error) || errnoCode(error) === 'ELOOP' || errnoCode(error) === 'EISDIR') return undefined;
+    throw error;
+  } finally {
+    await handle?.close();
+  }
 }
 
 async function fileExists(file: string): Promise<boolean> {

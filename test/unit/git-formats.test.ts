@@ -1,0 +1,158 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { composeMessage, splitTrailers } from '../../src/storage/git/commit-object.ts';
+import { encodeIndexEntry, GitIndex } from '../../src/storage/git/index-file.ts';
+import { prepareObject } from '../../src/storage/git/objects.ts';
+import { decodeEwah, encodeEwah } from '../../src/storage/git/split-index.ts';
+import { diffTreeViews, FILE_MODE, TREE_MODE, TreeView } from '../../src/storage/git/tree.ts';
+import type { TreeEdit } from '../../src/storage/git/tree.ts';
+
+const run = promisify(execFile);
+const BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
+const OTHER_BLOB = '0000000000000000000000000000000000000001';
+const TREE = '4b825dc642cb6eb9a060e54bf8d69288fbb4904e';
+
+function build(entries: { name: string; folder: boolean; oid?: string }[]): TreeView {
+  return TreeView.EMPTY.edit(
+    entries.map(({ name, folder, oid }) => ({ name, entry: { mode: folder ? TREE_MODE : FILE_MODE, oid: oid ?? (folder ? TREE : BLOB) } })),
+  );
+}
+
+const nameArbitrary = fc.stringMatching(/^[a-z0-9.\-_]{1,6}$/).filter((name) => name !== '.' && name !== '..');
+
+describe('git formats', () => {
+  describe('TreeView', () => {
+    it('orders entries exactly like git (folders sort as if named with a trailing slash)', async () => {
+      const entries = [
+        { name: 'a.md', folder: false },
+        { name: 'a', folder: true },
+        { name: 'a-b', folder: false },
+        { name: 'a0', folder: false },
+        { name: 'ab', folder: true },
+        { name: 'Z', folder: false },
+        { name: 'é.md', folder: false },
+        { name: 'a b', folder: false },
+      ];
+      const view = build(entries);
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'git-formats-'));
+      try {
+        await run('git', ['init', '-q', dir]);
+        const listing = entries.map(({ name, folder }) => `${folder ? '040000 tree' : '100644 blob'} ${folder ? TREE : BLOB}\t${name}`).join('\n');
+        const child = execFile('git', ['-C', dir, 'mktree', '--missing']);
+        const output = new Promise<string>((resolve, reject) => {
+          let text = '';
+          child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          child.on('error', reject);
+          child.on('close', () => resolve(text.trim()));
+        });
+        child.stdin?.end(`${listing}\n`);
+        expect(prepareObject('tree', view.body).oid).to.equal(await output);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+      expect(view.entries().map((entry) => entry.name)).to.deep.equal(['Z', 'a b', 'a-b', 'a.md', 'a', 'a0', 'ab', 'é.md']);
+    });
+
+    it('finds, replaces and removes entries by name, for any set of edits', () => {
+      fc.assert(
+        fc.property(
+          fc.uniqueArray(fc.record({ name: nameArbitrary, folder: fc.boolean() }), { selector: (entry) => entry.name, maxLength: 40 }),
+          fc.uniqueArray(fc.record({ name: nameArbitrary, remove: fc.boolean() }), { selector: (edit) => edit.name, maxLength: 20 }),
+          (initial, changes) => {
+            const start = build(initial);
+            const edits: TreeEdit[] = changes.map(({ name, remove }) => ({ name, entry: remove ? null : { mode: FILE_MODE, oid: OTHER_BLOB } }));
+            const next = start.edit(edits);
+            const expected = new Map(initial.map((entry) => [entry.name, entry.folder ? TREE : BLOB]));
+            for (const { name, remove } of changes) {
+              if (remove) expected.delete(name);
+              else expected.set(name, OTHER_BLOB);
+            }
+            const rebuilt = build([...expected].map(([name, oid]) => ({ name, folder: oid === TREE, oid })));
+            expect(next.body.equals(rebuilt.body)).to.equal(true);
+            for (const [name, oid] of expected) expect(next.find(name)?.oid).to.equal(oid);
+            for (const { name, remove } of changes) if (remove) expect(next.find(name)).to.equal(undefined);
+            expect(next.size).to.equal(expected.size);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+
+    it('diffs two versions of a folder like a naive comparison does', () => {
+      fc.assert(
+        fc.property(
+          fc.uniqueArray(nameArbitrary, { maxLength: 60 }),
+          fc.uniqueArray(fc.record({ name: nameArbitrary, kind: fc.constantFrom('remove', 'change', 'add') }), { selector: (edit) => edit.name, maxLength: 10 }),
+          (names, changes) => {
+            const before = build(names.map((name) => ({ name, folder: false })));
+            const after = before.edit(changes.map(({ name, kind }) => ({ name, entry: kind === 'remove' ? null : { mode: FILE_MODE, oid: kind === 'change' ? OTHER_BLOB : BLOB } })));
+            const naive = new Map<string, string>();
+            const left = new Map(before.entries().map((entry) => [entry.name, entry.oid]));
+            const right = new Map(after.entries().map((entry) => [entry.name, entry.oid]));
+            for (const [name, oid] of left) if (right.get(name) !== oid) naive.set(name, right.has(name) ? 'changed' : 'removed');
+            for (const name of right.keys()) if (!left.has(name)) naive.set(name, 'added');
+            const actual = new Map(diffTreeViews(before, after).map((change) => [change.name, change.before && change.after ? 'changed' : change.after ? 'added' : 'removed']));
+            expect(actual).to.deep.equal(naive);
+          },
+        ),
+        { numRuns: 500 },
+      );
+    });
+  });
+
+  describe('EWAH bitmaps', () => {
+    it('round-trips any set of bit positions', () => {
+      fc.assert(
+        fc.property(fc.uniqueArray(fc.nat({ max: 5000 }), { maxLength: 200 }), (positions) => {
+          const sorted = [...positions].sort((a, b) => a - b);
+          expect(decodeEwah(encodeEwah(sorted))).to.deep.equal(sorted);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('encodes the empty bitmap as git does (one zero run-length word)', () => {
+      expect(encodeEwah([]).toString('hex')).to.equal('00000000' + '00000001' + '0000000000000000' + '00000000');
+    });
+  });
+
+  describe('GitIndex', () => {
+    it('keeps entries sorted by path through edits and parses its own output', () => {
+      const entry = (file: string) => encodeIndexEntry(file, BLOB, 0o100644);
+      let index = GitIndex.EMPTY.edit(['b.md', 'a/z.md', 'a.md', 'c/d/e.md'].map((file) => ({ path: file, entry: entry(file) })));
+      index = index.edit([
+        { path: 'a.md', entry: null },
+        { path: 'aa.md', entry: entry('aa.md') },
+      ]);
+      const parsed = GitIndex.parse(Buffer.concat(index.toChunks()));
+      expect(parsed?.link).to.equal(undefined);
+      const paths = Array.from({ length: parsed?.index.size ?? 0 }, (_, i) => parsed?.index.pathAt(i));
+      expect(paths).to.deep.equal(['a/z.md', 'aa.md', 'b.md', 'c/d/e.md']);
+    });
+
+    it('rejects a file with a wrong checksum', () => {
+      const chunks = GitIndex.EMPTY.edit([{ path: 'a.md', entry: encodeIndexEntry('a.md', BLOB, 0o100644) }]).toChunks();
+      const data = Buffer.concat(chunks);
+      data[data.length - 1] ^= 0xff;
+      expect(GitIndex.parse(data)).to.equal(undefined);
+    });
+  });
+
+  describe('commit messages', () => {
+    it('appends trailers after a blank line and splits them back off', () => {
+      const message = composeMessage('Update posts/hello\n\nChanged the title.', { 'Cms-Entry': 'e1', 'Cms-Actor': 'user:u1\nsneaky' });
+      expect(message).to.equal('Update posts/hello\n\nChanged the title.\n\nCms-Entry: e1\nCms-Actor: user:u1 sneaky\n');
+      expect(splitTrailers(message)).to.deep.equal({ message: 'Update posts/hello\n\nChanged the title.', trailers: { 'Cms-Entry': 'e1', 'Cms-Actor': 'user:u1 sneaky' } });
+    });
+
+    it('never reads the subject line as a trailer', () => {
+      expect(splitTrailers('Fix: a typo\n')).to.deep.equal({ message: 'Fix: a typo', trailers: {} });
+      expect(splitTrailers('Subject\n\nnot a trailer line\nKey: value\n')).to.deep.equal({ message: 'Subject\n\nnot a trailer line\nKey: value', trailers: {} });
+    });
+  });
+});

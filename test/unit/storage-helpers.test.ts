@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errnoCode } from '../../src/lib/errno.ts';
+import { createLimiter } from '../../src/lib/limiter.ts';
+import { LruCache } from '../../src/lib/lru-cache.ts';
+import { writeFileAtomic } from '../../src/storage/atomic-write.ts';
+import { KeyedWriteQueue, WriteQueue } from '../../src/storage/write-queue.ts';
+
+describe('storage helpers', () => {
+  describe('WriteQueue', () => {
+    it('runs tasks one at a time in call order, and a failure rejects only its own task', async () => {
+      const queue = new WriteQueue();
+      const order: string[] = [];
+      let running = 0;
+      const task = (name: string, fail = false) =>
+        queue.run(async () => {
+          running += 1;
+          expect(running).to.equal(1);
+          await sleep(1);
+          order.push(name);
+          running -= 1;
+          if (fail) throw new Error(name);
+          return name;
+        });
+      const results = await Promise.allSettled([task('a'), task('b', true), task('c')]);
+      expect(order).to.deep.equal(['a', 'b', 'c']);
+      expect(results.map((result) => result.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+      expect(queue.size).to.equal(0);
+      expect(queue.isRunning).to.equal(false);
+    });
+
+    it('keeps different keys independent and the same key in order', async () => {
+      const queue = new KeyedWriteQueue();
+      const events: string[] = [];
+      const slow = queue.run('a', async () => {
+        await sleep(20);
+        events.push('a1');
+      });
+      const second = queue.run('a', async () => {
+        events.push('a2');
+      });
+      const other = queue.run('b', async () => {
+        events.push('b1');
+      });
+      await Promise.all([slow, second, other]);
+      expect(events).to.deep.equal(['b1', 'a1', 'a2']);
+    });
+  });
+
+  describe('createLimiter', () => {
+    it('never runs more than the limit at once and runs everything', async () => {
+      const limit = createLimiter(3);
+      let running = 0;
+      let peak = 0;
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          limit(async () => {
+            running += 1;
+            peak = Math.max(peak, running);
+            await sleep(1);
+            running -= 1;
+            return i;
+          }),
+        ),
+      );
+      expect(peak).to.equal(3);
+      expect(results).to.deep.equal(Array.from({ length: 20 }, (_, i) => i));
+    });
+  });
+
+  describe('LruCache', () => {
+    it('evicts the least recently used values past the weight limit', () => {
+      const cache = new LruCache<string, string>(6, (value) => value.length);
+      cache.set('a', 'aa');
+      cache.set('b', 'bb');
+      cache.get('a');
+      cache.set('c', 'cc');
+      cache.set('d', 'dd');
+      expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d')]).to.deep.equal(['aa', undefined, 'cc', 'dd']);
+      cache.set('huge', 'x'.repeat(7));
+      expect(cache.get('huge')).to.equal(undefined);
+    });
+  });
+
+  describe('writeFileAtomic', () => {
+    let dir: string;
+    beforeEach(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'atomic-write-'));
+    });
+    afterEach(() => rm(dir, { recursive: true, force: true }));
+
+    it('replaces a file with the given mode and leaves no temp file', async () => {
+      const file = path.join(dir, 'doc.json');
+      await writeFileAtomic(file, 'first');
+      await writeFileAtomic(file, new Uint8Array([0x6f, 0x6b]), { mode: 0o600 });
+      expect(await readFile(file, 'utf8')).to.equal('ok');
+      expect((await stat(file)).mode & 0o777).to.equal(0o600);
+      expect(await readdir(dir)).to.deep.equal(['doc.json']);
+    });
+
+    it('removes its temp file and rethrows when the rename fails', async () => {
+      const target = path.join(dir, 'taken');
+      await mkdir(target);
+      await writeFile(path.join(target, 'inner'), 'x');
+      let code: string | undefined;
+      try {
+        await writeFileAtomic(target, 'cannot replace a folder');
+      } catch (error) {
+        code = errnoCode(error);
+      }
+      expect(code).to.be.oneOf(['EISDIR', 'ENOTEMPTY', 'EEXIST']);
+      expect(await readdir(dir)).to.deep.equal(['taken']);
+    });
+  });
+});
