@@ -7,6 +7,7 @@ import type { IndexedType } from '../content/content-index.ts';
 import { buildUpdatedEntry, checkReferences, type ChangeContext } from './entry-changes.ts';
 import type { EntryInput } from './entry-input.ts';
 import type { StoredEntry } from './entry.ts';
+import { validateFieldValues } from './field-values.ts';
 
 /** Most ids one bulk call may name. */
 export const MAX_BULK_IDS = 1000;
@@ -45,15 +46,17 @@ export function resolveBulkTargets(indexed: IndexedType, ids: string[]): StoredE
 }
 
 /**
- * Checks the shared changes of a bulk update: no slug (every entry keeps its
- * own), at least one change, and no `unique` field set to one value on several
- * entries. Throws validation_failed with `changes.{key}` fields.
+ * Checks the shared changes of a bulk update once: no slug (every entry keeps
+ * its own), at least one change, only valid values of known fields, and no
+ * `unique` field set to one value on several entries. Throws
+ * validation_failed with `changes.{key}` fields.
  */
 export function checkBulkInput(indexed: IndexedType, input: EntryInput, count: number): void {
   const errors: FieldErrors = {};
   if (input.slug !== undefined) errors['changes.slug'] = 'A bulk update cannot set slugs; each entry keeps its own.';
   const changesSomething = input.title !== undefined || input.status !== undefined || input.published_at !== undefined || Object.keys(input.values).length > 0;
-  if (!changesSomething) errors.changes = 'Name at least one value to change.';
+  if (!changesSomething && input.slug === undefined) errors.changes = 'Name at least one value to change.';
+  for (const [name, message] of Object.entries(validateFieldValues(input.values, indexed.type.fields, { partial: true }).errors)) errors[`changes.${name}`] = message;
   for (const [name, value] of Object.entries(input.values)) {
     const isSet = value !== undefined && value !== null && value !== '';
     if (indexed.type.fields[name]?.unique && isSet && count > 1) errors[`changes.${name}`] = `The field "${name}" is unique; it cannot be set to one value on several entries.`;

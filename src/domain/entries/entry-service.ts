@@ -15,7 +15,6 @@ import { isLocalized, type ContentType } from '../types/content-type.ts';
 import { assertCanReadType, canSeeEntry, collectionRequest, entryRequest, readsWholeCollection } from './entry-access.ts';
 import { buildBulkChanges, checkBulkInput, resolveBulkTargets } from './entry-bulk.ts';
 import { buildCreatedEntry, buildUpdatedEntry, checkReferences } from './entry-changes.ts';
-import { entriesDir, entryFileName } from './entry-files.ts';
 import { parseEntryInput, type EntryInput } from './entry-input.ts';
 import { entryVersion } from './entry-version.ts';
 import { commitEntryChange, emitEntryEvents, entryFileChanges, statusEvents, trashFileChanges } from './entry-writes.ts';
@@ -204,8 +203,8 @@ export class EntryService {
       const next: StoredEntry = { ...current, translations, updated_at: new Date(this.now()).toISOString() };
       const actor = actorIdOf(principal);
       if (actor) next.updated_by = actor;
+      // The variant's file is among the old files that the new entry no longer has.
       const changes = entryFileChanges(workspace, indexed.type, current, next);
-      changes.push({ path: `${entriesDir(workspace, indexed.type.name)}/${entryFileName(current.slug, locale)}`, content: null });
       await this.commit(principal, workspace, next, `Delete ${locale} translation of ${indexed.type.name}/${current.slug}`, changes);
       indexed.index.upsert(next);
       this.emit(principal, workspace, next, ['content.updated']);
