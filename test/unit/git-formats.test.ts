@@ -74,6 +74,8 @@ describe('git formats', () => {
             }
             const rebuilt = build([...expected].map(([name, oid]) => ({ name, folder: oid === TREE, oid })));
             expect(next.body.equals(rebuilt.body)).to.equal(true);
+            // The offset table carried over by edit() must match a fresh scan of the bytes.
+            expect(next.entries()).to.deep.equal(new TreeView(next.body).entries());
             for (const [name, oid] of expected) expect(next.find(name)?.oid).to.equal(oid);
             for (const { name, remove } of changes) if (remove) expect(next.find(name)).to.equal(undefined);
             expect(next.size).to.equal(expected.size);

@@ -26,15 +26,22 @@ export interface TreeChange {
 
 const SLASH = 0x2f;
 
+interface OffsetTable {
+  starts: Uint32Array;
+  nuls: Uint32Array;
+  count: number;
+}
+
 /**
  * An immutable view of a tree object's body. Offsets are computed lazily on
  * first use. Edits return a new view; the old one stays valid.
  */
 export class TreeView {
   static readonly EMPTY = new TreeView(Buffer.alloc(0));
-  private table?: { starts: Uint32Array; nuls: Uint32Array; count: number };
-
-  constructor(readonly body: Buffer) {}
+  constructor(
+    readonly body: Buffer,
+    private table?: OffsetTable,
+  ) {}
 
   /** Number of entries. */
   get size(): number {
@@ -79,13 +86,30 @@ export class TreeView {
     }
     removals.sort((a, b) => a - b);
     inserts.sort((a, b) => a.pos - b.pos || Buffer.compare(a.key, b.key));
+    // The new offset table is carried over (shifted) rather than rescanned:
+    // for a 10,000-entry folder that is most of the cost of an edit.
+    const old = this.offsets();
+    const count = old.count - removals.length + inserts.length;
+    const table: OffsetTable = { starts: new Uint32Array(count), nuls: new Uint32Array(count), count };
     const chunks: Buffer[] = [];
+    let written = 0;
+    let bytes = 0;
+    const copy = (from: number, to: number): void => {
+      const shift = bytes - old.starts[from];
+      for (let i = from; i < to; i += 1, written += 1) {
+        table.starts[written] = old.starts[i] + shift;
+        table.nuls[written] = old.nuls[i] + shift;
+      }
+      const chunk = this.body.subarray(old.starts[from], old.nuls[to - 1] + 21);
+      chunks.push(chunk);
+      bytes += chunk.length;
+    };
     let cursor = 0;
     let removal = 0;
     const copyUpTo = (limit: number): void => {
       while (cursor < limit) {
         const next = removal < removals.length && removals[removal] < limit ? removals[removal] : limit;
-        if (next > cursor) chunks.push(this.body.subarray(this.start(cursor), this.end(next - 1)));
+        if (next > cursor) copy(cursor, next);
         cursor = next;
         if (next < limit) {
           cursor += 1;
@@ -95,10 +119,14 @@ export class TreeView {
     };
     for (const insert of inserts) {
       copyUpTo(insert.pos);
+      table.starts[written] = bytes;
+      table.nuls[written] = bytes + insert.bytes.length - 21;
+      written += 1;
       chunks.push(insert.bytes);
+      bytes += insert.bytes.length;
     }
-    copyUpTo(this.size);
-    return new TreeView(Buffer.concat(chunks));
+    copyUpTo(old.count);
+    return new TreeView(Buffer.concat(chunks, bytes), table);
   }
 
   /** Byte offset where entry `i` starts. */
@@ -160,7 +188,7 @@ export class TreeView {
     return this.body.indexOf(0x20, start) + 1;
   }
 
-  private offsets(): { starts: Uint32Array; nuls: Uint32Array; count: number } {
+  private offsets(): OffsetTable {
     if (this.table !== undefined) return this.table;
     const body = this.body;
     let starts = new Uint32Array(Math.max(8, Math.ceil(body.length / 32)));
