@@ -9,6 +9,7 @@ import { requestId } from './http/request-id.ts';
 import type { AppState } from './http/state.ts';
 import { createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
 import { createAdminRouter } from './api/admin.ts';
+import { createMediaFilesRouter } from './api/media/media-files.routes.ts';
 import { createAuthenticate } from './http/authenticate.ts';
 import { createDeniedTokenRecorder } from './http/denied-tokens.ts';
 import { recordDeniedToken } from './domain/activity/activity-feeds.ts';
@@ -35,5 +36,8 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   const adminRouter = createAdminRouter(services, config);
   app.use(adminRouter.routes());
   app.use(adminRouter.allowedMethods());
+  const mediaFiles = createMediaFilesRouter(services.media);
+  app.use(mediaFiles.routes());
+  app.use(mediaFiles.allowedMethods());
   return app;
 }

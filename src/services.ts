@@ -25,6 +25,10 @@ import { TokenService } from './domain/auth/token-service.ts';
 import { UserService } from './domain/auth/user-service.ts';
 import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher.ts';
 import { WebhookService } from './domain/webhooks/webhook-service.ts';
+import { MediaLibrary } from './domain/media/media-library.ts';
+import { MediaService } from './domain/media/media-service.ts';
+import { resolveAllowedTypes } from './domain/media/media-types.ts';
+import { MediaStore } from './storage/media-store.ts';
 import { ActivityLog } from './domain/activity/activity-log.ts';
 import { recordDomainEvents, recordLoginAttempts, recordSkippedFiles } from './domain/activity/activity-feeds.ts';
 import { PublishScheduler } from './domain/activity/publish-scheduler.ts';
@@ -61,6 +65,8 @@ export interface Services {
   webhooks: WebhookService;
   /** The persistent webhook delivery queue, fed by `events`. */
   webhookDispatcher: WebhookDispatcher;
+  /** The media library: uploads, metadata, categories and file serving. */
+  media: MediaService;
   /** The activity log; `record()` is open to any service (webhook failures use type `webhook.failed`). */
   activity: ActivityLog;
   trash: TrashService;
@@ -89,7 +95,10 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
 
-  const stopWatching = watchExternalCommits({ repo, content, workspaces, logger, intervalMs: config.watchIntervalMs, events });
+  const mediaLibrary = new MediaLibrary(repo, recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', problem)));
+  for (const workspace of workspaces.listAll()) await mediaLibrary.loadWorkspace(workspace.slug);
+  const mediaStore = await MediaStore.open(config.dataDir);
+  const stopWatching = watchExternalCommits({ repo, content, workspaces, logger, intervalMs: config.watchIntervalMs, events, indexes: [mediaLibrary] });
   const accounts = await AccountStore.load(state);
   const sessions = await SessionStore.load(state, { idleMs: config.sessionIdleMs });
   const tokens = await TokenService.load(state);
@@ -133,6 +142,16 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     profiles: new ProfileService(users, stateAvatarFiles(state)),
     webhooks,
     webhookDispatcher,
+    media: new MediaService({
+      repo,
+      content,
+      workspaces,
+      library: mediaLibrary,
+      store: mediaStore,
+      events,
+      allowedTypes: resolveAllowedTypes(config.media.allowedTypes),
+      logger,
+    }),
     activity,
     trash: new TrashService(repo, content, events),
     revisions: new RevisionService(repo, content, events),

@@ -13,6 +13,7 @@ import type { EntryService } from '../domain/entries/entry-service.ts';
 import type { TypeService } from '../domain/types/type-service.ts';
 import type { WorkspaceService } from '../domain/workspaces/workspace-service.ts';
 import type { WebhookService } from '../domain/webhooks/webhook-service.ts';
+import type { MediaService } from '../domain/media/media-service.ts';
 import { createAdminGuard } from '../http/admin-guard.ts';
 import type { AppState } from '../http/state.ts';
 import { createAuthRouter } from './admin/auth.routes.ts';
@@ -24,6 +25,7 @@ import { createTokensRouter } from './admin/tokens.routes.ts';
 import { createUsersRouter } from './admin/users.routes.ts';
 import { createWorkspacesRouter } from './admin/workspaces.routes.ts';
 import { createWebhooksRouter } from './admin/webhooks.routes.ts';
+import { createMediaRouter } from './media/media.routes.ts';
 import type { ActivityLog } from '../domain/activity/activity-log.ts';
 import type { AppInfoService } from '../domain/dashboard/app-info.ts';
 import type { DashboardService } from '../domain/dashboard/dashboard-service.ts';
@@ -53,6 +55,7 @@ export interface AdminApiServices {
   types: TypeService;
   entries: EntryService;
   webhooks: WebhookService;
+  media: MediaService;
   activity: ActivityLog;
   trash: TrashService;
   revisions: RevisionService;
@@ -86,6 +89,7 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createContentTypesRouter(services.types, config, { fieldTypesInMeta: true }),
     createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: false }),
     createWebhooksRouter(services.webhooks, config),
+    createMediaRouter(services.media, config, { admin: true }),
   ]) {
     admin.use(router.routes(), router.allowedMethods({ throw: true }));
   }

@@ -8,11 +8,13 @@ import type { AppState } from '../http/state.ts';
 import type { ContentIndex } from '../domain/content/content-index.ts';
 import type { EntryService } from '../domain/entries/entry-service.ts';
 import type { HealthService } from '../domain/health.ts';
+import type { MediaService } from '../domain/media/media-service.ts';
 import type { TypeService } from '../domain/types/type-service.ts';
 import type { WorkspaceService } from '../domain/workspaces/workspace-service.ts';
 import { createContentTypesRouter } from './content-types/content-types.routes.ts';
 import { createEntriesRouter } from './entries/entries.routes.ts';
 import { createHealthRouter } from './health/health.routes.ts';
+import { createMediaRouter } from './media/media.routes.ts';
 
 const UNSCOPED = /^\/api\/v1\/(content|content-types|media)(\/|$)/;
 
@@ -31,6 +33,7 @@ export interface PublicApiServices {
   content: ContentIndex;
   types: TypeService;
   entries: EntryService;
+  media: MediaService;
 }
 
 /** Builds the router for /api/v1. */
@@ -48,6 +51,7 @@ export function createPublicRouter(services: PublicApiServices, config: Config):
     health,
     createContentTypesRouter(services.types, config, { fieldTypesInMeta: false }),
     createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: true }),
+    createMediaRouter(services.media, config, { admin: false }),
   ]) {
     scoped.use(router.routes(), router.allowedMethods());
   }

@@ -11,6 +11,12 @@ export interface Limits {
   uploadFiles: number;
 }
 
+/** Media library settings. */
+export interface MediaSettings {
+  /** Upload allow-list: media groups (`image`, `video`, `audio`, `pdf`, `office`, `archive`, `text`) and/or MIME types. */
+  allowedTypes: string[];
+}
+
 /** Webhook delivery settings. */
 export interface WebhookSettings {
   /** Per-attempt timeout in milliseconds. */
@@ -49,6 +55,7 @@ export interface Config {
   schedulerIntervalMs: number;
   logLevel: 'silent' | 'error' | 'info';
   limits: Limits;
+  media: MediaSettings;
   webhooks: WebhookSettings;
   backups: BackupLimits;
   /** URL of the update feed (`{ version, url, sha256, notes }`), or undefined when updates are not configured. */
@@ -115,6 +122,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       uploadFileBytes: parseInteger(env.CMS_MAX_UPLOAD_BYTES ?? String(50 * 1024 * 1024), 'CMS_MAX_UPLOAD_BYTES', 1024, 1024 ** 4),
       uploadFiles: parseInteger(env.CMS_MAX_UPLOAD_FILES ?? '20', 'CMS_MAX_UPLOAD_FILES', 1, 1000),
     },
+    media: { allowedTypes: parseList(env.CMS_MEDIA_TYPES ?? 'image,video,audio,pdf,office,archive,text', 'CMS_MEDIA_TYPES') },
     webhooks: {
       timeoutMs: parseInteger(env.CMS_WEBHOOK_TIMEOUT_MS ?? '10000', 'CMS_WEBHOOK_TIMEOUT_MS', 100, 120_000),
       retryBaseMs: parseInteger(env.CMS_WEBHOOK_RETRY_BASE_MS ?? '30000', 'CMS_WEBHOOK_RETRY_BASE_MS', 1, 3_600_000),
@@ -127,6 +135,15 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     updateFeed: updateFeed === '' ? undefined : updateFeed,
     releasesDir: path.resolve(cwd, env.CMS_RELEASES_DIR ?? path.join(dataDir, 'releases')),
   });
+}
+
+// A comma-separated list of lowercase words or MIME types; which ones are known is the domain's check.
+function parseList(raw: string, name: string): string[] {
+  const items = raw.split(',').map((item) => item.trim().toLowerCase()).filter((item) => item !== '');
+  if (items.length === 0 || items.some((item) => !/^[a-z0-9][a-z0-9.+/-]*$/.test(item))) {
+    throw new ConfigError(`${name} must be a comma-separated list of media groups or MIME types.`);
+  }
+  return items;
 }
 
 function parseInteger(raw: string, name: string, min: number, max: number): number {

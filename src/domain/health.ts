@@ -1,5 +1,6 @@
 // The health report of SPEC "Health response": which optional capabilities load.
 // The checks import the libraries lazily so that health never fails because one is missing.
+import { isImageProcessingAvailable } from './media/images.ts';
 
 export interface Health {
   ok: boolean;
@@ -19,7 +20,8 @@ export class HealthService {
   private constructor(private readonly info: HealthInfo, private readonly extensions: Health['extensions']) {}
 
   static async create(info: HealthInfo): Promise<HealthService> {
-    const [gd, zip] = await Promise.all([loads(['sharp']), loads(['archiver', 'yauzl'])]);
+    // gd: thumbnails can be made (sharp loads and encodes), probed by the one owner of sharp.
+    const [gd, zip] = await Promise.all([isImageProcessingAvailable(), loads(['archiver', 'yauzl'])]);
     return new HealthService(info, { gd, zip });
   }
 

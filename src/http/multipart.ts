@@ -86,7 +86,7 @@ export function createMultipartReader(options: MultipartOptions): (ctx: Context)
     });
     try {
       await parse(ctx, async () => undefined);
-      return collect(ctx, options, fileOf);
+      return collect(ctx, options, fileOf, sinks);
     } catch (error) {
       await discardAll(sinks, options);
       throw error;
@@ -94,7 +94,7 @@ export function createMultipartReader(options: MultipartOptions): (ctx: Context)
   };
 }
 
-function collect(ctx: Context, options: MultipartOptions, fileOf: WeakMap<object, UploadSink>): MultipartForm {
+function collect(ctx: Context, options: MultipartOptions, fileOf: WeakMap<object, UploadSink>, sinks: UploadSink[]): MultipartForm {
   const problems: Record<string, string> = {};
   const files: ReceivedFile[] = [];
   for (const [field, sent] of Object.entries(ctx.request.files ?? {})) {
@@ -112,6 +112,9 @@ function collect(ctx: Context, options: MultipartOptions, fileOf: WeakMap<object
     else fields[field] = value;
   }
   if (Object.keys(problems).length > 0) throw new AppError('validation_failed', 'The upload has unknown or repeated fields.', { fields: problems });
+  // formidable lists files as they finish writing; the client's order is the order the parts began.
+  const position = new Map(sinks.map((sink, index) => [sink.id, index]));
+  files.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   return { files, fields };
 }
 

@@ -16,6 +16,8 @@ export interface WatchOptions {
   intervalMs: number;
   /** Receives content.* and schema.* events for what the commits changed. */
   events?: EventBus;
+  /** Further in-memory indexes (the media library) that re-read the paths a commit changed. */
+  indexes?: { applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<unknown> }[];
 }
 
 /** Starts watching; returns the function that stops it. Failures are logged, never thrown. */
@@ -33,6 +35,7 @@ export function watchExternalCommits(options: WatchOptions): () => void {
         if (!workspaces.find(workspace)) continue;
         const typesBefore = typeVersions(content, workspace);
         const entryChanges = await content.applyExternalChanges(workspace, paths);
+        for (const index of options.indexes ?? []) await index.applyExternalChanges(workspace, paths);
         const occurredAt = new Date().toISOString();
         for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap(entryEvents)]) {
           options.events?.emit({ ...event, workspace, occurredAt });

@@ -1,0 +1,122 @@
+// Request bodies of the media routes (SPEC "Media"). Names and values are
+// checked further by the domain (file names, category paths).
+import type { JSONSchemaType } from 'ajv';
+
+const filename = { type: 'string', maxLength: 255 } as const;
+const files = { type: 'array', items: filename, minItems: 1, maxItems: 1000 } as const;
+const category = { type: 'string', maxLength: 1200 } as const;
+const visibility = { type: 'string', enum: ['public', 'private'] } as const;
+
+/** PUT/PATCH /media/{filename}/meta: an empty string or null clears a value. */
+export interface MetaBody {
+  alt?: string | null;
+  title?: string | null;
+}
+
+export const metaSchema: JSONSchemaType<MetaBody> = {
+  type: 'object',
+  properties: {
+    alt: { type: 'string', nullable: true, maxLength: 1000 },
+    title: { type: 'string', nullable: true, maxLength: 500 },
+  },
+  additionalProperties: false,
+};
+
+/** PUT/PATCH /media/{filename}/visibility. */
+export interface VisibilityBody {
+  visibility: 'public' | 'private';
+}
+
+export const visibilitySchema: JSONSchemaType<VisibilityBody> = {
+  type: 'object',
+  properties: { visibility },
+  required: ['visibility'],
+  additionalProperties: false,
+};
+
+/** PUT /media/bulk-visibility. */
+export interface BulkVisibilityBody {
+  files: string[];
+  visibility: 'public' | 'private';
+}
+
+export const bulkVisibilitySchema: JSONSchemaType<BulkVisibilityBody> = {
+  type: 'object',
+  properties: { files, visibility },
+  required: ['files', 'visibility'],
+  additionalProperties: false,
+};
+
+/** PUT/PATCH /media/{filename}/category: an empty string clears it. */
+export interface CategoryBody {
+  category: string;
+}
+
+export const categorySchema: JSONSchemaType<CategoryBody> = {
+  type: 'object',
+  properties: { category },
+  required: ['category'],
+  additionalProperties: false,
+};
+
+/** PUT /admin/api/media/bulk-category. */
+export interface BulkCategoryBody {
+  files: string[];
+  category: string;
+}
+
+export const bulkCategorySchema: JSONSchemaType<BulkCategoryBody> = {
+  type: 'object',
+  properties: { files, category },
+  required: ['files', 'category'],
+  additionalProperties: false,
+};
+
+/** POST /admin/api/media/bulk-delete. */
+export interface BulkDeleteBody {
+  files: string[];
+}
+
+export const bulkDeleteSchema: JSONSchemaType<BulkDeleteBody> = {
+  type: 'object',
+  properties: { files },
+  required: ['files'],
+  additionalProperties: false,
+};
+
+/** POST /media/categories: `name` may be a path; `parent` must exist. */
+export interface CreateCategoryBody {
+  name: string;
+  parent?: string | null;
+}
+
+export const createCategorySchema: JSONSchemaType<CreateCategoryBody> = {
+  type: 'object',
+  properties: { name: category, parent: { ...category, nullable: true } },
+  required: ['name'],
+  additionalProperties: false,
+};
+
+/** PUT/PATCH /media/categories/{category}. */
+export interface RenameCategoryBody {
+  name: string;
+}
+
+export const renameCategorySchema: JSONSchemaType<RenameCategoryBody> = {
+  type: 'object',
+  properties: { name: category },
+  required: ['name'],
+  additionalProperties: false,
+};
+
+/** PUT /admin/api/media/{filename}/rename: the new name as `filename` (or `name`). */
+export interface RenameBody {
+  filename?: string | null;
+  name?: string | null;
+}
+
+export const renameSchema: JSONSchemaType<RenameBody> = {
+  type: 'object',
+  properties: { filename: { ...filename, nullable: true }, name: { ...filename, nullable: true } },
+  additionalProperties: false,
+};
