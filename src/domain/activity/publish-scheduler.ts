@@ -12,7 +12,7 @@ import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 
 /** What the scheduler needs; built in services.ts. */
 export interface PublishSchedulerOptions {
-  content: ContentIndex;
+  content: Pick<ContentIndex, 'types'>;
   workspaces: Pick<WorkspaceService, 'list'>;
   events: EventBus;
   state: Pick<StateStore, 'read' | 'write'>;

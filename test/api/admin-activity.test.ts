@@ -1,0 +1,146 @@
+import { expect } from 'chai';
+import { adminRequest, ADMIN_PASSWORD, ADMIN_USERNAME, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { createEntry, createType, sessionWithGrants } from '../helpers/editorial.ts';
+import { commitCount, contentRepoOf, externalCommit } from '../helpers/git.ts';
+import { pollUntil } from '../helpers/poll.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+interface ActivityView {
+  id: string;
+  time: string;
+  level: string;
+  type: string;
+  message: string;
+  user_id: string | null;
+  workspace: string | null;
+  details: Record<string, unknown>;
+}
+
+describe('admin activity log', () => {
+  let server: TestServer;
+  let admin: AdminSession;
+  let adminId: string;
+
+  before(async () => {
+    server = await startTestServer({ env: { CMS_SCHEDULER_INTERVAL_MS: '50' } });
+    admin = await setupAdmin(server);
+    adminId = (await adminRequest(server, admin, 'GET', '/me')).body.data.id;
+    await createType(server, admin, { name: 'posts', fields: {} });
+  });
+  after(() => server.close());
+
+  async function activity(query = ''): Promise<{ data: ActivityView[]; meta: { total: number; limit: number; offset: number } }> {
+    const response = await adminRequest(server, admin, 'GET', `/activity${query}`);
+    expect(response.status, response.text).to.equal(200);
+    return response.body;
+  }
+
+  async function waitFor(query: string, accept: (record: ActivityView) => boolean): Promise<ActivityView> {
+    const found = await pollUntil(() => activity(query), (body) => body.data.some(accept), { timeoutMs: 5000 });
+    const record = found.data.find(accept);
+    expect(record, `no activity matching ${query}`).to.not.equal(undefined);
+    return record as ActivityView;
+  }
+
+  it('records every write with who, where and what', async () => {
+    const entry = await createEntry(server, admin, 'posts', { title: 'Logged', slug: 'logged' });
+    const record = await waitFor('?type=content.created', (item) => item.details.id === entry.id);
+    expect(record).to.include({ level: 'info', type: 'content.created', message: 'Created posts/logged.', user_id: adminId, workspace: 'default' });
+    expect(record.details).to.deep.equal({ type: 'posts', id: entry.id, slug: 'logged' });
+    expect(Date.parse(record.time)).to.be.closeTo(Date.now(), 60_000);
+    await adminRequest(server, admin, 'DELETE', `/content/posts/${entry.id}`);
+    const deleted = await waitFor('?type=content', (item) => item.type === 'content.deleted' && item.details.id === entry.id);
+    expect(deleted.message).to.equal('Moved to the trash: posts/logged.');
+    const schema = await waitFor('?type=schema', (item) => item.type === 'schema.created');
+    expect(schema).to.include({ message: 'Created the content type "posts".', user_id: adminId });
+  });
+
+  it('records sign-ins and refused sign-ins', async () => {
+    const wrong = await server.request('POST', '/admin/api/login', { body: { username: ADMIN_USERNAME, password: 'wrong password' } });
+    expect(wrong.status).to.equal(401);
+    const failed = await waitFor('?type=auth.login_failed', (item) => item.details.username === ADMIN_USERNAME);
+    expect(failed).to.include({ level: 'warning', user_id: null });
+    expect(failed.details.reason).to.equal('invalid_credentials');
+    expect((await server.request('POST', '/admin/api/login', { body: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } })).status).to.equal(200);
+    const signedIn = await waitFor('?type=auth.login', (item) => item.type === 'auth.login');
+    expect(signedIn).to.include({ level: 'info', user_id: adminId, message: `"${ADMIN_USERNAME}" signed in.` });
+  });
+
+  it('records refused token use: an invalid token and a missing grant', async () => {
+    const unknown = await server.request('GET', '/api/v1/workspaces/default/content/posts', { token: 'cms_0123456789abcdef_nope' });
+    expect(unknown.status).to.equal(401);
+    const invalid = await waitFor('?type=token.denied', (item) => item.details.code === 'unauthorized');
+    expect(invalid).to.include({ level: 'warning', workspace: 'default' });
+    expect(invalid.details).to.include({ token_id: '0123456789abcdef', method: 'GET', path: '/api/v1/workspaces/default/content/posts' });
+
+    const token = await issueToken(server, admin, [{ effect: 'allow', actions: ['content.read'], resources: ['*'] }], 'reader');
+    const tokenId = token.split('_')[1];
+    const denied = await server.request('POST', '/api/v1/workspaces/default/content/posts', { token, body: { title: 'Nope' } });
+    expect(denied.status).to.equal(403);
+    const forbidden = await waitFor('?type=token.denied', (item) => item.details.code === 'forbidden');
+    expect(forbidden).to.include({ user_id: `token:${tokenId}` });
+    expect(forbidden.details.token_id).to.equal(tokenId);
+  });
+
+  it('records a file skipped from an outside commit as an error', async () => {
+    const repo = contentRepoOf(server.dataDir);
+    await externalCommit(repo, { write: { 'default/entries/posts/broken.md': '---\ntitle: [unclosed\n---\n' } }, 'Add a broken file');
+    const skipped = await waitFor('?level=error', (item) => item.type === 'content.file_skipped');
+    expect(skipped).to.include({ workspace: 'default' });
+    expect(skipped.details.path).to.equal('default/entries/posts/broken.md');
+    expect(skipped.message).to.match(/^Skipped default\/entries\/posts\/broken\.md: /);
+  });
+
+  it('records what other services report, such as webhook failures', async () => {
+    await server.services.activity.record({ level: 'error', type: 'webhook.failed', message: 'Delivery to https://example.test failed.', details: { webhook_id: 'w1' } });
+    const body = await activity('?type=webhook');
+    expect(body.data[0]).to.include({ level: 'error', type: 'webhook.failed', user_id: null, workspace: null });
+    expect(body.data[0].details).to.deep.equal({ webhook_id: 'w1' });
+  });
+
+  it('filters by level and type and pages newest first', async () => {
+    for (const name of ['one', 'two', 'three']) await server.services.activity.record({ level: 'warning', type: 'test.paging', message: name });
+    const page = await activity('?type=test.paging&level=warning&limit=2&offset=1');
+    expect(page.data.map((item) => item.message)).to.deep.equal(['two', 'one']);
+    expect(page.meta).to.deep.equal({ total: 3, limit: 2, offset: 1 });
+    expect((await activity('?type=test.paging&level=info')).meta.total).to.equal(0);
+    expect((await activity('?type=test')).meta.total).to.equal(3);
+    expect((await activity('?type=test.pag')).meta.total).to.equal(0);
+    expect((await activity()).meta.limit).to.equal(50);
+  });
+
+  it('answers 400 for bad query values', async () => {
+    for (const query of ['level=loud', 'limit=0', 'limit=501', 'offset=-1', 'limit=abc']) {
+      const response = await adminRequest(server, admin, 'GET', `/activity?${query}`);
+      expect(response.status, query).to.equal(400);
+      expect(response.body.error.code).to.equal('invalid_request');
+    }
+  });
+
+  it('needs activity.read', async () => {
+    const editor = await sessionWithGrants(server, admin, 'no-activity', [{ effect: 'allow', actions: ['content.*'], resources: ['*'] }]);
+    const response = await adminRequest(server, editor, 'GET', '/activity');
+    expect(response.status).to.equal(403);
+    expect(response.body.error.code).to.equal('forbidden');
+    const anonymous = await server.request('GET', '/admin/api/activity');
+    expect(anonymous.status).to.equal(401);
+  });
+
+  it('announces a scheduled entry once when its publish time passes, without writing it', async () => {
+    const repo = contentRepoOf(server.dataDir);
+    const soon = new Date(Date.now() + 300).toISOString();
+    const first = await createEntry(server, admin, 'posts', { title: 'Scheduled', status: 'scheduled', published_at: soon });
+    const commits = await commitCount(repo);
+    const published = await waitFor('?type=content.published', (item) => item.details.id === first.id);
+    expect(published).to.include({ user_id: null, workspace: 'default', message: `Published posts/${first.slug}.` });
+
+    const second = await createEntry(server, admin, 'posts', { title: 'Scheduled later', status: 'scheduled', published_at: new Date(Date.now() + 200).toISOString() });
+    await waitFor('?type=content.published', (item) => item.details.id === second.id);
+    const announcements = (await activity('?type=content.published&limit=500')).data.filter((item) => item.details.id === first.id);
+    expect(announcements).to.have.length(1);
+    expect(await commitCount(repo)).to.equal(commits + 1);
+    const read = await server.request('GET', `/api/v1/workspaces/default/content/posts/${first.id}`);
+    expect(read.status).to.equal(200);
+    expect(read.body.data.status).to.equal('scheduled');
+  });
+});

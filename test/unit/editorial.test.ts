@@ -1,0 +1,166 @@
+// Pure parts of the editorial operations: revision diffs, the activity log's
+// reading and filtering, and the publish scheduler's "came due" rule.
+import { expect } from 'chai';
+import { ActivityLog, type LineStore } from '../../src/domain/activity/activity-log.ts';
+import { describeEvent } from '../../src/domain/activity/activity-feeds.ts';
+import { PublishScheduler } from '../../src/domain/activity/publish-scheduler.ts';
+import type { Principal } from '../../src/domain/auth/principal.ts';
+import type { StoredEntry } from '../../src/domain/entries/entry.ts';
+import { EventBus, type DomainEvent } from '../../src/domain/events.ts';
+import { diffEntries } from '../../src/domain/history/field-changes.ts';
+import { TypeIndex } from '../../src/domain/query/type-index.ts';
+import type { ContentType } from '../../src/domain/types/content-type.ts';
+import { AppError } from '../../src/errors/app-error.ts';
+
+function buildEntry(overrides: Partial<StoredEntry> = {}): StoredEntry {
+  return {
+    id: 'e1', slug: 'hello', type: 'posts', status: 'draft', title: 'Hello', published_at: null,
+    created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', data: {}, translations: {}, ...overrides,
+  };
+}
+
+const POSTS: ContentType = { name: 'posts', label: 'Posts', icon: '', singleton: false, visibility: 'public', slug_field: 'title', slug_source: 'title', locales: [], default_locale: '', fields: {} };
+const ADMIN: Principal = { kind: 'user', id: 'u1', username: 'admin', displayName: 'Admin', role: 'admin', grants: [{ effect: 'allow', actions: ['*'], resources: ['*'] }] };
+const VIEWER: Principal = { kind: 'user', id: 'u2', username: 'viewer', displayName: 'Viewer', role: 'viewer', grants: [{ effect: 'allow', actions: ['content.read'], resources: ['*'] }] };
+
+describe('revision diffs', () => {
+  it('lists changed shared fields, values and translations in a stable order, ignoring timestamps', () => {
+    const before = buildEntry({ data: { tags: ['a'], meta: { x: 1, y: 2 } }, translations: { de: { title: 'Hallo', data: { body: 'alt' } } } });
+    const after = buildEntry({ title: 'Hi', status: 'published', updated_at: '2026-02-01T00:00:00.000Z', data: { tags: ['a', 'b'], meta: { y: 2, x: 1 }, extra: true }, translations: { fr: { title: 'Salut', data: {} } } });
+    expect(diffEntries(before, after)).to.deep.equal([
+      { field: 'title', before: 'Hello', after: 'Hi' },
+      { field: 'status', before: 'draft', after: 'published' },
+      { field: 'data.extra', before: null, after: true },
+      { field: 'data.tags', before: ['a'], after: ['a', 'b'] },
+      { field: 'translations.de.title', before: 'Hallo', after: null },
+      { field: 'translations.de.data.body', before: 'alt', after: null },
+      { field: 'translations.fr.title', before: null, after: 'Salut' },
+    ]);
+  });
+
+  it('treats a missing side as all-absent and equal entries as no change', () => {
+    expect(diffEntries(undefined, buildEntry())).to.deep.equal([
+      { field: 'slug', before: null, after: 'hello' },
+      { field: 'title', before: null, after: 'Hello' },
+      { field: 'status', before: null, after: 'draft' },
+    ]);
+    expect(diffEntries(buildEntry(), buildEntry({ updated_by: 'someone' }))).to.deep.equal([]);
+  });
+});
+
+describe('activity log', () => {
+  function memoryStore(lines: string[] = []): LineStore & { lines: string[] } {
+    return {
+      lines,
+      appendLine: async (_name: string, line: string) => {
+        lines.push(line);
+      },
+      readLines: async () => [...lines],
+    };
+  }
+
+  it('stores records as JSON lines and lists them newest first, skipping unreadable lines', async () => {
+    const store = memoryStore();
+    let now = Date.parse('2026-03-01T10:00:00.000Z');
+    const log = new ActivityLog(store, () => undefined, () => now++);
+    await log.record({ type: 'content.created', message: 'first', user_id: 'u1', workspace: 'default', details: { id: 'e1' } });
+    store.lines.push('{"broken', JSON.stringify({ time: 'x', type: 't', message: 'm', level: 'loud' }));
+    await log.record({ level: 'warning', type: 'auth.login_failed', message: 'second' });
+    const page = await log.list(ADMIN);
+    expect(page.records.map((record) => record.message)).to.deep.equal(['second', 'first']);
+    expect(page.records[1]).to.include({ level: 'info', time: '2026-03-01T10:00:00.000Z', user_id: 'u1', workspace: 'default' });
+    expect(page.records[0]).to.include({ user_id: null, workspace: null });
+    expect(page).to.include({ total: 2, limit: 50, offset: 0 });
+  });
+
+  it('filters by level, type (exact or area) and workspace', async () => {
+    const log = new ActivityLog(memoryStore(), () => undefined);
+    await log.record({ type: 'content.created', message: 'a', workspace: 'blog' });
+    await log.record({ type: 'content.updated', message: 'b', workspace: 'shop' });
+    await log.record({ level: 'error', type: 'contentious', message: 'c' });
+    const messages = async (query: Parameters<ActivityLog['list']>[1]) => (await log.list(ADMIN, query)).records.map((record) => record.message);
+    expect(await messages({ type: 'content' })).to.deep.equal(['b', 'a']);
+    expect(await messages({ type: 'content.created' })).to.deep.equal(['a']);
+    expect(await messages({ level: 'error' })).to.deep.equal(['c']);
+    expect(await messages({ workspace: 'shop' })).to.deep.equal(['b']);
+    expect(await messages({ limit: 1, offset: 1 })).to.deep.equal(['b']);
+  });
+
+  it('needs activity.read and sane paging', async () => {
+    const log = new ActivityLog(memoryStore(), () => undefined);
+    const codeOf = async (run: () => Promise<unknown>) => run().then(() => 'ok', (error: unknown) => (error instanceof AppError ? error.code : 'other'));
+    expect(await codeOf(() => log.list(VIEWER))).to.equal('forbidden');
+    expect(await codeOf(() => log.list({ kind: 'anonymous' }))).to.equal('unauthorized');
+    expect(await codeOf(() => log.list(ADMIN, { limit: 0 }))).to.equal('invalid_request');
+    expect(await codeOf(() => log.list(ADMIN, { limit: 501 }))).to.equal('invalid_request');
+  });
+
+  it('reports a failed write instead of rejecting', async () => {
+    const failures: unknown[] = [];
+    const log = new ActivityLog({ appendLine: () => Promise.reject(new Error('disk full')), readLines: async () => [] }, (error) => failures.push(error));
+    await log.record({ type: 'x', message: 'y' });
+    await log.flush();
+    expect(failures).to.have.length(1);
+  });
+
+  it('describes domain events in plain words', () => {
+    const event = (type: DomainEvent['type'], data: Record<string, string>): DomainEvent => ({ type, workspace: 'default', occurredAt: '', actor: 'u1', data });
+    expect(describeEvent(event('content.restored', { type: 'posts', id: 'e1', slug: 'hello' }))).to.deep.include({ message: 'Restored from the trash: posts/hello.', user_id: 'u1', workspace: 'default' });
+    expect(describeEvent(event('schema.deleted', { type: 'posts' })).message).to.equal('Deleted the content type "posts".');
+    expect(describeEvent(event('media.uploaded', { filename: 'a.png' })).message).to.equal('Uploaded "a.png".');
+  });
+});
+
+describe('publish scheduler', () => {
+  function harness(entries: StoredEntry[], saved: string | null, start: number) {
+    const index = new TypeIndex(POSTS);
+    for (const entry of entries) index.upsert(entry);
+    const emitted: DomainEvent[] = [];
+    const events = new EventBus(() => undefined);
+    events.on((event) => {
+      emitted.push(event);
+    });
+    const state = { stored: saved === null ? null : { last_tick: saved } as unknown, read: async <T>(_name: string, fallback: T) => (state.stored ?? fallback) as T, write: async <T>(_name: string, value: T) => { state.stored = value; } };
+    const clock = { now: start };
+    const scheduler = PublishScheduler.start({
+      content: { types: () => [{ type: POSTS, index }] },
+      workspaces: { list: () => [{ slug: 'default', label: 'Default', archived: false, type_order: [], created_at: '', updated_at: '' }] },
+      events, state, intervalMs: 3_600_000, onError: () => undefined, now: () => clock.now,
+    });
+    return { scheduler, emitted, clock, state };
+  }
+  const flushEvents = () => new Promise((resolve) => setImmediate(resolve));
+  const at = (iso: string) => Date.parse(iso);
+
+  it('announces each scheduled entry once, when its time passes', async () => {
+    const entries = [
+      buildEntry({ id: 'a', slug: 'a', status: 'scheduled', published_at: '2026-05-01T10:00:05.000Z' }),
+      buildEntry({ id: 'b', slug: 'b', status: 'scheduled', published_at: '2026-05-01T10:00:20.000Z' }),
+      buildEntry({ id: 'c', slug: 'c', status: 'published', published_at: '2026-05-01T10:00:06.000Z' }),
+      buildEntry({ id: 'd', slug: 'd', status: 'scheduled', published_at: '2026-05-01T09:00:00.000Z' }),
+    ];
+    const { scheduler: starting, emitted, clock } = harness(entries, null, at('2026-05-01T10:00:00.000Z'));
+    const scheduler = await starting;
+    clock.now = at('2026-05-01T10:00:10.000Z');
+    expect(await scheduler.tick()).to.equal(1);
+    clock.now = at('2026-05-01T10:00:15.000Z');
+    expect(await scheduler.tick()).to.equal(0);
+    clock.now = at('2026-05-01T10:00:30.000Z');
+    expect(await scheduler.tick()).to.equal(1);
+    await scheduler.stop();
+    await flushEvents();
+    expect(emitted.map((event) => [event.type, event.data.id, event.actor])).to.deep.equal([['content.published', 'a', undefined], ['content.published', 'b', undefined]]);
+  });
+
+  it('catches up after a restart from the saved last tick', async () => {
+    const entries = [buildEntry({ id: 'a', status: 'scheduled', published_at: '2026-05-01T12:00:00.000Z' })];
+    const { scheduler: starting, emitted, clock, state } = harness(entries, '2026-05-01T11:00:00.000Z', at('2026-05-01T13:00:00.000Z'));
+    const scheduler = await starting;
+    clock.now += 1000;
+    expect(await scheduler.tick()).to.equal(1);
+    await scheduler.stop();
+    await flushEvents();
+    expect(emitted.map((event) => event.data.id)).to.deep.equal(['a']);
+    expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T13:00:01.000Z' });
+  });
+});
