@@ -155,7 +155,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     activity,
     trash: new TrashService(repo, content, events),
     revisions: new RevisionService(repo, content, events),
-    dashboard: new DashboardService({ content, types, activity }),
+    dashboard: new DashboardService({ content, types, activity, media: mediaLibrary }),
     appInfo: new AppInfoService({ config, health, repoHead: () => repoHeadOf(repo.dir) }),
     scheduler,
     close: async () => {

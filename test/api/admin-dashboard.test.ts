@@ -4,6 +4,7 @@ import { createEntry, createType, sessionWithGrants } from '../helpers/editorial
 import { contentRepoOf, git, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { PDF_BYTES, uploadMedia } from './media-fixtures.ts';
 
 describe('admin dashboard and app', () => {
   let server: TestServer;
@@ -33,13 +34,20 @@ describe('admin dashboard and app', () => {
       { name: 'posts', label: 'posts', singleton: false, total: 4, by_status: { draft: 1, published: 2, scheduled: 0, protected: 0, archived: 1 } },
     ]);
     expect(data.totals).to.deep.equal({ entries: 5, by_status: { draft: 1, published: 3, scheduled: 0, protected: 0, archived: 1 } });
-    expect(data.media).to.deep.equal({ count: 0, bytes: 0 });
+    expect(data.media).to.have.keys(['count', 'bytes']);
     const slugs = data.recent_edits.map((edit: { slug: string }) => edit.slug);
     expect(slugs[0]).to.equal('p1');
     expect(slugs.slice(1)).to.have.members(['home', 'p4', 'p3', 'p2']);
     expect(data.recent_edits[0]).to.include({ type: 'posts', title: 'P1 edited', status: 'draft' });
     expect(data.recent_activity[0]).to.include({ type: 'content.updated', message: 'Updated posts/p1.' });
     expect(data.recent_activity.length).to.be.at.most(10);
+  });
+
+  it('counts media files and bytes of the workspace', async () => {
+    const uploaded = await uploadMedia(server, [{ filename: 'a.pdf', bytes: PDF_BYTES, type: 'application/pdf' }, { filename: 'b.pdf', bytes: PDF_BYTES, type: 'application/pdf' }], { session: admin });
+    expect(uploaded.status, uploaded.text).to.equal(201);
+    const response = await adminRequest(server, admin, 'GET', '/dashboard');
+    expect(response.body.data.media).to.deep.equal({ count: 2, bytes: 2 * PDF_BYTES.length });
   });
 
   it('shows only what the user may read', async () => {
