@@ -17,13 +17,13 @@ import { parseCategory } from './categories.ts';
 import {
   assertCategoryExists, listWith, newCategoryPath, planCategoryDelete, planCategoryRename, renamedCategoryPath, type CategoryState,
 } from './category-plans.ts';
-import { extensionOf, isValidMediaFilename } from './file-names.ts';
+import { isValidMediaFilename } from './file-names.ts';
 import { makeThumbnail } from './images.ts';
 import type { MediaLibrary } from './media-library.ts';
 import { matchesMediaQuery, parseMediaQuery } from './media-query.ts';
 import { hasThumbnail, type MediaRecord, type MediaVisibility } from './media-record.ts';
-import { rewriteMediaReferences } from './media-references.ts';
-import { extensionsOf, type AllowedTypes } from './media-types.ts';
+import { renameMedia } from './media-rename.ts';
+import type { AllowedTypes } from './media-types.ts';
 import { placeUploads, prepareUpload, type PreparedUpload, type UploadedFile } from './media-uploads.ts';
 import { MediaWriter, type MediaChangeSet } from './media-writer.ts';
 
@@ -223,35 +223,8 @@ export class MediaService {
     this.authorizeOn(principal, workspace, 'media.update', `media:${filename}`);
     return this.deps.repo.serialize(async () => {
       const [current] = this.getRecords(workspace, [filename], false);
-      checkNewName(current, newName);
-      if (newName === filename) return current;
-      const { store } = this.deps;
-      if (this.deps.library.find(workspace, newName) || (await store.exists('file', workspace, newName))) {
-        throw new AppError('conflict', `A media file "${newName}" exists already.`);
-      }
-      await store.remove('thumb', workspace, newName);
-      const movedFile = await store.move('file', workspace, filename, newName);
-      const movedThumb = await store.move('thumb', workspace, filename, newName);
-      const rewrites = rewriteMediaReferences(this.deps.content, workspace, filename, newName, { actor: actorIdOf(principal), now: this.isoNow() });
-      const renamed = { ...current, filename: newName };
-      try {
-        await this.writer.apply(principal, workspace, {
-          message: `Rename media ${filename} to ${newName}`,
-          remove: [filename],
-          put: [renamed],
-          extra: rewrites.flatMap((rewrite) => rewrite.changes),
-          events: [
-            { type: 'media.updated', data: { filename: newName, previous_filename: filename } },
-            ...rewrites.map(({ after }) => ({ type: 'content.updated' as const, data: { type: after.type, id: after.id, slug: after.slug } })),
-          ],
-        });
-      } catch (error) {
-        if (movedFile) await store.move('file', workspace, newName, filename);
-        if (movedThumb) await store.move('thumb', workspace, newName, filename);
-        throw error;
-      }
-      for (const { indexed, after } of rewrites) indexed.index.upsert(after);
-      return renamed;
+      const { store, library, content } = this.deps;
+      return renameMedia({ store, library, content, writer: this.writer, now: this.isoNow() }, principal, workspace, current, newName);
     });
   }
 
@@ -371,18 +344,6 @@ export class MediaService {
 
 function request(workspace: string, action: string, resource: string) {
   return { action, resource, workspace };
-}
-
-// The new name must be a valid stored name with an extension of the file's type.
-function checkNewName(record: MediaRecord, newName: string): void {
-  const extension = extensionOf(newName);
-  const allowed = extensionsOf(record.mime);
-  const accepted = allowed.length > 0 ? allowed : [extensionOf(record.filename)];
-  if (!isValidMediaFilename(newName) || extension === undefined || !accepted.includes(extension)) {
-    throw new AppError('validation_failed', `"${newName.slice(0, 200)}" is not a valid new name for "${record.filename}".`, {
-      fields: { filename: `Use lowercase letters, digits, ".", "_" and "-" (at most 200 characters) and the extension ${accepted.map((ext) => `.${ext}`).join(' or ')}.` },
-    });
-  }
 }
 
 function sameRecord(a: MediaRecord, b: MediaRecord | undefined): boolean {
