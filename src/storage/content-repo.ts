@@ -19,7 +19,7 @@ import { History } from './git/history.ts';
 import type { LoggedCommit } from './git/history.ts';
 import { ObjectReader } from './git/object-reader.ts';
 import { isObjectId, type PreparedObject } from './git/objects.ts';
-import { decodeObjects, encodeObjects, isHistoryComplete, reachableObjects, type ObjectStreamLimits } from './git/object-transfer.ts';
+import { decodeObjects, encodeObjects, isHistoryComplete, reachableObjects, type ExportStats, type ObjectStreamLimits } from './git/object-transfer.ts';
 import { readHead } from './git/refs.ts';
 import { TreeWriter } from './git/tree-writer.ts';
 import type { ChangedPath } from './git/tree-writer.ts';
@@ -128,7 +128,11 @@ export class ContentRepo {
     return repo;
   }
 
-  /** Runs `fn` after every earlier queued task: the one write queue of this repository (FIFO). */
+  /**
+   * Runs `fn` after every earlier queued task: the one write queue of this
+   * repository (FIFO). Not re-entrant: calling serialize() from inside `fn`
+   * (or from a watchHead handler, which already runs inside it) deadlocks.
+   */
   serialize<T>(fn: () => Promise<T>): Promise<T> {
     return this.queue.run(fn);
   }
@@ -248,9 +252,10 @@ export class ContentRepo {
   /**
    * The whole history reachable from commit `oid` (HEAD by default) as one
    * byte stream of objects, for backups; importObjects() reads it back.
-   * Does not block writes: objects never change once written.
+   * `stats` resolves once the stream has ended. Does not block writes:
+   * objects never change once written.
    */
-  exportObjects(oid?: string): Readable {
+  exportObjects(oid?: string): { stream: Readable; stats: Promise<ExportStats> } {
     const objects = this.objects;
     const head = oid === undefined ? this.head() : Promise.resolve(oid);
     return encodeObjects(
@@ -292,7 +297,8 @@ export class ContentRepo {
   /**
    * Polls HEAD every `intervalMs` (two small file reads) and, inside
    * serialize(), calls `onChange(from, to)` when HEAD moved to commits this
-   * process did not write. Returns stop(). See HeadWatcher for the details.
+   * process did not write, once per run of such commits. The handler must not
+   * call serialize() (it already runs inside it). Returns stop().
    */
   watchHead(onChange: HeadChangeHandler, intervalMs: number, options: WatchOptions = {}): () => void {
     return this.watcher.watch(onChange, intervalMs, options);
