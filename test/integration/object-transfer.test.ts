@@ -66,10 +66,12 @@ describe('ContentRepo history transfer', () => {
 
   it('exports every reachable object and imports them with the same ids', async () => {
     const head = await source.head();
-    const stream = await bytesOf(source.exportObjects());
+    const exported = source.exportObjects();
+    const stream = await bytesOf(exported.stream);
     expect(Number((await git(source.dir, 'rev-list', '--count', 'HEAD')).trim())).to.equal(5);
     const objects = (await git(source.dir, 'rev-list', '--objects', 'HEAD')).trim().split('\n').length;
 
+    expect(await exported.stats).to.deep.equal({ objects, commits: 5 });
     const checked = await target.importObjects(Readable.from([stream]), { ...LIMITS, dryRun: true });
     expect(checked).to.deep.equal({ objects, commits: 5 });
     expect(await target.hasCompleteHistory(head)).to.equal(false);
@@ -84,7 +86,7 @@ describe('ContentRepo history transfer', () => {
 
   it('keeps the imported history in the revision log through a merge commit', async () => {
     const head = await source.head();
-    await target.importObjects(source.exportObjects(), LIMITS);
+    await target.importObjects(source.exportObjects().stream, LIMITS);
     await commit(target, [{ path: 'other/entries/pages/about.md', content: entry('About') }], 'Create pages/about');
     const restore = await commit(target, [{ path: FILE, content: entry('Three') }], 'Restore backup', [head]);
 
@@ -101,7 +103,7 @@ describe('ContentRepo history transfer', () => {
 
   it('lists a merge that changed the file itself as a revision', async () => {
     const head = await source.head();
-    await target.importObjects(source.exportObjects(), LIMITS);
+    await target.importObjects(source.exportObjects().stream, LIMITS);
     await commit(target, [{ path: FILE, content: entry('Four') }], 'Restore backup', [head]);
     const messages = (await target.log({ paths: [FILE] })).map((found) => found.message.split('\n')[0]);
     expect(messages).to.deep.equal(['Restore backup']);
@@ -114,7 +116,7 @@ describe('ContentRepo history transfer', () => {
   });
 
   it('rejects malformed streams with MalformedObjectStream', async () => {
-    const good = await bytesOf(source.exportObjects());
+    const good = await bytesOf(source.exportObjects().stream);
     const header = good.subarray(0, good.indexOf(0x0a) + 1);
     const badType = Buffer.concat([header, Buffer.from([9, 0, 0, 0, 1]), Buffer.from([0])]);
     const huge = deflateSync(Buffer.alloc(LIMITS.maxObjectBytes + 10));

@@ -4,6 +4,7 @@
 // stream. Object ids are never taken from the stream; they are computed from
 // the content on the way in, so a crafted stream cannot plant a wrong object.
 import { Readable } from 'node:stream';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { ObjectReader } from './object-reader.ts';
 import { prepareObject, type GitObjectType, type PreparedObject } from './objects.ts';
@@ -27,6 +28,14 @@ const CODES: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3, tag:
 const TYPES: (GitObjectType | undefined)[] = [undefined, 'commit', 'tree', 'blob', 'tag'];
 const HEADER_BYTES = 5;
 const GITLINK_MODE = '160000';
+// Object reads are synchronous, so a long export gives other requests a turn this often.
+const YIELD_EVERY_MS = 10;
+
+/** What an export wrote, known once its stream has ended. */
+export interface ExportStats {
+  objects: number;
+  commits: number;
+}
 
 /**
  * Yields every object reachable from commit `head`: commits (all parents),
@@ -69,21 +78,38 @@ async function* treeObjects(reader: ObjectReader, tree: string, seen: Set<string
   }
 }
 
-/** Encodes objects as a stream: a magic line, then per object a type byte, a 32-bit length and the deflated body. */
-export function encodeObjects(objects: AsyncIterable<PreparedObject>): Readable {
-  return Readable.from(
+/**
+ * Encodes objects as a stream: a magic line, then per object a type byte, a
+ * 32-bit length and the deflated body. `stats` resolves when the stream ends.
+ */
+export function encodeObjects(objects: AsyncIterable<PreparedObject>): { stream: Readable; stats: Promise<ExportStats> } {
+  let settle: (stats: ExportStats) => void = () => undefined;
+  const stats = new Promise<ExportStats>((resolve) => {
+    settle = resolve;
+  });
+  const stream = Readable.from(
     (async function* () {
+      const counted: ExportStats = { objects: 0, commits: 0 };
+      let lastYield = performance.now();
       yield MAGIC;
       for await (const object of objects) {
+        counted.objects += 1;
+        if (object.type === 'commit') counted.commits += 1;
         const data = deflateSync(object.body, { level: 6 });
         const header = Buffer.alloc(HEADER_BYTES);
         header[0] = CODES[object.type];
         header.writeUInt32BE(data.length, 1);
         yield Buffer.concat([header, data]);
+        if (performance.now() - lastYield > YIELD_EVERY_MS) {
+          await yieldToEventLoop();
+          lastYield = performance.now();
+        }
       }
+      settle(counted);
     })(),
     { objectMode: false },
   );
+  return { stream, stats };
 }
 
 /**
