@@ -400,6 +400,9 @@ describe('ContentRepo', () => {
       }
       expect(await repo.listFiles(POSTS)).to.have.length(2000 - 50 + 150);
       expect(await git(repo.dir, 'ls-files', POSTS)).to.equal(`${(await repo.listFiles(POSTS)).join('\n')}\n`);
+      // The index is a split index: git reads it and names its shared part.
+      const shared = (await git(repo.dir, 'rev-parse', '--shared-index-path')).trim();
+      expect(path.basename(shared)).to.match(/^sharedindex\.[0-9a-f]{40}$/);
       await expectCleanRepo(repo.dir);
     });
   });

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { composeMessage, splitTrailers } from '../../src/storage/git/commit-object.ts';
 import { encodeIndexEntry, GitIndex } from '../../src/storage/git/index-file.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
-import { decodeEwah, encodeEwah } from '../../src/storage/git/split-index.ts';
+import { decodeEwah, encodeEwah, SplitIndex } from '../../src/storage/git/split-index.ts';
 import { diffTreeViews, FILE_MODE, TREE_MODE, TreeView } from '../../src/storage/git/tree.ts';
 import type { TreeEdit } from '../../src/storage/git/tree.ts';
 
@@ -120,6 +120,26 @@ describe('git formats', () => {
 
     it('encodes the empty bitmap as git does (one zero run-length word)', () => {
       expect(encodeEwah([]).toString('hex')).to.equal('00000000' + '00000001' + '0000000000000000' + '00000000');
+    });
+  });
+
+  describe('SplitIndex.prune', () => {
+    it('keeps the current shared index, the two newest others and any read in the last 30 seconds', async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'split-prune-'));
+      try {
+        const now = Date.now();
+        const ages: Record<string, number> = { current: 600, a: 500, b: 400, c: 300, recent: 10, tmp: 120 };
+        for (const [name, seconds] of Object.entries(ages)) {
+          const file = path.join(dir, name === 'tmp' ? 'sharedindex_0a1b2c' : `sharedindex.${name}`);
+          await writeFile(file, '');
+          await utimes(file, (now - seconds * 1000) / 1000, (now - seconds * 1000) / 1000);
+        }
+        await writeFile(path.join(dir, 'index'), '');
+        await SplitIndex.prune(dir, path.join(dir, 'sharedindex.current'), now);
+        expect((await readdir(dir)).sort()).to.deep.equal(['index', 'sharedindex.current', 'sharedindex.recent', 'sharedindex_0a1b2c']);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
   });
 

@@ -22,6 +22,9 @@ export interface PreparedIndex {
 
 const SHARED_PREFIX = 'sharedindex.';
 const SHARED_FILES_KEPT = 2;
+// git refreshes a shared index's mtime whenever it reads it, so a file older
+// than this is used by no git process that is still running.
+const SHARED_FILE_MIN_AGE_MS = 30_000;
 
 /** An immutable index: a shared base plus the entries changed since (path → entry, or null when removed). */
 export class SplitIndex {
@@ -93,16 +96,18 @@ export class SplitIndex {
   }
 
   /**
-   * Deletes shared index files other than `current` and the newest few: a git
-   * process that read an older `.git/index` a moment ago may still open them.
+   * Deletes shared index files (and temp files of interrupted writes) other
+   * than `current`, keeping the newest few and any a git process read lately:
+   * `git status` may read an older `.git/index` and write it back later.
    */
-  static async prune(gitdir: string, current: string): Promise<void> {
-    const names = (await readdir(gitdir)).filter((name) => name.startsWith(SHARED_PREFIX) && path.join(gitdir, name) !== current);
+  static async prune(gitdir: string, current: string, now = Date.now()): Promise<void> {
+    const names = (await readdir(gitdir)).filter((name) => /^sharedindex[._]/.test(name) && path.join(gitdir, name) !== current);
     const aged = await Promise.all(
       names.map(async (name) => ({ file: path.join(gitdir, name), time: (await stat(path.join(gitdir, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
     );
     aged.sort((a, b) => b.time - a.time);
-    await Promise.all(aged.slice(SHARED_FILES_KEPT).map(({ file }) => unlink(file).catch(() => undefined)));
+    const stale = aged.slice(SHARED_FILES_KEPT).filter(({ time }) => now - time > SHARED_FILE_MIN_AGE_MS);
+    await Promise.all(stale.map(({ file }) => unlink(file).catch(() => undefined)));
   }
 
   private encode(): Buffer[] {
