@@ -22,30 +22,41 @@ export interface WatchOptions {
 
 /** Starts watching; returns the function that stops it. Failures are logged, never thrown. */
 export function watchExternalCommits(options: WatchOptions): () => void {
-  const { repo, content, workspaces, logger } = options;
+  const { repo, logger } = options;
   return repo.watchHead(async (from, to) => {
     try {
       const changes = await repo.changedPaths(from, to);
-      for (const [workspace, paths] of groupByWorkspace(changes)) {
-        if (paths.some((change) => change.path === `${workspace}/workspace.yaml`)) {
-          const known = !!workspaces.find(workspace);
-          await workspaces.reload(workspace);
-          if (!known) await content.loadWorkspace(workspace);
-        }
-        if (!workspaces.find(workspace)) continue;
-        const typesBefore = typeVersions(content, workspace);
-        const entryChanges = await content.applyExternalChanges(workspace, paths);
-        for (const index of options.indexes ?? []) await index.applyExternalChanges(workspace, paths);
-        const occurredAt = new Date().toISOString();
-        for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap(entryEvents)]) {
-          options.events?.emit({ ...event, workspace, occurredAt });
-        }
-      }
+      await reindexChangedPaths(options, changes);
       logger.info('indexed an external commit', { commit: to, files: changes.length });
     } catch (error) {
       logger.error('could not index an external commit', { commit: to, error });
     }
   }, options.intervalMs);
+}
+
+/**
+ * Applies the paths a commit changed to the in-memory picture (workspaces,
+ * types and entries, further indexes) and tells the event bus what changed.
+ * Used for commits made outside the server and for restored backups; call it
+ * inside repo.serialize(). Throws what reading the files throws.
+ */
+export async function reindexChangedPaths(options: Pick<WatchOptions, 'content' | 'workspaces' | 'events' | 'indexes'>, changes: ChangedPath[]): Promise<void> {
+  const { content, workspaces } = options;
+  for (const [workspace, paths] of groupByWorkspace(changes)) {
+    if (paths.some((change) => change.path === `${workspace}/workspace.yaml`)) {
+      const known = !!workspaces.find(workspace);
+      await workspaces.reload(workspace);
+      if (!known) await content.loadWorkspace(workspace);
+    }
+    if (!workspaces.find(workspace)) continue;
+    const typesBefore = typeVersions(content, workspace);
+    const entryChanges = await content.applyExternalChanges(workspace, paths);
+    for (const index of options.indexes ?? []) await index.applyExternalChanges(workspace, paths);
+    const occurredAt = new Date().toISOString();
+    for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap(entryEvents)]) {
+      options.events?.emit({ ...event, workspace, occurredAt });
+    }
+  }
 }
 
 function groupByWorkspace(changes: ChangedPath[]): Map<string, ChangedPath[]> {
