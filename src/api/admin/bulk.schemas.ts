@@ -16,6 +16,7 @@ export interface BulkDeleteBody {
 
 const ids = { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } } as const;
 
+/** Shape check of BulkUpdateBody; unknown keys are 422. */
 export const bulkUpdateSchema: JSONSchemaType<BulkUpdateBody> = {
   type: 'object',
   properties: { ids, changes: { type: 'object', required: [] } },
@@ -23,6 +24,7 @@ export const bulkUpdateSchema: JSONSchemaType<BulkUpdateBody> = {
   additionalProperties: false,
 };
 
+/** Shape check of BulkDeleteBody; unknown keys are 422. */
 export const bulkDeleteSchema: JSONSchemaType<BulkDeleteBody> = {
   type: 'object',
   properties: { ids },

@@ -6,6 +6,7 @@ export interface TypeOrderBody {
   names: string[];
 }
 
+/** Shape check of TypeOrderBody; unknown keys are 422. */
 export const typeOrderSchema: JSONSchemaType<TypeOrderBody> = {
   type: 'object',
   properties: { names: { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 128 } } },

@@ -10,7 +10,9 @@ import { authorize } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 
+/** How serious a record is; `GET /activity?level=` filters by it. */
 export const ACTIVITY_LEVELS = ['info', 'warning', 'error'] as const;
+/** One of ACTIVITY_LEVELS. */
 export type ActivityLevel = (typeof ACTIVITY_LEVELS)[number];
 
 /** One line of the activity log, as the admin API returns it. */

@@ -23,21 +23,25 @@ import { presentMedia, type MediaPresenter } from './media-urls.ts';
 
 export type { MediaPresenter } from './media-urls.ts';
 
+/** How a read presents the entry (media as URLs on the public API). */
 export interface ReadOptions {
   mediaUrl?: MediaPresenter;
 }
 
+/** One page of a list and its meta (SPEC "List meta"). */
 export interface ListResult {
   entries: ResolvedEntry[];
   meta: { total: number; limit: number; offset: number; sort: string; order: 'asc' | 'desc'; locale?: string };
 }
 
+/** One entry with its version, for single-entry responses. */
 export interface EntryResult {
   entry: ResolvedEntry;
   /** The entry's version: the ETag value, compared with If-Match. */
   version: string;
 }
 
+/** Entry reads and writes over the content index and the content repo. */
 export class EntryService {
   constructor(
     private readonly repo: ContentRepo,

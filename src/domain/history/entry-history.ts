@@ -22,9 +22,14 @@ export interface EntryRef {
  */
 export async function entryCommits(repo: ContentRepo, ref: EntryRef): Promise<CommitInfo[]> {
   const { workspace, type, entry } = ref;
-  const dir = entriesDir(workspace, type.name);
-  const paths = [entryFileName(entry.slug), ...Object.keys(entry.translations).map((locale) => entryFileName(entry.slug, locale))].map((file) => `${dir}/${file}`);
-  return repo.log({ paths, follow: (path, content) => idOfFile(workspace, type.name, path, content) === entry.id });
+  return repo.log({ paths: currentFiles(ref), follow: (path, content) => idOfFile(workspace, type.name, path, content) === entry.id });
+}
+
+// The repo paths of the entry's files as they are now: root and each translation.
+function currentFiles(ref: EntryRef): string[] {
+  const dir = entriesDir(ref.workspace, ref.type.name);
+  const files = [entryFileName(ref.entry.slug), ...Object.keys(ref.entry.translations).map((locale) => entryFileName(ref.entry.slug, locale))];
+  return files.map((file) => `${dir}/${file}`);
 }
 
 /**
@@ -81,10 +86,7 @@ async function locate(repo: ContentRepo, ref: EntryRef, commit: CommitInfo): Pro
 // current file names are the only candidates there.
 async function writtenFiles(repo: ContentRepo, ref: EntryRef, commit: CommitInfo): Promise<string[]> {
   const parent = commit.parents[0];
-  if (parent === undefined) {
-    const dir = entriesDir(ref.workspace, ref.type.name);
-    return [entryFileName(ref.entry.slug), ...Object.keys(ref.entry.translations).map((locale) => entryFileName(ref.entry.slug, locale))].map((file) => `${dir}/${file}`);
-  }
+  if (parent === undefined) return currentFiles(ref);
   const changed = await repo.changedPaths(parent, commit.oid, ref.workspace);
   return changed.filter((change) => change.change !== 'deleted').map((change) => change.path);
 }
