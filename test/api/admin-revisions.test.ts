@@ -180,10 +180,14 @@ describe('admin revisions', () => {
     expect(missing.status).to.equal(404);
   });
 
-  it('answers 422 and changes nothing when the revision no longer fits the type', async () => {
+  it('answers 404 for a commit from before the entry and 422 when the revision no longer fits the type, changing nothing', async () => {
     await createType(server, admin, { name: 'moods', fields: { mood: { type: 'select', options: ['calm', 'loud'] } } });
+    const typeCommit = await headOid(repo);
     const entry = (await adminRequest(server, admin, 'POST', '/content/moods', { title: 'Moody', mood: 'calm' })).body.data;
     const calm = await headOid(repo);
+    const beforeEntry = await adminRequest(server, admin, 'POST', `/content/moods/${entry.id}/revisions/${typeCommit}/restore`);
+    expect(beforeEntry.status).to.equal(404);
+    expect(beforeEntry.body.error.code).to.equal('not_found');
     expect((await adminRequest(server, admin, 'PUT', `/content/moods/${entry.id}`, { mood: 'loud' })).status).to.equal(200);
     expect((await adminRequest(server, admin, 'PUT', '/content-types/moods', { fields: { mood: { type: 'select', options: ['loud', 'quiet'] } } })).status).to.equal(200);
     const before = await commitCount(repo);
