@@ -162,6 +162,10 @@ describe('media uploads', () => {
     const anonymous = await uploadMedia(server, pdf);
     expect(anonymous.status).to.equal(401);
     expect(anonymous.body.error.code).to.equal('unauthorized');
+    // Refused before the body is read: nothing of a large anonymous upload is staged.
+    const large = await uploadMedia(server, [{ filename: 'large.pdf', bytes: Buffer.concat([PDF_BYTES, Buffer.alloc(3 * 1024 * 1024)]) }]);
+    expect(large.status).to.equal(401);
+    expect(await filesIn(stagingDir())).to.deep.equal([]);
     const reader = await issueToken(server, session, [{ effect: 'allow', actions: ['media.read'], resources: ['media:*'] }]);
     const forbidden = await uploadMedia(server, pdf, { token: reader });
     expect(forbidden.status).to.equal(403);
@@ -206,7 +210,7 @@ describe('media upload limits and allow-list', () => {
   after(() => server.close());
 
   it('answers 413 payload_too_large for a file over the limit and stores nothing', async () => {
-    const response = await uploadMedia(server, [{ filename: 'big.txt', bytes: Buffer.alloc(5000, 'a') }], { token });
+    const response = await uploadMedia(server, [{ filename: 'big.txt', bytes: Buffer.alloc(1024 * 1024, 'a') }], { token });
     expect(response.status).to.equal(413);
     expect(response.body.error.code).to.equal('payload_too_large');
     expect(await filesIn(path.join(server.dataDir, 'media', '.staging'))).to.deep.equal([]);

@@ -126,7 +126,7 @@ describe('media records', () => {
     expect(() => recordFromYaml('b.pdf', 'visibility: secret\n')).to.throw(/visibility/);
     expect(() => recordFromYaml('b.pdf', '- a\n')).to.throw(/mapping/);
     expect(() => recordFromYaml('b.pdf', 'width: -3\n')).to.throw(/width/);
-    expect(categoriesFromYaml('- A\n- 3\n- A / B\n')).to.deep.equal(['A', 'A / B']);
+    expect(categoriesFromYaml('- A\n- 3\n- A/B\n- "bad*"\n')).to.deep.equal(['A', 'A / B']);
   });
 
   it('has a thumbnail only for raster images with a size', () => {

@@ -57,6 +57,7 @@ export function createMediaRouter(media: MediaService, config: Config, options: 
     sendWithEtag(ctx, { data: items.map(present(ctx)), meta });
   });
   router.post('/media', async (ctx) => {
+    media.beginUpload(ctx.state.principal, workspaceOf(ctx));
     const form = await readUpload(ctx);
     const files = form.files.map((file) => ({ originalName: file.originalName, stagedId: file.id }));
     const records = await media.upload(ctx.state.principal, workspaceOf(ctx), { files, category: form.fields.category });

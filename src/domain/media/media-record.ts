@@ -96,11 +96,24 @@ export function categoriesToYaml(categories: string[]): string {
   return YAML.stringify(categories, { lineWidth: 0 });
 }
 
-/** Parses the category list; anything that is not a string is dropped. Throws a plain Error when it is not a list. */
+/**
+ * Parses the category list, written in the " / " form; entries that are not
+ * strings or not valid category paths are dropped. Throws a plain Error when it is not a list.
+ */
 export function categoriesFromYaml(text: string): string[] {
   const parsed: unknown = YAML.parse(text) ?? [];
   if (!Array.isArray(parsed)) throw new Error('The category list must be a YAML sequence.');
-  return parsed.filter((item): item is string => typeof item === 'string');
+  const categories: string[] = [];
+  for (const item of parsed) {
+    if (typeof item !== 'string') continue;
+    try {
+      const category = parseCategory(item, 'category');
+      if (category !== '') categories.push(category);
+    } catch {
+      continue;
+    }
+  }
+  return categories;
 }
 
 function optionalText(value: unknown, key: string): string {

@@ -116,6 +116,18 @@ export class MediaService {
   }
 
   /**
+   * What can be checked before an upload's body is read, so that nobody can
+   * fill the staging folder without a chance of storing anything: the
+   * workspace exists and the caller is not anonymous. The grant itself may
+   * depend on the category sent in the body; upload() checks it. Throws
+   * not_found, unauthorized.
+   */
+  beginUpload(principal: Principal, workspace: string): void {
+    this.deps.workspaces.get(workspace);
+    if (principal.kind === 'anonymous') authorize(principal, request(workspace, 'media.upload', 'media:*'));
+  }
+
+  /**
    * Stores received files as media in one commit, all or none, optionally in
    * a category (created with its parents when new). Needs `media.upload` on
    * `media:*` or on `media:category:{category}`. The received files are
@@ -124,7 +136,7 @@ export class MediaService {
    */
   async upload(principal: Principal, workspace: string, input: { files: UploadedFile[]; category?: string }): Promise<MediaRecord[]> {
     try {
-      this.deps.workspaces.get(workspace);
+      this.beginUpload(principal, workspace);
       const category = parseCategory(input.category ?? '', 'category');
       if (!can(principal, request(workspace, 'media.upload', 'media:*'))) {
         authorize(principal, request(workspace, 'media.upload', category === '' ? 'media:*' : `media:category:${category}`));
