@@ -62,7 +62,7 @@ describe('admin activity log', () => {
     expect(failed).to.include({ level: 'warning', user_id: null });
     expect(failed.details.reason).to.equal('invalid_credentials');
     expect((await server.request('POST', '/admin/api/login', { body: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } })).status).to.equal(200);
-    const signedIn = await waitFor('?type=auth.login', (item) => item.type === 'auth.login');
+    const signedIn = await waitFor('?type=auth.login', (item) => item.type === 'auth.login' && item.details.username === ADMIN_USERNAME);
     expect(signedIn).to.include({ level: 'info', user_id: adminId, message: `"${ADMIN_USERNAME}" signed in.` });
   });
 

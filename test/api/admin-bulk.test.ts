@@ -60,7 +60,7 @@ describe('admin bulk edits', () => {
   it('answers 422 naming unknown and repeated ids, and changes nothing', async () => {
     const error = await expectUnchanged(() => adminRequest(server, admin, 'PATCH', '/content/posts/bulk', { ids: [...ids(0, 1), 'nope', entries[0].id], changes: { status: 'draft' } }));
     expect(error.code).to.equal('validation_failed');
-    expect(Object.keys(error.fields ?? {}).sort()).to.deep.equal([`ids.${entries[0].id}`, 'ids.nope']);
+    expect(Object.keys(error.fields ?? {})).to.have.members([`ids.${entries[0].id}`, 'ids.nope']).and.to.have.length(2);
   });
 
   it('answers 422 for no ids and for 10,000 ids, and changes nothing', async () => {
