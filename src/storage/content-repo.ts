@@ -62,6 +62,12 @@ export interface CommitRequest {
 export interface ContentRepoOptions {
   /** How long a commit waits for a lock held by another git process before failing with `conflict` (ms, default 3000). */
   lockWaitMs?: number;
+  /**
+   * Keep `.git/index` as a split index (default true): each commit rewrites a
+   * few kilobytes instead of ~100 bytes per file. git reads it natively;
+   * set false when libgit2-based tools must read the server's own index.
+   */
+  splitIndex?: boolean;
 }
 
 /** Options of log(); see History.log for the rename rule of `follow`. */
@@ -103,7 +109,7 @@ export class ContentRepo {
     const objects = new ObjectReader(dir, path.join(this.gitdir, 'objects'));
     this.objects = objects;
     const reads = { readCommit: (oid: string) => objects.readCommit(oid), readTree: (oid: string) => objects.readTree(oid) };
-    this.writer = new CommitWriter(dir, this.gitdir, objects.store, new TreeWriter(reads.readTree), reads, options.lockWaitMs);
+    this.writer = new CommitWriter(dir, this.gitdir, objects.store, new TreeWriter(reads.readTree), reads, options);
     this.history = new History({ ...reads, readBlob: (oid: string) => objects.readBlob(oid) });
     this.watcher = new HeadWatcher(this.gitdir, (fn) => this.serialize(fn), async (oid) => (await objects.readCommit(oid))?.parents[0]);
   }

@@ -76,6 +76,17 @@ describe('ContentRepo', () => {
       await again.close();
     });
 
+    it('writes a plain index when split indexes are turned off, also over an existing split index', async () => {
+      await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'A') }]);
+      expect((await git(repo.dir, 'rev-parse', '--shared-index-path')).trim()).to.not.equal('');
+      const plain = await ContentRepo.open(repo.dir, { splitIndex: false });
+      await plain.serialize(() => plain.commitChanges({ changes: [{ path: `${POSTS}/b.md`, content: entry('b', 'B') }], message: 'Plain', author: AUTHOR }));
+      expect(await git(repo.dir, 'rev-parse', '--shared-index-path')).to.equal('');
+      expect(await git(repo.dir, 'ls-files', POSTS)).to.equal(`${POSTS}/a.md\n${POSTS}/b.md\n`);
+      await expectCleanRepo(repo.dir);
+      await plain.close();
+    });
+
     it('adds the first commit to an existing repository without commits', async () => {
       const empty = path.join(dir, 'empty');
       await mkdir(empty);

@@ -58,8 +58,12 @@ export class CommitWriter {
     private readonly objects: ObjectStore,
     private readonly trees: TreeWriter,
     private readonly reads: WriterReads,
-    private readonly lockWaitMs = LOCK_WAIT_MS,
+    private readonly options: { lockWaitMs?: number; splitIndex?: boolean } = {},
   ) {}
+
+  private get lockWaitMs(): number {
+    return this.options.lockWaitMs ?? LOCK_WAIT_MS;
+  }
 
   /**
    * Writes one commit and returns it. Throws `conflict` when a git lock is
@@ -95,7 +99,7 @@ export class CommitWriter {
             path: file,
             entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
           }));
-          const next = await (await this.loadIndex(head)).edit(edits).prepare(this.gitdir);
+          const next = await (await this.loadIndex(head)).edit(edits).prepare(this.gitdir, this.options.splitIndex ?? true);
           await lock.handle.writev(next.chunks);
           await lock.handle.close();
           return next;

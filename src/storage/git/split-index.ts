@@ -78,9 +78,15 @@ export class SplitIndex {
   /**
    * Returns the bytes of `.git/index` for this state. When the base is not on
    * disk yet or the changes outgrew it, first writes a new shared index (with
-   * a temp file and a rename, as git does) and rebases on it.
+   * a temp file and a rename, as git does) and rebases on it. With `split`
+   * false, returns a plain full index instead.
    */
-  async prepare(gitdir: string): Promise<PreparedIndex> {
+  async prepare(gitdir: string, split = true): Promise<PreparedIndex> {
+    if (!split) {
+      // A plain index for tools that cannot read split indexes (libgit2): O(entries) per commit.
+      const full = this.base.edit(toEdits(this.delta));
+      return { index: SplitIndex.fromFull(full), chunks: full.toChunks() };
+    }
     if (this.baseHash !== undefined && this.delta.size <= reshareThreshold(this.base.size)) {
       return { index: this, chunks: this.encode() };
     }
