@@ -25,6 +25,8 @@ import { TokenService } from './domain/auth/token-service.ts';
 import { UserService } from './domain/auth/user-service.ts';
 import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher.ts';
 import { WebhookService } from './domain/webhooks/webhook-service.ts';
+import { BackupService } from './domain/backups/backup-service.ts';
+import { FileFolder } from './storage/file-folder.ts';
 import { MediaLibrary } from './domain/media/media-library.ts';
 import { MediaService } from './domain/media/media-service.ts';
 import { resolveAllowedTypes } from './domain/media/media-types.ts';
@@ -65,6 +67,8 @@ export interface Services {
   webhooks: WebhookService;
   /** The persistent webhook delivery queue, fed by `events`. */
   webhookDispatcher: WebhookDispatcher;
+  /** Backup archives in state/backups and their restore. */
+  backups: BackupService;
   /** The media library: uploads, metadata, categories and file serving. */
   media: MediaService;
   /** The activity log; `record()` is open to any service (webhook failures use type `webhook.failed`). */
@@ -109,6 +113,14 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     webhooks,
     settings: config.webhooks,
     onError: (message, details) => logger.error(message, details),
+    onGaveUp: (attempt, workspace) =>
+      void activity.record({
+        level: 'error',
+        type: 'webhook.failed',
+        message: `The ${attempt.event} delivery to ${attempt.url} failed after ${attempt.attempt} attempts.`,
+        workspace,
+        details: { delivery: attempt.id, webhook_id: attempt.webhook_id, status_code: attempt.status_code, error: attempt.error },
+      }),
   });
   events.on((event) => webhookDispatcher.enqueue(event));
   const scheduler = await PublishScheduler.start({
@@ -121,6 +133,24 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   });
   const types = new TypeService(repo, content, workspaces, events);
   const health = await HealthService.create(await packageInfo());
+  const backups = new BackupService({
+    folder: await FileFolder.open(path.join(state.dir, 'backups')),
+    repo,
+    content,
+    workspaces,
+    events,
+    indexes: [mediaLibrary],
+    media: mediaStore,
+    accounts,
+    tokens,
+    webhooks,
+    state: { users: () => accounts.users(), roles: () => accounts.roles(), tokens: () => tokens.all(), webhooks: () => webhooks.all() },
+    version: health.report().version,
+    includeSecrets: config.backupIncludeSecrets,
+    limits: config.backups,
+    maxObjectBytes: Math.min(config.backups.maxBytes, 2 ** 31 - 1),
+    maxMediaBytes: config.limits.uploadFileBytes,
+  });
   return {
     config,
     logger,
@@ -142,6 +172,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     profiles: new ProfileService(users, stateAvatarFiles(state)),
     webhooks,
     webhookDispatcher,
+    backups,
     media: new MediaService({
       repo,
       content,

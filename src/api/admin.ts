@@ -13,6 +13,7 @@ import type { EntryService } from '../domain/entries/entry-service.ts';
 import type { TypeService } from '../domain/types/type-service.ts';
 import type { WorkspaceService } from '../domain/workspaces/workspace-service.ts';
 import type { WebhookService } from '../domain/webhooks/webhook-service.ts';
+import type { BackupService } from '../domain/backups/backup-service.ts';
 import type { MediaService } from '../domain/media/media-service.ts';
 import { createAdminGuard } from '../http/admin-guard.ts';
 import type { AppState } from '../http/state.ts';
@@ -25,6 +26,7 @@ import { createTokensRouter } from './admin/tokens.routes.ts';
 import { createUsersRouter } from './admin/users.routes.ts';
 import { createWorkspacesRouter } from './admin/workspaces.routes.ts';
 import { createWebhooksRouter } from './admin/webhooks.routes.ts';
+import { createBackupsRouter } from './admin/backups.routes.ts';
 import { createMediaRouter } from './media/media.routes.ts';
 import type { ActivityLog } from '../domain/activity/activity-log.ts';
 import type { AppInfoService } from '../domain/dashboard/app-info.ts';
@@ -55,6 +57,7 @@ export interface AdminApiServices {
   types: TypeService;
   entries: EntryService;
   webhooks: WebhookService;
+  backups: BackupService;
   media: MediaService;
   activity: ActivityLog;
   trash: TrashService;
@@ -89,6 +92,7 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createContentTypesRouter(services.types, config, { fieldTypesInMeta: true }),
     createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: false }),
     createWebhooksRouter(services.webhooks, config),
+    createBackupsRouter(services.backups, config),
     createMediaRouter(services.media, config, { admin: true }),
   ]) {
     admin.use(router.routes(), router.allowedMethods({ throw: true }));

@@ -121,6 +121,17 @@ export class TokenService {
     this.index();
   }
 
+  /** Every token record, hashes included, for backups; callers check their own grants. */
+  all(): readonly TokenRecord[] {
+    return this.file.value;
+  }
+
+  /** Replaces the token set with records from a backup and starts accepting them; restores check grants and records first. */
+  async restore(records: TokenRecord[]): Promise<void> {
+    await this.file.replace(records);
+    this.index();
+  }
+
   /** Writes pending "last used" times; called on shutdown. */
   flush(): Promise<void> {
     return this.file.flush();

@@ -34,6 +34,8 @@ export interface DispatcherOptions {
   settings: WebhookSettings;
   /** Reports failures of the queue itself (a delivery that fails is recorded, not reported). */
   onError: (message: string, details: Record<string, unknown>) => void;
+  /** Told once about each delivery whose last attempt failed (the activity log records it). */
+  onGaveUp?: (attempt: DeliveryAttempt, workspace: string | undefined) => void;
   fetch?: typeof fetch;
   now?: () => number;
   /** Attempts in flight at once. */
@@ -171,6 +173,7 @@ export class WebhookDispatcher {
       next_attempt_at: nextAt === undefined ? null : new Date(nextAt).toISOString(),
     };
     await this.options.state.appendLine(DELIVERIES_LOG, JSON.stringify(record));
+    if (final && !outcome.ok) this.options.onGaveUp?.(record, workspaceOf(delivery.body));
     await this.settle(delivery, nextAt === undefined ? undefined : { ...delivery, attempts: attempt, next_at: nextAt });
   }
 
@@ -226,6 +229,12 @@ export class WebhookDispatcher {
     })();
     return this.writing;
   }
+}
+
+function workspaceOf(body: string): string | undefined {
+  const parsed: unknown = JSON.parse(body);
+  const workspace = typeof parsed === 'object' && parsed !== null ? (parsed as { workspace?: unknown }).workspace : undefined;
+  return typeof workspace === 'string' ? workspace : undefined;
 }
 
 function describeFailure(error: unknown): string {

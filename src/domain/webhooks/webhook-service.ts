@@ -100,6 +100,11 @@ export class WebhookService {
     await this.file.replace(records);
   }
 
+  /** Every webhook, secrets included, for backups; callers check their own grants. */
+  all(): readonly WebhookRecord[] {
+    return this.file.value;
+  }
+
   /** The enabled webhooks subscribed to `event` (read on every event, so edits apply at once). */
   subscribers(event: EventType): WebhookRecord[] {
     return this.file.value.filter((hook) => hook.enabled && (hook.events.includes('*') || hook.events.includes(event)));

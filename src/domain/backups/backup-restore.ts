@@ -1,0 +1,182 @@
+// Restoring an archive: everything is read and checked first (content lines,
+// history, state records, media names); then media binaries are staged, the
+// history is imported, and the content parts become one commit — a merge
+// whose second parent is the backup's HEAD, so restored entries keep their
+// revisions. Only after that commit are binaries placed and state written.
+import { pipeline } from 'node:stream/promises';
+import { validationFailed } from '../../errors/app-error.ts';
+import type { ChangedPath, ContentRepo } from '../../storage/content-repo.ts';
+import type { AccountStore } from '../auth/account-store.ts';
+import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
+import type { TokenService } from '../auth/token-service.ts';
+import type { ContentIndex } from '../content/content-index.ts';
+import { reindexChangedPaths } from '../content/external-commits.ts';
+import type { EventBus } from '../events.ts';
+import type { WebhookService } from '../webhooks/webhook-service.ts';
+import type { WorkspaceService } from '../workspaces/workspace-service.ts';
+import { HISTORY_FILE, mediaArchiveName, type BackupPart } from './backup-format.ts';
+import { checkHistory, contentFiles, stateRecords, type ContentFile, type OpenedBackup } from './backup-reader.ts';
+import type { MediaFiles } from './backup-writer.ts';
+import { planContent, type ContentPlan } from './restore-plan.ts';
+import { checkUsersPart, checkWebhooks, restoreUsersPart, restoreWebhooks, type StateTally } from './restore-state.ts';
+
+/** The services a restore writes through. */
+export interface RestoreTargets {
+  repo: ContentRepo;
+  content: ContentIndex;
+  workspaces: WorkspaceService;
+  events: EventBus;
+  indexes: { applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<unknown> }[];
+  media: MediaFiles | undefined;
+  accounts: AccountStore;
+  tokens: Pick<TokenService, 'all' | 'restore'>;
+  webhooks: WebhookService;
+  maxObjectBytes: number;
+  maxMediaBytes: number;
+}
+
+/** What a restore did (the `data` of the restore response). */
+export interface RestoreOutcome {
+  name: string;
+  parts: BackupPart[];
+  overwrite: boolean;
+  /** The restore commit, or null when no content changed. */
+  commit: string | null;
+  /** Whether the backup's revision history is reachable from the restore commit. */
+  history: boolean;
+  restored: Record<string, number>;
+  kept: Record<string, number>;
+  skipped: Record<string, number>;
+  notes: string[];
+}
+
+const CONTENT_PARTS: readonly BackupPart[] = ['content_types', 'entries', 'media'];
+
+/**
+ * Restores `parts` of an opened archive; run it inside repo.serialize() so
+ * no write lands between the plan and the commit. Throws validation_failed
+ * (parts not in the archive, anything malformed) before anything is written,
+ * and conflict when git is busy.
+ */
+export async function restoreBackup(targets: RestoreTargets, backup: OpenedBackup, request: { principal: Principal; name: string; parts: BackupPart[]; overwrite: boolean }): Promise<RestoreOutcome> {
+  const missing = request.parts.filter((part) => !backup.manifest.parts.includes(part));
+  if (missing.length > 0) throw validationFailed({ parts: `The backup does not hold the part "${missing[0]}".` }, 'The backup does not hold every requested part.');
+  const outcome: RestoreOutcome = { name: request.name, parts: request.parts, overwrite: request.overwrite, commit: null, history: false, restored: {}, kept: {}, skipped: {}, notes: [] };
+  const checked = await checkEverything(targets, backup, request.parts);
+  const plan = checked.files.length > 0 ? await planContent(checked.files, targets, request.overwrite) : undefined;
+  const staged = plan ? await stageMedia(targets, backup, plan, outcome) : [];
+  try {
+    if (plan) await commitContent(targets, backup, plan, request, outcome);
+  } catch (error) {
+    await Promise.all(staged.map((item) => targets.media?.discardStaged(item.id)));
+    throw error;
+  }
+  await placeMedia(targets, staged, request.overwrite);
+  if (checked.webhooks) {
+    const tally = await restoreWebhooks(targets.webhooks, checked.webhooks, request.overwrite);
+    tallyInto(outcome, 'webhooks', tally);
+    if (tally.restored > 0 && !backup.manifest.include_secrets) {
+      outcome.notes.push('Webhook secrets are not in this backup (CMS_BACKUP_INCLUDE_SECRETS was off): restored webhooks keep the secret they had, or have none until it is set again.');
+    }
+  }
+  if (checked.users) await restoreUsers(targets, checked.users, request.overwrite, outcome);
+  if (request.parts.includes('users') && !backup.manifest.include_secrets) {
+    outcome.skipped.users = backup.manifest.counts.users;
+    outcome.skipped.tokens = backup.manifest.counts.tokens;
+    outcome.notes.push('Users and tokens were not restored: the backup holds no password or token hashes (CMS_BACKUP_INCLUDE_SECRETS was off when it was made). Roles were restored.');
+  }
+  return outcome;
+}
+
+async function checkEverything(targets: RestoreTargets, backup: OpenedBackup, parts: BackupPart[]) {
+  const files: ContentFile[] = [];
+  if (parts.some((part) => CONTENT_PARTS.includes(part))) {
+    for await (const file of contentFiles(backup)) if (parts.includes(file.part)) files.push(file);
+  }
+  if (parts.includes('entries')) await checkHistory(backup, targets.repo, targets.maxObjectBytes);
+  const webhooks = parts.includes('webhooks') ? checkWebhooks((await stateRecords(backup, 'webhooks')) ?? [], targets.webhooks.all()) : undefined;
+  let users: ReturnType<typeof checkUsersPart> | undefined;
+  if (parts.includes('users')) {
+    const [userRecords, roleRecords, tokenRecords] = await Promise.all([stateRecords(backup, 'users'), stateRecords(backup, 'roles'), stateRecords(backup, 'tokens')]);
+    users = checkUsersPart(userRecords ?? [], roleRecords ?? [], tokenRecords ?? [], backup.manifest.include_secrets);
+  }
+  return { files, webhooks, users };
+}
+
+async function stageMedia(targets: RestoreTargets, backup: OpenedBackup, plan: ContentPlan, outcome: RestoreOutcome): Promise<{ id: string; workspace: string; filename: string }[]> {
+  const staged: { id: string; workspace: string; filename: string }[] = [];
+  let missing = 0;
+  try {
+    for (const { workspace, filename } of plan.media) {
+      const name = mediaArchiveName(workspace, filename);
+      if (!targets.media || !backup.zip.has(name)) {
+        missing += 1;
+        continue;
+      }
+      const upload = targets.media.createStaged(targets.maxMediaBytes);
+      staged.push({ id: upload.id, workspace, filename });
+      await pipeline(await backup.zip.stream(name), upload.stream);
+    }
+  } catch (error) {
+    await Promise.all(staged.map((item) => targets.media?.discardStaged(item.id)));
+    throw error;
+  }
+  if (missing > 0) outcome.notes.push(`${missing} media files had metadata but no file in the backup; their metadata was restored without the file.`);
+  return staged;
+}
+
+async function commitContent(targets: RestoreTargets, backup: OpenedBackup, plan: ContentPlan, request: { principal: Principal; name: string; parts: BackupPart[] }, outcome: RestoreOutcome): Promise<void> {
+  const { repo } = targets;
+  const head = backup.manifest.head;
+  let mergeParents: string[] = [];
+  if (request.parts.includes('entries') && head !== null && backup.zip.has(HISTORY_FILE)) {
+    await repo.importObjects(await backup.zip.stream(HISTORY_FILE), { maxObjectBytes: targets.maxObjectBytes });
+    if (await repo.hasCompleteHistory(head)) mergeParents = [head];
+    else outcome.notes.push('The backup history is incomplete, so restored entries start a new revision history.');
+  }
+  Object.assign(outcome.restored, plan.restored);
+  Object.assign(outcome.kept, plan.kept);
+  Object.assign(outcome.skipped, plan.skipped);
+  outcome.notes.push(...plan.notes);
+  if (plan.changes.length === 0) return;
+  const before = await repo.head();
+  const commit = await repo.commitChanges({
+    changes: plan.changes,
+    message: `Restore backup ${request.name}`,
+    author: gitAuthorOf(request.principal),
+    trailers: { Backup: request.name, Parts: request.parts.join(', '), Actor: actorIdOf(request.principal) ?? 'anonymous' },
+    mergeParents,
+  });
+  outcome.commit = commit.oid;
+  outcome.history = mergeParents.length > 0;
+  await reindexChangedPaths(targets, await repo.changedPaths(before, commit.oid));
+}
+
+async function placeMedia(targets: RestoreTargets, staged: { id: string; workspace: string; filename: string }[], overwrite: boolean): Promise<void> {
+  const media = targets.media;
+  if (!media) return;
+  const occurredAt = new Date().toISOString();
+  for (const { id, workspace, filename } of staged) {
+    const existed = await media.exists('file', workspace, filename);
+    if (existed && overwrite) await media.remove('file', workspace, filename);
+    if (existed && !overwrite) {
+      await media.discardStaged(id);
+      continue;
+    }
+    await media.placeStaged(id, workspace, filename);
+    targets.events.emit({ type: existed ? 'media.updated' : 'media.uploaded', workspace, occurredAt, data: { filename } });
+  }
+}
+
+async function restoreUsers(targets: RestoreTargets, part: ReturnType<typeof checkUsersPart>, overwrite: boolean, outcome: RestoreOutcome): Promise<void> {
+  const result = await restoreUsersPart({ accounts: targets.accounts, tokens: targets.tokens }, part, overwrite);
+  tallyInto(outcome, 'roles', result.roles);
+  tallyInto(outcome, 'users', result.users);
+  tallyInto(outcome, 'tokens', result.tokens);
+  outcome.notes.push(...result.notes);
+}
+
+function tallyInto(outcome: RestoreOutcome, key: string, tally: StateTally): void {
+  outcome.restored[key] = tally.restored;
+  outcome.kept[key] = tally.kept;
+}

@@ -1,0 +1,164 @@
+// What goes into a new backup archive: the content repo's files of the chosen
+// parts as they are at one commit (so writes during the backup never mix in),
+// the git history for the entries part, media binaries, and state documents
+// with hashes and secrets left out unless configured otherwise.
+import { Readable, type Writable } from 'node:stream';
+import type { ContentRepo } from '../../storage/content-repo.ts';
+import type { RoleRecord, UserRecord } from '../auth/account-store.ts';
+import type { TokenRecord } from '../auth/token-service.ts';
+import { parseEntryFileName } from '../entries/entry-files.ts';
+import { TYPE_FILE } from '../types/type-files.ts';
+import type { WebhookRecord } from '../webhooks/webhook-service.ts';
+import {
+  CONTENT_FILE,
+  emptyCounts,
+  FORMAT,
+  FORMAT_VERSION,
+  HISTORY_FILE,
+  MANIFEST_FILE,
+  mediaArchiveName,
+  partOfContentPath,
+  STATE_FILES,
+  type BackupCounts,
+  type BackupManifest,
+  type BackupPart,
+} from './backup-format.ts';
+import type { ZipSource } from './zip-writer.ts';
+
+/** Media binaries as the backup reads and restores them (media-store.ts provides them). */
+export interface MediaFiles {
+  open(kind: 'file', workspace: string, filename: string): Promise<{ stream(): Readable; close(): Promise<void> } | undefined>;
+  exists(kind: 'file', workspace: string, filename: string): Promise<boolean>;
+  createStaged(maxBytes: number): { id: string; stream: Writable };
+  placeStaged(id: string, workspace: string, filename: string): Promise<void>;
+  discardStaged(id: string): Promise<void>;
+  remove(kind: 'file', workspace: string, filename: string): Promise<void>;
+}
+
+/** The state documents a backup copies. */
+export interface StateRecords {
+  users(): readonly UserRecord[];
+  roles(): readonly RoleRecord[];
+  tokens(): readonly TokenRecord[];
+  webhooks(): readonly WebhookRecord[];
+}
+
+/** Everything one backup is written from. */
+export interface BackupSnapshot {
+  name: string;
+  createdAt: string;
+  version: string;
+  parts: readonly BackupPart[];
+  includeSecrets: boolean;
+  repo: Pick<ContentRepo, 'head' | 'listFilesAt' | 'readAt' | 'exportObjects'>;
+  media: MediaFiles | undefined;
+  state: StateRecords;
+}
+
+const MEDIA_RECORD = /^([a-z0-9-]{1,64})\/media\/([^/]+)\.yaml$/;
+const CATEGORIES_RECORD = '_categories';
+
+/**
+ * The archive's entries in order, ending with the manifest (whose counts are
+ * known only then). Reads the repository at the HEAD it starts from.
+ */
+export async function* backupSources(snapshot: BackupSnapshot): AsyncGenerator<ZipSource> {
+  const counts = emptyCounts();
+  const head = await snapshot.repo.head();
+  const wanted = new Set(snapshot.parts);
+  const files = (await snapshot.repo.listFilesAt(head)).filter((path) => {
+    const part = partOfContentPath(path);
+    return part !== undefined && wanted.has(part);
+  });
+  countContent(files, counts);
+  if (files.length > 0) yield { name: CONTENT_FILE, open: async () => contentLines(snapshot.repo, head, files) };
+  let history: Promise<{ commits: number }> | undefined;
+  if (wanted.has('entries')) {
+    yield {
+      name: HISTORY_FILE,
+      open: async () => {
+        const exported = snapshot.repo.exportObjects(head);
+        history = exported.stats;
+        return exported.stream;
+      },
+    };
+  }
+  if (wanted.has('media') && snapshot.media) yield* mediaSources(snapshot.media, files, counts);
+  yield* stateSources(snapshot, counts);
+  const manifest: BackupManifest = {
+    format: FORMAT,
+    format_version: FORMAT_VERSION,
+    name: snapshot.name,
+    created_at: snapshot.createdAt,
+    version: snapshot.version,
+    parts: [...snapshot.parts],
+    head: wanted.has('entries') ? head : null,
+    include_secrets: snapshot.includeSecrets,
+    counts,
+  };
+  yield {
+    name: MANIFEST_FILE,
+    open: async () => {
+      if (history) counts.revisions = (await history).commits;
+      return `${JSON.stringify(manifest, null, 2)}\n`;
+    },
+  };
+}
+
+function countContent(files: string[], counts: BackupCounts): void {
+  for (const path of files) {
+    const [, folder, type, file] = path.split('/');
+    if (folder === 'types' && type !== undefined && file === undefined && TYPE_FILE.test(type)) counts.content_types += 1;
+    if (folder === 'entries' && file !== undefined && parseEntryFileName(file)?.locale === undefined && parseEntryFileName(file) !== undefined) counts.entries += 1;
+  }
+}
+
+// One JSON line per file; produced lazily so only one file is in memory at a time.
+function contentLines(repo: BackupSnapshot['repo'], head: string, files: string[]): Readable {
+  return Readable.from(
+    (async function* () {
+      for (const path of files) {
+        const text = await repo.readAt(head, path);
+        if (text !== undefined) yield `${JSON.stringify({ path, text })}\n`;
+      }
+    })(),
+  );
+}
+
+async function* mediaSources(media: MediaFiles, files: string[], counts: BackupCounts): AsyncGenerator<ZipSource> {
+  for (const path of files) {
+    const match = MEDIA_RECORD.exec(path);
+    if (!match || match[2] === CATEGORIES_RECORD) continue;
+    const [, workspace, filename] = match;
+    yield {
+      name: mediaArchiveName(workspace, filename),
+      open: async () => {
+        // A binary deleted since the snapshot is left out; its metadata still restores.
+        const opened = await media.open('file', workspace, filename).catch(() => undefined);
+        if (opened === undefined) return undefined;
+        counts.media += 1;
+        return opened.stream();
+      },
+    };
+  }
+}
+
+async function* stateSources(snapshot: BackupSnapshot, counts: BackupCounts): AsyncGenerator<ZipSource> {
+  const { state, includeSecrets } = snapshot;
+  const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+  if (snapshot.parts.includes('webhooks')) {
+    const hooks = state.webhooks().map((hook) => (includeSecrets ? hook : { ...hook, secret: null }));
+    counts.webhooks = hooks.length;
+    yield { name: STATE_FILES.webhooks, open: async () => json(hooks) };
+  }
+  if (snapshot.parts.includes('users')) {
+    const users = state.users().map((user) => (includeSecrets ? user : { ...user, password_hash: '' }));
+    const tokens = state.tokens().map((token) => (includeSecrets ? token : { ...token, hash: '' }));
+    counts.users = users.length;
+    counts.roles = state.roles().length;
+    counts.tokens = tokens.length;
+    yield { name: STATE_FILES.users, open: async () => json(users) };
+    yield { name: STATE_FILES.roles, open: async () => json(state.roles()) };
+    yield { name: STATE_FILES.tokens, open: async () => json(tokens) };
+  }
+}

@@ -1,0 +1,365 @@
+// Backups over HTTP (issue 7: "Backups"): create, list, inspect, download,
+// upload, delete; backup → delete everything → restore gives back the same
+// entries, media, webhooks and revision history, in the same server and in a
+// fresh one; hostile archives made in the test are refused with nothing written.
+import { expect } from 'chai';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, FULL_ACCESS, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { login, userWithGrants } from '../helpers/admin-users.ts';
+import { contentRepoOf, git } from '../helpers/git.ts';
+import { diffSnapshots, snapshotDataRoot } from '../helpers/snapshot.ts';
+import { startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
+import { buildZip } from '../helpers/zip.ts';
+import { makePng, multipartBody, uploadMedia } from './media-fixtures.ts';
+
+const NAME = /^backup-\d{8}-\d{6}\.zip$/;
+const COUNT_KEYS = ['content_types', 'entries', 'revisions', 'media', 'users', 'roles', 'tokens', 'webhooks'];
+const MEDIA_KEYS = ['filename', 'size', 'mime', 'alt', 'title', 'category', 'visibility', 'width', 'height', 'uploaded_by', 'uploaded_at'];
+const SECRET = 'hook-secret';
+
+interface Site {
+  entries: unknown[];
+  revisions: Record<string, unknown[]>;
+  media: Record<string, unknown>[];
+  bytes: Record<string, string>;
+  webhooks: unknown[];
+  types: string[];
+}
+
+async function uploadBackup(server: TestServer, session: AdminSession, bytes: Buffer, filename = 'upload.zip'): Promise<TestResponse> {
+  const { body, contentType } = multipartBody([{ field: 'backup', filename, bytes, type: 'application/zip' }]);
+  return server.request('POST', '/admin/api/backups/upload', { rawBody: new Uint8Array(body), headers: { 'content-type': contentType, cookie: session.cookie, 'x-csrf-token': session.csrf } });
+}
+
+function pick(item: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((key) => [key, item[key]]));
+}
+
+describe('admin API: backups', () => {
+  let server: TestServer;
+  let admin: AdminSession;
+  let token: string;
+  const others: TestServer[] = [];
+
+  async function populate(): Promise<void> {
+    const created = await server.request('POST', '/api/v1/workspaces/default/content-types', { body: { name: 'posts', fields: { body: { type: 'markdown' }, cover: { type: 'media' } } }, token });
+    expect(created.status).to.equal(201);
+    const upload = await uploadMedia(server, [{ filename: 'photo.png', bytes: await makePng(30, 20) }], { session: admin });
+    expect(upload.status).to.equal(201);
+    const filename = upload.body.data[0].filename as string;
+    const first = await server.request('POST', '/api/v1/workspaces/default/content/posts', { body: { title: 'First', body: 'One' }, token });
+    const id = first.body.data.id as string;
+    await server.request('PATCH', `/api/v1/workspaces/default/content/posts/${id}`, { body: { body: 'Two', cover: [filename] }, token });
+    await adminRequest(server, admin, 'PUT', `/content/posts/${id}`, { title: 'First, edited', status: 'published' });
+    await server.request('POST', '/api/v1/workspaces/default/content/posts', { body: { title: 'Second', status: 'published' }, token });
+    const third = await server.request('POST', '/api/v1/workspaces/default/content/posts', { body: { title: 'Binned' }, token });
+    await server.request('DELETE', `/api/v1/workspaces/default/content/posts/${third.body.data.id}`, { token });
+    await adminRequest(server, admin, 'PUT', '/webhooks', { webhooks: [{ id: 'site', url: 'http://127.0.0.1:9/hook', secret: SECRET, events: ['*'] }] });
+  }
+
+  async function capture(target: TestServer, session: AdminSession): Promise<Site> {
+    const entries = (await adminRequest(target, session, 'GET', '/content/posts?sort=id')).body.data as { id: string }[];
+    const revisions: Record<string, unknown[]> = {};
+    for (const entry of entries) revisions[entry.id] = (await adminRequest(target, session, 'GET', `/content/posts/${entry.id}/revisions`)).body.data;
+    const media = ((await adminRequest(target, session, 'GET', '/media')).body.data as Record<string, unknown>[]).map((item) => pick(item, MEDIA_KEYS));
+    const bytes: Record<string, string> = {};
+    for (const item of media) {
+      const file = await fetch(`${target.baseUrl}/media/default/${String(item.filename)}`);
+      bytes[String(item.filename)] = Buffer.from(await file.arrayBuffer()).toString('base64');
+    }
+    const webhooks = (await adminRequest(target, session, 'GET', '/webhooks')).body.data.map((hook: Record<string, unknown>) => pick(hook, ['id', 'url', 'events', 'enabled']));
+    const types = (await adminRequest(target, session, 'GET', '/content-types')).body.data.map((type: { name: string }) => type.name);
+    return { entries, revisions, media, bytes, webhooks, types };
+  }
+
+  async function createBackup(body: unknown = {}): Promise<TestResponse> {
+    const response = await adminRequest(server, admin, 'POST', '/backups', body);
+    expect(response.status, response.text).to.equal(201);
+    return response;
+  }
+
+  beforeEach(async () => {
+    server = await startTestServer();
+    admin = await setupAdmin(server);
+    token = await issueToken(server, admin, FULL_ACCESS);
+  });
+  afterEach(async () => {
+    await server.close();
+    for (const other of others.splice(0)) await other.close();
+  });
+
+  it('creates, lists, inspects, downloads and deletes a backup', async () => {
+    await populate();
+    const created = await createBackup();
+    const detail = created.body.data;
+    expect(detail.name).to.match(NAME);
+    expect(detail).to.have.all.keys('name', 'created_at', 'version', 'size', 'parts', 'includes', 'includes_secrets');
+    expect(detail.parts).to.have.all.keys(...COUNT_KEYS);
+    const commits = Number((await git(contentRepoOf(server.dataDir), ['rev-list', '--count', 'HEAD'])).trim());
+    expect(detail.parts).to.deep.equal({ content_types: 1, entries: 2, revisions: commits, media: 1, users: 0, roles: 0, tokens: 0, webhooks: 1 });
+    expect(detail.includes).to.deep.equal(['content_types', 'entries', 'media', 'webhooks']);
+    expect(detail.includes_secrets).to.equal(false);
+
+    const list = await adminRequest(server, admin, 'GET', '/backups');
+    expect(list.status).to.equal(200);
+    expect(list.body.data).to.deep.equal([{ name: detail.name, size: detail.size, created_at: detail.created_at, parts: detail.includes }]);
+    expect(list.body.meta).to.deep.equal({ total: 1, parts: ['content_types', 'entries', 'media', 'webhooks', 'users'], default_parts: ['content_types', 'entries', 'media', 'webhooks'] });
+
+    const inspected = await adminRequest(server, admin, 'GET', `/backups/${detail.name}/inspect`);
+    expect(inspected.status).to.equal(200);
+    expect(inspected.body.data).to.deep.equal(detail);
+
+    const download = await fetch(`${server.baseUrl}/admin/api/backups/${detail.name}/download`, { headers: { cookie: admin.cookie } });
+    expect(download.status).to.equal(200);
+    expect(download.headers.get('content-type')).to.equal('application/zip');
+    const bytes = Buffer.from(await download.arrayBuffer());
+    expect(bytes.equals(await readFile(path.join(server.dataDir, 'state', 'backups', detail.name)))).to.equal(true);
+    expect(bytes.toString('latin1')).to.not.include(SECRET);
+
+    const removed = await adminRequest(server, admin, 'DELETE', `/backups/${detail.name}`);
+    expect(removed.status).to.equal(200);
+    expect(removed.body.data).to.deep.equal({ ok: true });
+    for (const [method, suffix] of [['GET', '/inspect'], ['GET', '/download'], ['DELETE', '']]) {
+      const gone = await adminRequest(server, admin, method, `/backups/${detail.name}${suffix}`);
+      expect(gone.status, `${method} ${suffix}`).to.equal(404);
+      expect(gone.body.error.code).to.equal('not_found');
+    }
+  });
+
+  it('backs up only the parts asked for, and answers 422 for an unknown part', async () => {
+    await populate();
+    const created = await createBackup({ parts: ['webhooks'] });
+    expect(created.body.data.includes).to.deep.equal(['webhooks']);
+    expect(created.body.data.parts).to.include({ content_types: 0, entries: 0, revisions: 0, media: 0, webhooks: 1 });
+    const unknown = await adminRequest(server, admin, 'POST', '/backups', { parts: ['entries', 'everything'] });
+    expect(unknown.status).to.equal(422);
+    expect(unknown.body.error.code).to.equal('validation_failed');
+    expect(unknown.body.error.fields).to.have.all.keys('parts');
+  });
+
+  it('restores entries, media, webhooks and revision history after everything was deleted', async () => {
+    await populate();
+    const before = await capture(server, admin);
+    expect(before.entries).to.have.length(2);
+    expect(Object.values(before.revisions).map((list) => list.length).sort()).to.deep.equal([1, 3]);
+    const { name } = (await createBackup()).body.data;
+
+    expect((await server.request('DELETE', '/api/v1/workspaces/default/content-types/posts', { token })).status).to.equal(200);
+    expect((await adminRequest(server, admin, 'DELETE', `/media/${before.media[0].filename}`)).status).to.equal(200);
+    expect((await adminRequest(server, admin, 'PUT', '/webhooks', { webhooks: [] })).status).to.equal(200);
+    expect((await adminRequest(server, admin, 'GET', '/content-types')).body.data).to.deep.equal([]);
+
+    const restored = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries', 'media', 'webhooks'] });
+    expect(restored.status, restored.text).to.equal(200);
+    expect(restored.body.data).to.include({ name, overwrite: false, history: true });
+    expect(restored.body.data.commit).to.match(/^[0-9a-f]{40}$/);
+    expect(restored.body.data.restored).to.include({ content_types: 1, entries: 2, trash: 1, media: 1, webhooks: 1 });
+
+    const after = await capture(server, admin);
+    expect(after.entries).to.deep.equal(before.entries);
+    expect(after.revisions).to.deep.equal(before.revisions);
+    expect(after.media).to.deep.equal(before.media);
+    expect(after.bytes).to.deep.equal(before.bytes);
+    expect(after.webhooks).to.deep.equal(before.webhooks);
+    const trash = await adminRequest(server, admin, 'GET', '/trash/posts');
+    expect(trash.body.data.map((item: { title: string }) => item.title)).to.deep.equal(['Binned']);
+    const repo = contentRepoOf(server.dataDir);
+    expect(await git(repo, ['status', '--porcelain'])).to.equal('');
+    await git(repo, ['fsck', '--no-progress']);
+  });
+
+  it('restores into a fresh server from an uploaded archive, with the same revisions', async () => {
+    await populate();
+    const before = await capture(server, admin);
+    const { name } = (await createBackup()).body.data;
+    const bytes = await readFile(path.join(server.dataDir, 'state', 'backups', name));
+
+    const fresh = await startTestServer();
+    others.push(fresh);
+    const freshAdmin = await setupAdmin(fresh);
+    const uploaded = await uploadBackup(fresh, freshAdmin, bytes, name);
+    expect(uploaded.status, uploaded.text).to.equal(201);
+    expect(uploaded.body.data.name).to.equal(name);
+    const restored = await adminRequest(fresh, freshAdmin, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries', 'media', 'webhooks'] });
+    expect(restored.status, restored.text).to.equal(200);
+    expect(restored.body.data.history).to.equal(true);
+
+    const after = await capture(fresh, freshAdmin);
+    expect(after.entries).to.deep.equal(before.entries);
+    expect(after.revisions).to.deep.equal(before.revisions);
+    expect(after.media).to.deep.equal(before.media);
+    expect(after.bytes).to.deep.equal(before.bytes);
+    expect(after.webhooks).to.deep.equal(before.webhooks);
+    const hooks = await adminRequest(fresh, freshAdmin, 'GET', '/webhooks');
+    expect(hooks.body.data[0].has_secret).to.equal(false);
+    const repo = contentRepoOf(fresh.dataDir);
+    expect(await git(repo, ['status', '--porcelain'])).to.equal('');
+    await git(repo, ['fsck', '--no-progress']);
+  });
+
+  it('keeps existing records without overwrite and replaces them with it', async () => {
+    await populate();
+    const before = await capture(server, admin);
+    const { name } = (await createBackup()).body.data;
+    const [first] = before.entries as { id: string; title: string }[];
+    await adminRequest(server, admin, 'PUT', `/content/posts/${first.id}`, { title: 'Changed since' });
+
+    const kept = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['entries'] });
+    expect(kept.status).to.equal(200);
+    expect(kept.body.data.kept).to.include({ entries: 2 });
+    expect(kept.body.data.restored).to.include({ entries: 0 });
+    expect((await adminRequest(server, admin, 'GET', `/content/posts/${first.id}`)).body.data.title).to.equal('Changed since');
+
+    const replaced = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['entries'], overwrite: true });
+    expect(replaced.status).to.equal(200);
+    expect(replaced.body.data.restored).to.include({ entries: 2 });
+    expect((await adminRequest(server, admin, 'GET', `/content/posts/${first.id}`)).body.data.title).to.equal(first.title);
+  });
+
+  it('answers 422 for a restore naming an unknown part or a part the backup lacks, and writes nothing', async () => {
+    await populate();
+    const { name } = (await createBackup({ parts: ['webhooks'] })).body.data;
+    const snapshot = await snapshotDataRoot(server.dataDir);
+    for (const parts of [['entries', 'mystery'], ['entries'], []]) {
+      const response = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts });
+      expect(response.status, JSON.stringify(parts)).to.equal(422);
+      expect(response.body.error.code).to.equal('validation_failed');
+      expect(response.body.error.fields).to.have.all.keys('parts');
+    }
+    const missing = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, {});
+    expect(missing.status).to.equal(422);
+    expect(diffSnapshots(snapshot, await snapshotDataRoot(server.dataDir))).to.deep.equal([]);
+  });
+
+  it('answers 404 for unknown backups and names that are not backup names', async () => {
+    for (const file of ['backup-20200101-000000.zip', 'nope.zip', '..', 'state.json']) {
+      const response = await adminRequest(server, admin, 'GET', `/backups/${encodeURIComponent(file)}/inspect`);
+      expect(response.status, file).to.equal(404);
+      expect(response.body.error.code).to.equal('not_found');
+    }
+  });
+
+  it('answers 403 forbidden without the backups grants', async () => {
+    const { name } = (await createBackup({ parts: ['webhooks'] })).body.data;
+    const { session } = await userWithGrants(server, admin, 'reader1', [{ effect: 'allow', actions: ['backups.read'], resources: ['*'] }]);
+    expect((await adminRequest(server, session, 'GET', '/backups')).status).to.equal(200);
+    expect((await adminRequest(server, session, 'GET', `/backups/${name}/inspect`)).status).to.equal(200);
+    for (const [method, url, body] of [
+      ['POST', '/backups', {}],
+      ['POST', `/backups/${name}/restore`, { parts: ['webhooks'] }],
+      ['DELETE', `/backups/${name}`, undefined],
+    ] as const) {
+      const response = await adminRequest(server, session, method, url, body);
+      expect(response.status, `${method} ${url}`).to.equal(403);
+      expect(response.body.error.code).to.equal('forbidden');
+    }
+    const upload = await uploadBackup(server, session, Buffer.from('PK'));
+    expect(upload.status).to.equal(403);
+  });
+
+  it('restores roles but not users or tokens from a backup without hashes, with a note', async () => {
+    await adminRequest(server, admin, 'POST', '/roles', { id: 'writer', label: 'Writer', permissions: [{ effect: 'allow', actions: ['content.*'], resources: ['*'] }] });
+    const { name } = (await createBackup({ parts: ['users'] })).body.data;
+    const bytes = await readFile(path.join(server.dataDir, 'state', 'backups', name));
+    expect(bytes.toString('latin1')).to.not.match(/\$2[aby]\$/);
+
+    const fresh = await startTestServer();
+    others.push(fresh);
+    const freshAdmin = await setupAdmin(fresh);
+    await uploadBackup(fresh, freshAdmin, bytes, name);
+    const restored = await adminRequest(fresh, freshAdmin, 'POST', `/backups/${name}/restore`, { parts: ['users'] });
+    expect(restored.status).to.equal(200);
+    expect(restored.body.data.notes.join(' ')).to.include('CMS_BACKUP_INCLUDE_SECRETS');
+    expect(restored.body.data.skipped).to.include({ users: 1, tokens: 1 });
+    const roles = await adminRequest(fresh, freshAdmin, 'GET', '/roles');
+    expect(roles.body.data.map((role: { id: string }) => role.id)).to.include('writer');
+    expect((await adminRequest(fresh, freshAdmin, 'GET', '/users')).body.data).to.have.length(1);
+  });
+
+  it('restores users and tokens from a backup made with CMS_BACKUP_INCLUDE_SECRETS=1', async () => {
+    const secretServer = await startTestServer({ env: { CMS_BACKUP_INCLUDE_SECRETS: '1' } });
+    others.push(secretServer);
+    const secretAdmin = await setupAdmin(secretServer);
+    const oldToken = await issueToken(secretServer, secretAdmin, FULL_ACCESS);
+    const created = await adminRequest(secretServer, secretAdmin, 'POST', '/backups', { parts: ['users'] });
+    expect(created.body.data.includes_secrets).to.equal(true);
+    const bytes = await readFile(path.join(secretServer.dataDir, 'state', 'backups', created.body.data.name));
+
+    await uploadBackup(server, admin, bytes, created.body.data.name);
+    const restored = await adminRequest(server, admin, 'POST', `/backups/${created.body.data.name}/restore`, { parts: ['users'] });
+    expect(restored.status).to.equal(200);
+    expect(restored.body.data.restored).to.include({ tokens: 1 });
+    // Both servers made an "admin" user with different ids: the username is taken, so that user is skipped.
+    expect(restored.body.data.skipped).to.not.have.property('users');
+    expect(restored.body.data.notes.join(' ')).to.include('username');
+    const health = await server.request('GET', '/api/v1/workspaces/default/content-types', { token: oldToken });
+    expect(health.status).to.equal(200);
+    expect((await login(server, ADMIN_USERNAME, ADMIN_PASSWORD)).csrf).to.be.a('string');
+  });
+
+  describe('hostile archives', () => {
+    const manifest = (parts: string[] = ['webhooks']) =>
+      Buffer.from(JSON.stringify({ format: 'git-cms-backup', format_version: 1, name: 'x', created_at: '2024-01-01T00:00:00.000Z', version: '1', parts, head: null, include_secrets: false, counts: {} }));
+    const hooks = Buffer.from('[]');
+    const cases: Record<string, () => Buffer> = {
+      'a ../ path': () => buildZip([{ name: 'manifest.json', data: manifest() }, { name: '../evil.txt', data: Buffer.from('x') }]),
+      'a nested ../ path': () => buildZip([{ name: 'manifest.json', data: manifest(['media']) }, { name: 'media/default/../../../evil.png', data: Buffer.from('x') }]),
+      'an absolute path': () => buildZip([{ name: 'manifest.json', data: manifest() }, { name: '/tmp/evil.txt', data: Buffer.from('x') }]),
+      'a symlink': () => buildZip([{ name: 'manifest.json', data: manifest(['media']) }, { name: 'media/default/link.png', data: Buffer.from('/etc/passwd'), mode: 0o120777 }]),
+      '10,000 tiny files': () =>
+        buildZip([{ name: 'manifest.json', data: manifest(['media']) }, ...Array.from({ length: 10_000 }, (_, i) => ({ name: `media/default/f${i}.txt`, data: Buffer.from('x') }))]),
+      'a huge expansion ratio': () => buildZip([{ name: 'manifest.json', data: manifest(['media']) }, { name: 'media/default/zeros.bin', data: Buffer.alloc(20 * 1024 * 1024), deflate: true }]),
+      'a size that lies': () => buildZip([{ name: 'manifest.json', data: manifest() }, { name: 'state/webhooks.json', data: Buffer.alloc(4096, 0x20), deflate: true, declaredSize: 10 }]),
+      'an unknown part': () => buildZip([{ name: 'manifest.json', data: manifest(['webhooks', 'secrets']) }, { name: 'state/webhooks.json', data: hooks }]),
+      'an unknown file': () => buildZip([{ name: 'manifest.json', data: manifest() }, { name: 'payload.sh', data: Buffer.from('rm -rf /') }]),
+      'no manifest': () => buildZip([{ name: 'state/webhooks.json', data: hooks }]),
+      'a file of a part the manifest lacks': () => buildZip([{ name: 'manifest.json', data: manifest() }, { name: 'state/users.json', data: hooks }]),
+      'not a zip at all': () => Buffer.from('this is not an archive'),
+    };
+
+    for (const [label, make] of Object.entries(cases)) {
+      it(`refuses an upload with ${label}: 422, nothing kept`, async () => {
+        const snapshot = await snapshotDataRoot(server.dataDir);
+        const response = await uploadBackup(server, admin, make());
+        expect(response.status, response.text).to.equal(422);
+        expect(response.body.error.code).to.equal('validation_failed');
+        expect(response.body.error.fields).to.have.property('backup');
+        expect(await readdir(path.join(server.dataDir, 'state', 'backups'))).to.deep.equal([]);
+        expect(diffSnapshots(snapshot, await snapshotDataRoot(server.dataDir))).to.deep.equal([]);
+      });
+    }
+
+    it('refuses to restore a hostile archive placed in the backups folder, writing nothing', async () => {
+      const folder = path.join(server.dataDir, 'state', 'backups');
+      await populate();
+      const name = 'backup-20200101-000000.zip';
+      for (const make of [cases['a ../ path'], cases['a symlink'], cases['a huge expansion ratio']]) {
+        await writeFile(path.join(folder, name), make());
+        const snapshot = await snapshotDataRoot(server.dataDir);
+        const response = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['media'] });
+        expect(response.status).to.equal(422);
+        expect(response.body.error.fields).to.have.property('backup');
+        expect(diffSnapshots(snapshot, await snapshotDataRoot(server.dataDir))).to.deep.equal([]);
+      }
+    });
+
+    it('refuses a restore whose history file is damaged, before any content is written', async () => {
+      await populate();
+      const { name } = (await createBackup()).body.data;
+      const folder = path.join(server.dataDir, 'state', 'backups');
+      await copyFile(path.join(folder, name), path.join(folder, 'copy.zip'));
+      await server.request('DELETE', '/api/v1/workspaces/default/content-types/posts', { token });
+      const damaged = buildZip([
+        { name: 'manifest.json', data: manifest(['entries']) },
+        { name: 'content.jsonl', data: Buffer.from('') },
+        { name: 'history/objects.bin', data: Buffer.from('GITCMS-OBJECTS 1\n\u0003\u0000\u0000\u0000\u0009garbage!!') },
+      ]);
+      await writeFile(path.join(folder, 'backup-20200101-000001.zip'), damaged);
+      const snapshot = await snapshotDataRoot(server.dataDir);
+      const response = await adminRequest(server, admin, 'POST', '/backups/backup-20200101-000001.zip/restore', { parts: ['entries'] });
+      expect(response.status).to.equal(422);
+      expect(diffSnapshots(snapshot, await snapshotDataRoot(server.dataDir))).to.deep.equal([]);
+    });
+  });
+});
