@@ -26,6 +26,7 @@ import { UserService } from './domain/auth/user-service.ts';
 import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher.ts';
 import { WebhookService } from './domain/webhooks/webhook-service.ts';
 import { BackupService } from './domain/backups/backup-service.ts';
+import { UpdateService } from './domain/updates/update-service.ts';
 import { FileFolder } from './storage/file-folder.ts';
 import { MediaLibrary } from './domain/media/media-library.ts';
 import { MediaService } from './domain/media/media-service.ts';
@@ -69,6 +70,8 @@ export interface Services {
   webhookDispatcher: WebhookDispatcher;
   /** Backup archives in state/backups and their restore. */
   backups: BackupService;
+  /** Update checks against CMS_UPDATE_FEED, staged downloads and unpacked releases. */
+  updates: UpdateService;
   /** The media library: uploads, metadata, categories and file serving. */
   media: MediaService;
   /** The activity log; `record()` is open to any service (webhook failures use type `webhook.failed`). */
@@ -173,6 +176,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     webhooks,
     webhookDispatcher,
     backups,
+    updates: new UpdateService({
+      feedUrl: config.updateFeed,
+      currentVersion: health.report().version,
+      state,
+      staging: await FileFolder.open(path.join(state.dir, 'updates')),
+      releases: () => FileFolder.open(config.releasesDir),
+    }),
     media: new MediaService({
       repo,
       content,

@@ -14,6 +14,7 @@ import type { TypeService } from '../domain/types/type-service.ts';
 import type { WorkspaceService } from '../domain/workspaces/workspace-service.ts';
 import type { WebhookService } from '../domain/webhooks/webhook-service.ts';
 import type { BackupService } from '../domain/backups/backup-service.ts';
+import type { UpdateService } from '../domain/updates/update-service.ts';
 import type { MediaService } from '../domain/media/media-service.ts';
 import { createAdminGuard } from '../http/admin-guard.ts';
 import type { AppState } from '../http/state.ts';
@@ -27,6 +28,7 @@ import { createUsersRouter } from './admin/users.routes.ts';
 import { createWorkspacesRouter } from './admin/workspaces.routes.ts';
 import { createWebhooksRouter } from './admin/webhooks.routes.ts';
 import { createBackupsRouter } from './admin/backups.routes.ts';
+import { createUpdateRouter } from './admin/update.routes.ts';
 import { createMediaRouter } from './media/media.routes.ts';
 import type { ActivityLog } from '../domain/activity/activity-log.ts';
 import type { AppInfoService } from '../domain/dashboard/app-info.ts';
@@ -58,6 +60,7 @@ export interface AdminApiServices {
   entries: EntryService;
   webhooks: WebhookService;
   backups: BackupService;
+  updates: UpdateService;
   media: MediaService;
   activity: ActivityLog;
   trash: TrashService;
@@ -93,6 +96,7 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: false }),
     createWebhooksRouter(services.webhooks, config),
     createBackupsRouter(services.backups, config),
+    createUpdateRouter(services.updates),
     createMediaRouter(services.media, config, { admin: true }),
   ]) {
     admin.use(router.routes(), router.allowedMethods({ throw: true }));
