@@ -153,6 +153,12 @@ describe('admin API: webhooks', () => {
       return adminRequest(server, admin, 'GET', '/webhooks/deliveries');
     }
 
+    // Waits for `count` requests, then for the queue to drain, so late extra deliveries would show.
+    async function received(count: number): Promise<void> {
+      await pollUntil(async () => receiver.requests.length, (seen) => seen >= count);
+      await pollUntil(async () => server.services.webhookDispatcher.pending().length, (pending) => pending === 0);
+    }
+
     it('delivers an entry life cycle, signed, with the API.md body and headers', async () => {
       await start();
       await configure([{ url: `${receiver.url}/hook`, secret: SECRET, events: ['content.created', 'content.updated', 'content.published', 'content.unpublished', 'content.deleted', 'content.restored'] }]);
@@ -163,9 +169,10 @@ describe('admin API: webhooks', () => {
       expect((await server.request('PATCH', `${base}/${id}`, { body: { status: 'published' }, token })).status).to.equal(200);
       expect((await server.request('PATCH', `${base}/${id}`, { body: { status: 'draft' }, token })).status).to.equal(200);
       expect((await server.request('DELETE', `${base}/${id}`, { token })).status).to.equal(200);
+      expect((await adminRequest(server, admin, 'POST', `/trash/posts/${id}/restore`)).status).to.equal(200);
 
-      const expected = ['content.created', 'content.deleted', 'content.published', 'content.unpublished', 'content.updated', 'content.updated'];
-      await pollUntil(async () => receiver.requests.length, (count) => count >= expected.length);
+      const expected = ['content.created', 'content.deleted', 'content.published', 'content.restored', 'content.unpublished', 'content.updated', 'content.updated'];
+      await received(expected.length);
       expect(eventNames(receiver.requests)).to.deep.equal(expected);
       for (const request of receiver.requests) {
         expect(request.method).to.equal('POST');
@@ -215,7 +222,7 @@ describe('admin API: webhooks', () => {
       await server.request('POST', '/api/v1/workspaces/default/content-types', { body: { name: 'pages' }, token });
       await server.request('PUT', '/api/v1/workspaces/default/content-types/pages', { body: { label: 'Pages' }, token });
       await server.request('DELETE', '/api/v1/workspaces/default/content-types/pages', { token });
-      await pollUntil(async () => receiver.requests.length, (count) => count >= 3);
+      await received(3);
       expect(eventNames(receiver.requests)).to.deep.equal(['schema.created', 'schema.deleted', 'schema.updated']);
       expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'pages' });
     });
@@ -226,21 +233,28 @@ describe('admin API: webhooks', () => {
       const repo = contentRepoOf(server.dataDir);
       const file = ['---', 'id: ext0000001', 'title: From git', 'status: published', 'published_at: 2024-01-01T00:00:00.000Z', 'created_at: 2024-01-01T00:00:00.000Z', 'updated_at: 2024-01-01T00:00:00.000Z', '---', 'Body', ''].join('\n');
       await externalCommit(repo, { write: { 'default/entries/posts/from-git.md': file } }, 'Add an entry with git');
-      await pollUntil(async () => receiver.requests.length, (count) => count >= 2);
+      await received(2);
       expect(eventNames(receiver.requests)).to.deep.equal(['content.created', 'content.published']);
       expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'from-git' });
       for (const request of receiver.requests) expect(request.headers['x-service-signature']).to.equal(signatureOf(request.body, SECRET));
 
       receiver.requests.length = 0;
       await externalCommit(repo, { write: { 'default/entries/posts/from-git.md': file.replace('status: published', 'status: draft') } }, 'Unpublish with git');
-      await pollUntil(async () => receiver.requests.length, (count) => count >= 2);
+      await received(2);
       expect(eventNames(receiver.requests)).to.deep.equal(['content.unpublished', 'content.updated']);
 
       receiver.requests.length = 0;
-      await externalCommit(repo, { remove: ['default/entries/posts/from-git.md'] }, 'Remove with git');
-      await pollUntil(async () => receiver.requests.length, (count) => count >= 1);
+      const draft = file.replace('status: published', 'status: draft');
+      await externalCommit(repo, { write: { 'default/entries/posts/renamed.md': draft }, remove: ['default/entries/posts/from-git.md'] }, 'Rename with git');
+      await received(1);
+      expect(eventNames(receiver.requests)).to.deep.equal(['content.updated']);
+      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'renamed' });
+
+      receiver.requests.length = 0;
+      await externalCommit(repo, { remove: ['default/entries/posts/renamed.md'] }, 'Remove with git');
+      await received(1);
       expect(eventNames(receiver.requests)).to.deep.equal(['content.deleted']);
-      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'from-git' });
+      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'renamed' });
     });
 
     it('retries a receiver that fails twice, and records every attempt', async () => {
@@ -269,7 +283,7 @@ describe('admin API: webhooks', () => {
       await configure([{ url: `${receiver.url}/slow`, events: ['content.created'] }]);
       const first = await server.request('POST', '/api/v1/workspaces/default/content/posts', { body: { title: 'One' }, token });
       expect(first.status).to.equal(201);
-      await pollUntil(async () => receiver.requests.length, (count) => count >= 1);
+      await received(1);
       const second = await server.request('POST', '/api/v1/workspaces/default/content/posts', { body: { title: 'Two' }, token });
       expect(second.status).to.equal(201);
 
@@ -277,6 +291,12 @@ describe('admin API: webhooks', () => {
       expect(log.body.meta.total).to.equal(6);
       for (const attempt of log.body.data) expect(attempt).to.include({ status_code: null, ok: false });
       expect(log.body.data.map((attempt: { attempt: number }) => attempt.attempt).sort()).to.deep.equal([1, 1, 2, 2, 3, 3]);
+      const activity = await pollUntil(
+        () => adminRequest(server, admin, 'GET', '/activity?type=webhook.failed'),
+        (response) => response.body.meta?.total === 2,
+      );
+      expect(activity.body.data.map((record: { level: string }) => record.level)).to.deep.equal(['error', 'error']);
+      expect(activity.body.data[0].details).to.include({ webhook_id: log.body.data[0].webhook_id, status_code: null });
     });
 
     it('keeps pending deliveries across a restart', async () => {

@@ -1,0 +1,97 @@
+// Pure parts of webhooks and updates (issue 7): webhook set validation and
+// secrets, the signature and body of a delivery, the update feed's checks and
+// version order.
+import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
+import { checkRelease, compareVersions } from '../../src/domain/updates/update-feed.ts';
+import { deliveryBody, signBody } from '../../src/domain/webhooks/webhook-dispatcher.ts';
+import { normalizeWebhooks, type WebhookRecord } from '../../src/domain/webhooks/webhook-service.ts';
+import { AppError } from '../../src/errors/app-error.ts';
+
+const NOW = '2024-05-01T00:00:00.000Z';
+const STORED: WebhookRecord = { id: 'site', url: 'https://example.com/a', secret: 's3cret', events: ['*'], enabled: true, created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' };
+
+function fieldsOf(run: () => unknown): Record<string, string> {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return error.fields ?? {};
+    throw error;
+  }
+  throw new Error('Expected an AppError.');
+}
+
+describe('webhooks', () => {
+  it('keeps a stored secret when an existing id sends none, and clears it with null or ""', () => {
+    const [kept] = normalizeWebhooks([{ id: 'site', url: 'https://example.com/b', events: ['content.created'] }], [STORED], NOW);
+    expect(kept).to.deep.equal({ ...STORED, url: 'https://example.com/b', events: ['content.created'], updated_at: NOW });
+    expect(normalizeWebhooks([{ id: 'site', url: STORED.url, secret: null, events: ['*'] }], [STORED], NOW)[0].secret).to.equal(null);
+    expect(normalizeWebhooks([{ id: 'site', url: STORED.url, secret: '', events: ['*'] }], [STORED], NOW)[0].secret).to.equal(null);
+    const [fresh] = normalizeWebhooks([{ url: 'http://127.0.0.1:8080/hook', events: ['media.uploaded'], enabled: false }], [STORED], NOW);
+    expect(fresh.id).to.match(/^[0-9a-z]{12}$/);
+    expect(fresh).to.include({ secret: null, enabled: false, created_at: NOW });
+  });
+
+  it('names every bad field', () => {
+    const fields = fieldsOf(() =>
+      normalizeWebhooks(
+        [
+          { url: 'gopher://example.com', events: ['*'] },
+          { id: 'bad id!', url: 'https://example.com', events: ['nope'] },
+          { url: 'https://example.com', events: [], secret: 'x'.repeat(600) },
+        ],
+        [],
+        NOW,
+      ),
+    );
+    expect(fields).to.have.all.keys('webhooks.0.url', 'webhooks.1.id', 'webhooks.1.events', 'webhooks.2.events', 'webhooks.2.secret');
+  });
+
+  it('signs the raw body with HMAC-SHA256 and sends the API.md body', () => {
+    const body = deliveryBody({ type: 'content.created', workspace: 'blog', occurredAt: NOW, actor: 'u1', data: { type: 'posts', id: 'abc', slug: 'hello' } });
+    expect(JSON.parse(body)).to.deep.equal({ event: 'content.created', occurred_at: NOW, workspace: 'blog', data: { type: 'posts', id: 'abc', slug: 'hello' } });
+    expect(signBody(body, 'key')).to.equal(`sha256=${createHmac('sha256', 'key').update(body).digest('hex')}`);
+  });
+});
+
+describe('update feed', () => {
+  const FEED = 'https://updates.example.com/cms/feed.json';
+  const SHA = 'A'.repeat(64);
+
+  it('resolves a relative url against the feed and lowercases the checksum', () => {
+    expect(checkRelease({ version: '1.2.3', url: 'releases/1.2.3.zip', sha256: SHA, notes: 'Notes' }, FEED)).to.deep.equal({
+      version: '1.2.3',
+      url: 'https://updates.example.com/cms/releases/1.2.3.zip',
+      sha256: 'a'.repeat(64),
+      notes: 'Notes',
+    });
+  });
+
+  it('refuses feeds with a bad version, checksum, url or notes', () => {
+    for (const feed of [
+      { version: 'v1', url: 'x.zip', sha256: SHA },
+      { version: '1.2', url: 'x.zip', sha256: SHA },
+      { version: '1.2.3/../../x', url: 'x.zip', sha256: SHA },
+      { version: '1.2.3', url: 'x.zip', sha256: 'abc' },
+      { version: '1.2.3', url: 'file:///etc/passwd', sha256: SHA },
+      { version: '1.2.3', sha256: SHA },
+      { version: '1.2.3', url: 'x.zip', sha256: SHA, notes: 5 },
+      null,
+    ]) {
+      expect(fieldsOf(() => checkRelease(feed, FEED)), JSON.stringify(feed)).to.have.all.keys('feed');
+    }
+  });
+
+  it('orders versions by number, a release after its pre-releases', () => {
+    const cases: [string, string, number][] = [
+      ['1.0.0', '1.0.0', 0],
+      ['1.0.10', '1.0.9', 1],
+      ['2.0.0', '10.0.0', -1],
+      ['1.0.0-beta.1', '1.0.0', -1],
+      ['1.0.0', '1.0.0-rc.1', 1],
+      ['1.0.0-alpha', '1.0.0-beta', -1],
+      ['1.0.0+build.5', '1.0.0', 0],
+    ];
+    for (const [a, b, expected] of cases) expect(compareVersions(a, b), `${a} vs ${b}`).to.equal(expected);
+  });
+});
