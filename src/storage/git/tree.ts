@@ -95,11 +95,8 @@ export class TreeView {
     let written = 0;
     let bytes = 0;
     const copy = (from: number, to: number): void => {
-      const shift = bytes - old.starts[from];
-      for (let i = from; i < to; i += 1, written += 1) {
-        table.starts[written] = old.starts[i] + shift;
-        table.nuls[written] = old.nuls[i] + shift;
-      }
+      shiftInto(table, written, old, from, to, bytes - old.starts[from]);
+      written += to - from;
       const chunk = this.body.subarray(old.starts[from], old.nuls[to - 1] + 21);
       chunks.push(chunk);
       bytes += chunk.length;
@@ -207,6 +204,18 @@ export class TreeView {
     }
     this.table = { starts, nuls, count };
     return this.table;
+  }
+}
+
+// Copies offsets [from, to) of `source` to `target` at `at`, shifted by `shift` bytes.
+function shiftInto(target: OffsetTable, at: number, source: OffsetTable, from: number, to: number, shift: number): void {
+  const starts = target.starts;
+  const nuls = target.nuls;
+  const oldStarts = source.starts;
+  const oldNuls = source.nuls;
+  for (let i = from, j = at; i < to; i += 1, j += 1) {
+    starts[j] = oldStarts[i] + shift;
+    nuls[j] = oldNuls[i] + shift;
   }
 }
 
