@@ -110,14 +110,16 @@ function writeValues(entry: StoredEntry, type: ContentType, input: EntryInput, v
  */
 export function checkReferences(entry: StoredEntry, indexed: IndexedType, findType: (name: string) => IndexedType | undefined, written: string[]): void {
   const errors: FieldErrors = {};
-  const others = indexed.index.all().filter((other) => other.id !== entry.id);
+  // Only unique fields need the other entries; most writes never pay for the copy.
+  let others: StoredEntry[] | undefined;
+  const othersOf = () => (others ??= indexed.index.all().filter((other) => other.id !== entry.id));
   for (const name of written) {
     const field = indexed.type.fields[name];
     if (!field) continue;
     for (const values of [entry.data, ...Object.values(entry.translations).map((translation) => translation.data)]) {
       const value = values[name];
       if (value === undefined || value === null || value === '') continue;
-      if (field.unique && others.some((other) => sameValue(other.data[name], value))) {
+      if (field.unique && othersOf().some((other) => sameValue(other.data[name], value))) {
         errors[name] = `The value of "${name}" is already used by another entry.`;
       }
       if (field.type === 'relation' && field.target) {
