@@ -65,23 +65,9 @@ export function emptyTally(): RestoreTally {
 export async function planContent(files: ContentFile[], sources: PlanSources, overwrite: boolean): Promise<ContentPlan> {
   const plan: ContentPlan = { changes: [], restored: emptyTally(), kept: emptyTally(), skipped: emptyTally(), media: [], notes: [] };
   const changes = new Map<string, string | null>();
-  const typesAfter = new Set<string>();
-  const workspacesAfter = new Set<string>();
-  for (const file of files.filter((item) => item.part === 'content_types')) {
-    const [workspace, folder, name] = file.path.split('/');
-    const isType = folder === 'types' && name !== undefined && TYPE_FILE.test(name);
-    const exists = (await sources.repo.readFile(file.path)) !== undefined;
-    if (isType) typesAfter.add(`${workspace}/${TYPE_FILE.exec(name)![1]}`);
-    if (folder === 'workspace.yaml') workspacesAfter.add(workspace);
-    if (exists && !overwrite) {
-      if (isType) plan.kept.content_types += 1;
-      continue;
-    }
-    changes.set(file.path, file.text);
-    if (isType) plan.restored.content_types += 1;
-  }
-  const hasWorkspace = (workspace: string): boolean => workspacesAfter.has(workspace) || sources.workspaces.find(workspace) !== undefined;
-  const hasType = (workspace: string, type: string): boolean => typesAfter.has(`${workspace}/${type}`) || sources.content.findType(workspace, type) !== undefined;
+  const after = await planTypes(files, sources, overwrite, plan, changes);
+  const hasWorkspace = (workspace: string): boolean => after.workspaces.has(workspace) || sources.workspaces.find(workspace) !== undefined;
+  const hasType = (workspace: string, type: string): boolean => after.types.has(`${workspace}/${type}`) || sources.content.findType(workspace, type) !== undefined;
   const listed = new Map<string, Promise<string[]>>();
   const filesIn = (dir: string): Promise<string[]> => {
     if (!listed.has(dir)) listed.set(dir, sources.repo.listFiles(dir));
@@ -94,6 +80,35 @@ export async function planContent(files: ContentFile[], sources: PlanSources, ov
     }
     await planEntry(group, { plan, changes, filesIn, content: sources.content, overwrite });
   }
+  await planMedia(files, sources, overwrite, hasWorkspace, plan, changes);
+  if (plan.skipped.entries + plan.skipped.trash > 0) {
+    plan.notes.push(`${plan.skipped.entries + plan.skipped.trash} entries were not restored: their workspace or content type does not exist, or their slug belongs to another entry.`);
+  }
+  plan.changes = [...changes].map(([path, content]) => ({ path, content }));
+  return plan;
+}
+
+// Workspace and type files; returns the workspaces and types that exist in the archive's part.
+async function planTypes(files: ContentFile[], sources: PlanSources, overwrite: boolean, plan: ContentPlan, changes: Map<string, string | null>) {
+  const after = { types: new Set<string>(), workspaces: new Set<string>() };
+  for (const file of files.filter((item) => item.part === 'content_types')) {
+    const [workspace, folder, name] = file.path.split('/');
+    const typeName = folder === 'types' && name !== undefined ? TYPE_FILE.exec(name)?.[1] : undefined;
+    if (typeName !== undefined) after.types.add(`${workspace}/${typeName}`);
+    if (folder === 'workspace.yaml') after.workspaces.add(workspace);
+    const exists = (await sources.repo.readFile(file.path)) !== undefined;
+    if (exists && !overwrite) {
+      if (typeName !== undefined) plan.kept.content_types += 1;
+      continue;
+    }
+    changes.set(file.path, file.text);
+    if (typeName !== undefined) plan.restored.content_types += 1;
+  }
+  return after;
+}
+
+// Media metadata files; the binaries of the ones written are placed after the commit.
+async function planMedia(files: ContentFile[], sources: PlanSources, overwrite: boolean, hasWorkspace: (workspace: string) => boolean, plan: ContentPlan, changes: Map<string, string | null>): Promise<void> {
   for (const file of files.filter((item) => item.part === 'media')) {
     const [workspace] = file.path.split('/');
     const filename = MEDIA_RECORD.exec(file.path)?.[1];
@@ -108,11 +123,6 @@ export async function planContent(files: ContentFile[], sources: PlanSources, ov
     plan.media.push({ workspace, filename });
     plan.restored.media += 1;
   }
-  if (plan.skipped.entries + plan.skipped.trash > 0) {
-    plan.notes.push(`${plan.skipped.entries + plan.skipped.trash} entries were not restored: their workspace or content type does not exist, or their slug belongs to another entry.`);
-  }
-  plan.changes = [...changes].map(([path, content]) => ({ path, content }));
-  return plan;
 }
 
 interface EntryContext {

@@ -64,54 +64,54 @@ export async function restoreWebhooks(service: Pick<WebhookService, 'find' | 're
  * when the archive holds their hashes. Throws validation_failed naming the bad record.
  */
 export function checkUsersPart(users: Record<string, unknown>[], roles: Record<string, unknown>[], tokens: Record<string, unknown>[], withSecrets: boolean): UsersPart {
-  const checkedRoles = roles.map((record, i): RoleRecord => {
-    if (!TEXT(record.id) || !/^[a-z0-9-]{1,64}$/.test(record.id) || !TEXT(record.label)) throw unreadable(`state/roles.json has an invalid role at ${i}.`);
-    let permissions;
-    try {
-      permissions = validateGrants(record.permissions);
-    } catch {
-      throw unreadable(`state/roles.json has invalid grants for the role "${record.id}".`);
-    }
-    return { id: record.id, label: record.label, permissions, builtin: record.builtin === true, created_at: stamp(record.created_at), updated_at: stamp(record.updated_at) };
-  });
+  const checkedRoles = roles.map(checkRole);
   if (!withSecrets) return { users: [], roles: checkedRoles, tokens: [] };
-  const checkedUsers = users.map((record, i): UserRecord => {
-    const fine = TEXT(record.id) && TEXT(record.username) && record.username !== '' && TEXT(record.role) && TEXT(record.password_hash) && record.password_hash !== '';
-    if (!fine) throw unreadable(`state/users.json has an invalid user at ${i}.`);
-    return {
-      id: record.id as string,
-      username: record.username as string,
-      display_name: TEXT(record.display_name) ? record.display_name : '',
-      email: TEXT(record.email) ? record.email : '',
-      role: record.role as string,
-      password_hash: record.password_hash as string,
-      avatar: null,
-      created_at: stamp(record.created_at),
-      updated_at: stamp(record.updated_at),
-    };
-  });
-  const checkedTokens = tokens.map((record, i): TokenRecord => {
-    const fine = TEXT(record.id) && /^[0-9a-z]{16}$/.test(record.id) && TEXT(record.name) && TEXT(record.hash) && /^[0-9a-f]{64}$/.test(record.hash);
-    if (!fine) throw unreadable(`state/tokens.json has an invalid token at ${i}.`);
-    let permissions;
-    try {
-      permissions = validateGrants(record.permissions);
-    } catch {
-      throw unreadable(`state/tokens.json has invalid grants for the token "${record.id as string}".`);
-    }
-    return {
-      id: record.id as string,
-      name: record.name as string,
-      description: TEXT(record.description) ? record.description : '',
-      permissions,
-      created_at: stamp(record.created_at),
-      created_by: TEXT(record.created_by) ? record.created_by : null,
-      expires_at: ISO(record.expires_at) ? record.expires_at : null,
-      last_used_at: ISO(record.last_used_at) ? record.last_used_at : null,
-      hash: record.hash as string,
-    };
-  });
-  return { users: checkedUsers, roles: checkedRoles, tokens: checkedTokens };
+  return { users: users.map(checkUser), roles: checkedRoles, tokens: tokens.map(checkToken) };
+}
+
+function checkRole(record: Record<string, unknown>, i: number): RoleRecord {
+  if (!TEXT(record.id) || !/^[a-z0-9-]{1,64}$/.test(record.id) || !TEXT(record.label)) throw unreadable(`state/roles.json has an invalid role at ${i}.`);
+  return { id: record.id, label: record.label, permissions: grantsOf(record, 'state/roles.json'), builtin: record.builtin === true, created_at: stamp(record.created_at), updated_at: stamp(record.updated_at) };
+}
+
+function checkUser(record: Record<string, unknown>, i: number): UserRecord {
+  const { id, username, role, password_hash: hash } = record;
+  if (!TEXT(id) || !TEXT(username) || username === '' || !TEXT(role) || !TEXT(hash) || hash === '') throw unreadable(`state/users.json has an invalid user at ${i}.`);
+  return {
+    id,
+    username,
+    display_name: TEXT(record.display_name) ? record.display_name : '',
+    email: TEXT(record.email) ? record.email : '',
+    role,
+    password_hash: hash,
+    avatar: null,
+    created_at: stamp(record.created_at),
+    updated_at: stamp(record.updated_at),
+  };
+}
+
+function checkToken(record: Record<string, unknown>, i: number): TokenRecord {
+  const { id, name, hash } = record;
+  if (!TEXT(id) || !/^[0-9a-z]{16}$/.test(id) || !TEXT(name) || !TEXT(hash) || !/^[0-9a-f]{64}$/.test(hash)) throw unreadable(`state/tokens.json has an invalid token at ${i}.`);
+  return {
+    id,
+    name,
+    description: TEXT(record.description) ? record.description : '',
+    permissions: grantsOf(record, 'state/tokens.json'),
+    created_at: stamp(record.created_at),
+    created_by: TEXT(record.created_by) ? record.created_by : null,
+    expires_at: ISO(record.expires_at) ? record.expires_at : null,
+    last_used_at: ISO(record.last_used_at) ? record.last_used_at : null,
+    hash,
+  };
+}
+
+function grantsOf(record: Record<string, unknown>, file: string): RoleRecord['permissions'] {
+  try {
+    return validateGrants(record.permissions);
+  } catch {
+    throw unreadable(`${file} has invalid grants for "${String(record.id)}".`);
+  }
 }
 
 /**

@@ -36,8 +36,8 @@ export class ContentIndex {
 
   /** Reads every type and entry of a workspace from the working tree. */
   async loadWorkspace(workspace: string): Promise<void> {
+    // Built aside and swapped in whole, so reads during a reload see the old picture, never half of the new one.
     const types = new Map<string, IndexedType>();
-    this.workspaces.set(workspace, types);
     const typeFiles = (await this.repo.listFiles(typesDir(workspace))).filter((path) => TYPE_FILE.test(basename(path)));
     const names = new Set(typeFiles.map((path) => TYPE_FILE.exec(basename(path))![1]));
     for (const path of typeFiles) {
@@ -47,6 +47,7 @@ export class ContentIndex {
     for (const { type, index } of types.values()) {
       for (const entry of await this.readEntries(workspace, type)) index.upsert(entry);
     }
+    this.workspaces.set(workspace, types);
   }
 
   /** The types of a workspace (unordered). */
@@ -120,12 +121,13 @@ export class ContentIndex {
     return diffEntries(before, after);
   }
 
+  // The files are read before the index changes, so a read meanwhile sees the old entry, never none.
   private async reloadEntry(workspace: string, indexed: IndexedType, slug: string): Promise<StoredEntry | undefined> {
-    const previous = indexed.index.getBySlug(slug);
-    if (previous) indexed.index.remove(previous.id);
     const dir = entriesDir(workspace, indexed.type.name);
     const files = (await this.repo.listFiles(dir)).filter((path) => parseEntryFileName(basename(path))?.slug === slug);
     const [entry] = await this.parseEntryFiles(workspace, indexed.type, files);
+    const previous = indexed.index.getBySlug(slug);
+    if (previous && previous.id !== entry?.id) indexed.index.remove(previous.id);
     if (entry) indexed.index.upsert(entry);
     return entry;
   }
