@@ -198,6 +198,27 @@ describe('admin API: backups', () => {
     await git(repo, ['fsck', '--no-progress']);
   });
 
+  it('restores a workspace the target server does not have', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'shop', label: 'Shop' })).status).to.equal(201);
+    await server.request('POST', '/api/v1/workspaces/shop/content-types', { body: { name: 'products' }, token });
+    const product = await server.request('POST', '/api/v1/workspaces/shop/content/products', { body: { title: 'Lamp', status: 'published' }, token });
+    const { name } = (await createBackup({ parts: ['content_types', 'entries'] })).body.data;
+    const bytes = await readFile(path.join(server.dataDir, 'state', 'backups', name));
+
+    const fresh = await startTestServer();
+    others.push(fresh);
+    const freshAdmin = await setupAdmin(fresh);
+    await uploadBackup(fresh, freshAdmin, bytes, name);
+    const restored = await adminRequest(fresh, freshAdmin, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries'] });
+    expect(restored.status, restored.text).to.equal(200);
+    expect(restored.body.data.restored).to.include({ content_types: 1, entries: 1 });
+    const read = await fresh.request('GET', `/api/v1/workspaces/shop/content/products/${product.body.data.id}`);
+    expect(read.status).to.equal(200);
+    expect(read.body.data).to.deep.equal(product.body.data);
+    const workspaces = await adminRequest(fresh, freshAdmin, 'GET', '/workspaces');
+    expect(workspaces.body.data.map((workspace: { slug: string }) => workspace.slug)).to.include('shop');
+  });
+
   it('keeps existing records without overwrite and replaces them with it', async () => {
     await populate();
     const before = await capture(server, admin);

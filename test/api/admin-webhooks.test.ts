@@ -227,6 +227,18 @@ describe('admin API: webhooks', () => {
       expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'pages' });
     });
 
+    it('delivers content.published when a scheduled entry\'s time passes', async () => {
+      await start({ ...FAST, CMS_SCHEDULER_INTERVAL_MS: '50' });
+      await configure([{ url: `${receiver.url}/scheduled`, events: ['content.published'] }]);
+      const publishAt = new Date(Date.now() + 1500).toISOString();
+      const created = await server.request('POST', '/api/v1/workspaces/default/content/posts', { body: { title: 'Later', status: 'scheduled', published_at: publishAt }, token });
+      expect(created.status).to.equal(201);
+      await pollUntil(async () => receiver.requests.length, (count) => count >= 1, { timeoutMs: 6000 });
+      await received(1);
+      expect(eventNames(receiver.requests)).to.deep.equal(['content.published']);
+      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: created.body.data.id, slug: created.body.data.slug });
+    });
+
     it('delivers the entry events of an external git commit', async () => {
       await start();
       await configure([{ url: `${receiver.url}/git`, secret: SECRET, events: ['*'] }]);
