@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable, Writable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
-import { isNotFound } from '../lib/errno.ts';
+import { errnoCode, isNotFound } from '../lib/errno.ts';
 import { resolveInside, isSafeSegment } from './safe-path.ts';
 
 /** A complete file of a folder. */
@@ -170,7 +170,7 @@ export class FolderDraft {
     try {
       await pipeline(input, createWriteStream(target, { flags: 'wx', mode: 0o644 }));
     } catch (error) {
-      if (error instanceof Error && 'code' in error && error.code === 'EEXIST') throw new AppError('conflict', `The path "${relative}" appears twice.`);
+      if (errnoCode(error) === 'EEXIST') throw new AppError('conflict', `The path "${relative}" appears twice.`);
       throw error;
     }
   }

@@ -158,7 +158,8 @@ async function placeMedia(targets: RestoreTargets, staged: { id: string; workspa
   const occurredAt = new Date().toISOString();
   for (const { id, workspace, filename } of staged) {
     const existed = await media.exists('file', workspace, filename);
-    if (existed && overwrite) await media.remove('file', workspace, filename);
+    // The cached thumbnail belongs to the replaced file; it is made again on demand.
+    if (existed && overwrite) await Promise.all([media.remove('file', workspace, filename), media.remove('thumb', workspace, filename)]);
     if (existed && !overwrite) {
       await media.discardStaged(id);
       continue;

@@ -32,7 +32,7 @@ export interface MediaFiles {
   createStaged(maxBytes: number): { id: string; stream: Writable };
   placeStaged(id: string, workspace: string, filename: string): Promise<void>;
   discardStaged(id: string): Promise<void>;
-  remove(kind: 'file', workspace: string, filename: string): Promise<void>;
+  remove(kind: 'file' | 'thumb', workspace: string, filename: string): Promise<void>;
 }
 
 /** The state documents a backup copies. */
