@@ -93,7 +93,7 @@ function main(): void {
   const { articles, authors } = buildIndexes();
   console.log(`built ${ENTRIES} + ${AUTHORS} entries in ${(performance.now() - buildStart).toFixed(0)} ms`);
   const now = Date.now();
-  const options = { isVisible: (e: StoredEntry) => isPubliclyVisible(e, now) };
+  const options = { mode: 'public', now } as const;
   const list = (raw: RawQuery) => articles.query(parseListQuery(raw, ARTICLES), options);
   const ctx = {
     lookup: (name: string) => (name === 'authors' ? { type: AUTHORS_TYPE, index: authors } : undefined),

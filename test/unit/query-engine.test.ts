@@ -1,13 +1,12 @@
 import { expect } from 'chai';
-import { isPubliclyVisible } from '../../src/domain/entries/entry.ts';
-import type { StoredEntry } from '../../src/domain/entries/entry.ts';
 import { parseListQuery } from '../../src/domain/query/list-query.ts';
 import type { RawQuery } from '../../src/domain/query/list-query.ts';
-import type { TypeIndex } from '../../src/domain/query/type-index.ts';
+import type { QueryVisibility, TypeIndex } from '../../src/domain/query/type-index.ts';
 import { NOW, PAGES, PRODUCTS, buildIndex, buildPages, buildProducts } from './query-fixtures.ts';
 import type { ContentType } from '../../src/domain/types/content-type.ts';
 
-const everything = (): boolean => true;
+const ALL: QueryVisibility = { mode: 'all' };
+const PUBLIC_AT_NOW: QueryVisibility = { mode: 'public', now: NOW };
 
 function pid(i: number): string {
   return `p${String(i).padStart(2, '0')}`;
@@ -28,12 +27,12 @@ describe('TypeIndex.query on the products fixture', () => {
     index = buildIndex(PRODUCTS, buildProducts());
   });
 
-  function run(raw: RawQuery, isVisible: (e: StoredEntry) => boolean = everything) {
-    return index.query(parseListQuery(raw, PRODUCTS), { isVisible });
+  function run(raw: RawQuery, visibility: QueryVisibility = ALL) {
+    return index.query(parseListQuery(raw, PRODUCTS), visibility);
   }
 
-  function ids(raw: RawQuery, isVisible?: (e: StoredEntry) => boolean): string[] {
-    return run(raw, isVisible).entries.map((e) => e.id);
+  function ids(raw: RawQuery, visibility?: QueryVisibility): string[] {
+    return run(raw, visibility).entries.map((e) => e.id);
   }
 
   describe('sorting', () => {
@@ -157,9 +156,9 @@ describe('TypeIndex.query on the products fixture', () => {
     });
 
     it('applies the caller visibility before counting', () => {
-      const result = run({ sort: 'id', limit: '3' }, (e) => isPubliclyVisible(e, NOW));
+      const result = run({ sort: 'id', limit: '3' }, PUBLIC_AT_NOW);
       expect(result.total).to.equal(44);
-      expect(ids({ sort: 'id', 'filter[status]': 'scheduled' }, (e) => isPubliclyVisible(e, NOW))).to.deep.equal(['p08']);
+      expect(ids({ sort: 'id', 'filter[status]': 'scheduled' }, PUBLIC_AT_NOW)).to.deep.equal(['p08']);
     });
   });
 
@@ -224,7 +223,7 @@ describe('TypeIndex.query on the products fixture', () => {
       expect(ids({ sort: 'code' })[0]).to.equal('p01');
       const { code: _removed, ...fields } = PRODUCTS.fields;
       index.setType({ ...PRODUCTS, fields });
-      const result = index.query({ offset: 0, include: [], filters: [], sort: 'code', order: 'asc' }, { isVisible: everything });
+      const result = index.query({ offset: 0, include: [], filters: [], sort: 'code', order: 'asc' }, ALL);
       expect(result.entries.map((e) => e.id)).to.deep.equal(pids(1, 50));
       expect(index.resolve('p01')?.data).to.not.have.property('code');
       expect(index.get('p01')?.data.code).to.equal('alpha');
@@ -235,7 +234,7 @@ describe('TypeIndex.query on the products fixture', () => {
 describe('TypeIndex.query with locales', () => {
   function ids(raw: RawQuery, type: ContentType = PAGES): string[] {
     const index = buildIndex(type, buildPages());
-    return index.query(parseListQuery(raw, type), { isVisible: everything }).entries.map((e) => e.id);
+    return index.query(parseListQuery(raw, type), ALL).entries.map((e) => e.id);
   }
 
   it('sorts by the resolved title of the requested locale', () => {
@@ -266,7 +265,7 @@ describe('TypeIndex.query with locales', () => {
 
   it('resolves the page entries for the locale', () => {
     const index = buildIndex(PAGES, buildPages());
-    const result = index.query(parseListQuery({ sort: 'id', locale: 'de' }, PAGES), { isVisible: everything });
+    const result = index.query(parseListQuery({ sort: 'id', locale: 'de' }, PAGES), ALL);
     expect(result.entries.map((e) => e.title)).to.deep.equal(['Hallo', 'Only root', 'Willkommen']);
     expect(result.entries[2].data).to.deep.equal({ body: 'welcome body', teaser: 'Über uns', weight: 30 });
   });

@@ -4,6 +4,7 @@ import { isPubliclyVisible } from '../../src/domain/entries/entry.ts';
 import type { StoredEntry } from '../../src/domain/entries/entry.ts';
 import { parseListQuery } from '../../src/domain/query/list-query.ts';
 import type { RawQuery } from '../../src/domain/query/list-query.ts';
+import type { QueryVisibility } from '../../src/domain/query/type-index.ts';
 import { NOW, PRODUCTS, buildIndex, buildProducts } from './query-fixtures.ts';
 
 interface FilterCase {
@@ -22,9 +23,9 @@ const FILTERS: FilterCase[] = [
 
 const SORTS = ['id', 'title', '-title', 'price', '-price', 'rating', '-rating', 'featured', '-featured', 'release', '-created_at', 'code', '-code', 'launch_at'];
 
-const VISIBILITY: Record<string, (e: StoredEntry) => boolean> = {
-  all: () => true,
-  public: (e) => isPubliclyVisible(e, NOW),
+const VISIBILITY: Record<string, { query: QueryVisibility; isVisible: (e: StoredEntry) => boolean }> = {
+  all: { query: { mode: 'all' }, isVisible: () => true },
+  public: { query: { mode: 'public', now: NOW }, isVisible: (e) => isPubliclyVisible(e, NOW) },
 };
 
 describe('query paging (property)', () => {
@@ -40,12 +41,12 @@ describe('query paging (property)', () => {
         fc.constantFrom('all', 'public'),
         fc.constantFrom(undefined, 'summary', 'product', 'item 1'),
         (limit, sort, filter, visibility, q) => {
-          const isVisible = VISIBILITY[visibility];
+          const { query, isVisible } = VISIBILITY[visibility];
           const base: RawQuery = { ...filter.raw, sort, ...(q === undefined ? {} : { q }) };
-          const full = index.query(parseListQuery(base, PRODUCTS), { isVisible });
+          const full = index.query(parseListQuery(base, PRODUCTS), query);
           const walked: string[] = [];
           for (let offset = 0; offset < full.total; offset += limit) {
-            const page = index.query(parseListQuery({ ...base, limit: String(limit), offset: String(offset) }, PRODUCTS), { isVisible });
+            const page = index.query(parseListQuery({ ...base, limit: String(limit), offset: String(offset) }, PRODUCTS), query);
             expect(page.total).to.equal(full.total);
             walked.push(...page.entries.map((e) => e.id));
           }
@@ -72,7 +73,7 @@ describe('query paging (property)', () => {
       fc.property(fc.array(op, { maxLength: 25 }), (ops) => {
         const patched = buildIndex(PRODUCTS, buildProducts());
         const queries: RawQuery[] = [{ sort: 'price' }, { sort: '-price' }, { sort: 'title' }, { sort: '-title' }, { q: 'alpha' }, { 'filter[price][gte]': '10', sort: 'id' }];
-        const run = (idx: typeof patched, raw: RawQuery) => idx.query(parseListQuery(raw, PRODUCTS), { isVisible: () => true }).entries.map((e) => e.id);
+        const run = (idx: typeof patched, raw: RawQuery) => idx.query(parseListQuery(raw, PRODUCTS), { mode: 'all' }).entries.map((e) => e.id);
         for (const raw of queries) run(patched, raw);
         let added = 0;
         for (const step of ops) {

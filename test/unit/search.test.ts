@@ -5,8 +5,6 @@ import { SearchIndex, foldTerm, toPlainText } from '../../src/domain/search/sear
 import { resolveEntry } from '../../src/domain/locales/resolve.ts';
 import { PAGES, PRODUCTS, buildIndex, buildPages, buildProducts } from './query-fixtures.ts';
 
-const everything = (): boolean => true;
-
 function searchProducts(q: string): string[] {
   const index = new SearchIndex(PRODUCTS);
   for (const entry of buildProducts()) index.upsert(resolveEntry(entry, PRODUCTS));
@@ -80,7 +78,7 @@ describe('search: SearchIndex', () => {
 describe('search: through TypeIndex', () => {
   function ids(raw: RawQuery): string[] {
     const index = buildIndex(PAGES, buildPages());
-    return index.query(parseListQuery(raw, PAGES), { isVisible: everything }).entries.map((e) => e.id);
+    return index.query(parseListQuery(raw, PAGES), { mode: 'all' }).entries.map((e) => e.id);
   }
 
   it('searches the resolved values of the requested locale', () => {
@@ -92,7 +90,7 @@ describe('search: through TypeIndex', () => {
 
   it('keeps the index current after writes', () => {
     const index = buildIndex(PRODUCTS, buildProducts());
-    const query = (q: string) => index.query(parseListQuery({ q }, PRODUCTS), { isVisible: everything }).entries.map((e) => e.id);
+    const query = (q: string) => index.query(parseListQuery({ q }, PRODUCTS), { mode: 'all' }).entries.map((e) => e.id);
     expect(query('zebra')).to.deep.equal(['p05']);
     const p05 = index.get('p05');
     if (!p05) throw new Error('no p05');
@@ -109,14 +107,14 @@ describe('search: through TypeIndex', () => {
     const p02 = warmed.get('p02');
     if (!p02) throw new Error('no p02');
     warmed.upsert({ ...p02, title: 'Zebra peeler' });
-    const result = warmed.query(parseListQuery({ q: 'zebra', sort: 'id' }, PRODUCTS), { isVisible: everything });
+    const result = warmed.query(parseListQuery({ q: 'zebra', sort: 'id' }, PRODUCTS), { mode: 'all' });
     expect(result.entries.map((e) => e.id)).to.deep.equal(['p02', 'p05']);
   });
 
   it('answers a 500-character q without throwing', () => {
     const index = buildIndex(PRODUCTS, buildProducts());
     const q = 'a'.repeat(250) + ' ' + 'b'.repeat(249);
-    const result = index.query(parseListQuery({ q }, PRODUCTS), { isVisible: everything });
+    const result = index.query(parseListQuery({ q }, PRODUCTS), { mode: 'all' });
     expect(result.total).to.equal(0);
   });
 });

@@ -60,7 +60,7 @@ export class EntryService {
     const query = parseListQuery(raw, type);
     const now = this.now();
     const whole = readsWholeCollection(principal, workspace, type.name);
-    const result = index.query(query, { isVisible: (entry) => whole || isPubliclyVisible(entry, now), now });
+    const result = index.query(query, whole ? { mode: 'all' } : { mode: 'public', now });
     const entries = this.present(principal, workspace, type, result.entries, query.include, query.locale, options);
     const meta: ListResult['meta'] = { total: result.total, limit: query.limit ?? result.total, offset: query.offset, sort: result.sort, order: result.order };
     if (query.locale !== undefined) meta.locale = query.locale;

@@ -1,26 +1,25 @@
 // The in-memory read model of one content type: every active StoredEntry (no
 // trash) plus lazily built per-locale caches (locale-view.ts) that answer list
 // queries without sorting or resolving per request (DESIGN.md "Read path").
-// Visibility and grants are the caller's: it passes an isVisible predicate.
+// Grants are the caller's: it says which reader class asks (visibility.ts).
 
 import type { ContentType } from '../types/content-type.ts';
 import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
 import { effectiveLocale } from '../locales/resolve.ts';
 import { SHARED_QUERY_FIELDS } from './comparable-values.ts';
 import { compileFilters } from './filter-match.ts';
+import type { SlotPredicate } from './filter-match.ts';
 import type { ListQuery, SortOrder } from './list-query.ts';
 import { LocaleView } from './locale-view.ts';
+import type { SearchResult } from './locale-view.ts';
+import { pageWindow } from './page-window.ts';
+import { SLOT_HIDDEN, SLOT_PUBLIC, SLOT_SCHEDULED, VisibilityTable } from './visibility.ts';
+import type { QueryVisibility } from './visibility.ts';
+
+export type { QueryVisibility } from './visibility.ts';
 
 /** The sort reported for relevance-ordered search results. */
 export const RELEVANCE_SORT = 'relevance';
-
-/** Per-request inputs of TypeIndex.query that the index does not own. */
-export interface QueryOptions {
-  /** Whether the caller may see this entry (status, schedule, grants). */
-  isVisible: (entry: StoredEntry) => boolean;
-  /** The request time, for callers that build isVisible from it; the index never reads the clock. */
-  now?: number;
-}
 
 /** One page of a list query, with the normalized sort for `meta`. */
 export interface QueryResult {
@@ -33,7 +32,7 @@ export interface QueryResult {
 
 interface QueryPlan {
   ordered: number[];
-  isHit: Uint8Array | undefined;
+  hits: SearchResult | undefined;
   sort: string;
   order: SortOrder;
   relevance: boolean;
@@ -54,6 +53,7 @@ export class TypeIndex {
   private readonly slotById = new Map<string, number>();
   private readonly bySlug = new Map<string, string>();
   private views = new Map<string, LocaleView>();
+  private readonly visibility = new VisibilityTable();
 
   /** Creates an empty index for `type`. */
   constructor(type: ContentType) {
@@ -103,6 +103,7 @@ export class TypeIndex {
       this.slotById.set(entry.id, slot);
     }
     this.slots[slot] = entry;
+    this.visibility.set(slot, entry);
     this.bySlug.set(entry.slug, entry.id);
     for (const view of this.views.values()) view.attach(slot);
   }
@@ -118,6 +119,7 @@ export class TypeIndex {
     const old = this.slots[slot];
     if (old && this.bySlug.get(old.slug) === id) this.bySlug.delete(old.slug);
     this.slots[slot] = undefined;
+    this.visibility.clear(slot);
     this.slotById.delete(id);
     this.freeSlots.push(slot);
   }
@@ -160,25 +162,32 @@ export class TypeIndex {
   }
 
   /**
-   * Runs a parsed list query: search, filters and visibility, then sort and
-   * page; only the page is resolved and copied out. Sort defaults to
-   * `-created_at`, or to relevance when `q` is given without `sort`.
+   * Runs a parsed list query for readers of class `visibility`: search,
+   * filters and visibility, then sort and page; only the page is resolved and
+   * copied out. Sort defaults to `-created_at`, or to relevance when `q` is
+   * given without `sort`. The index never reads the clock: `now` comes in.
    */
-  query(q: ListQuery, options: QueryOptions): QueryResult {
+  query(q: ListQuery, visibility: QueryVisibility): QueryResult {
     const view = this.localeView(effectiveLocale(this.currentType, q.locale));
     const matches = compileFilters(q.filters, (field) => this.viewFor(field, view).column(field));
     const plan = this.plan(q, view);
-    const { isHit } = plan;
-    const { isVisible } = options;
     const end = q.limit === undefined ? Number.POSITIVE_INFINITY : q.offset + q.limit;
-    const page: number[] = [];
-    let total = 0;
-    for (const slot of plan.ordered) {
-      if (isHit !== undefined && isHit[slot] !== 1) continue;
-      const entry = this.slots[slot];
-      if (entry === undefined || !isVisible(entry) || (matches !== undefined && !matches(slot))) continue;
-      if (total >= q.offset && total < end) page.push(slot);
-      total += 1;
+    const isVisible = this.visibleTest(visibility);
+    let page: number[];
+    let total: number;
+    if (plan.hits === undefined && matches === undefined) {
+      // Nothing to match: the total is counted on writes, and the walk stops at the page.
+      total = this.visibility.count(visibility);
+      page = pageWindow(plan.ordered, isVisible, total, q.offset, end);
+    } else {
+      const isHit = plan.relevance ? undefined : plan.hits?.isHit;
+      page = [];
+      total = 0;
+      for (const slot of plan.ordered) {
+        if ((isHit !== undefined && isHit[slot] !== 1) || !isVisible(slot) || (matches !== undefined && !matches(slot))) continue;
+        if (total >= q.offset && total < end) page.push(slot);
+        total += 1;
+      }
     }
     const entries: ResolvedEntry[] = [];
     for (const slot of page) {
@@ -188,15 +197,27 @@ export class TypeIndex {
     return { entries, total, sort: plan.sort, order: plan.order, relevance: plan.relevance };
   }
 
+  /** A slot test for `visibility` over the class bytes (the hot loops' only per-entry read besides filters). */
+  private visibleTest(visibility: QueryVisibility): SlotPredicate {
+    const classes = this.visibility.slotClasses;
+    const times = this.visibility.publishTimes;
+    if (visibility.mode === 'all') return (slot) => classes[slot] >= SLOT_HIDDEN;
+    const { now } = visibility;
+    return (slot) => {
+      const current = classes[slot];
+      return current === SLOT_PUBLIC || (current === SLOT_SCHEDULED && times[slot] <= now);
+    };
+  }
+
   /** Picks the walk order: relevance for `q` without `sort`, else a pre-sorted field order. */
   private plan(q: ListQuery, view: LocaleView): QueryPlan {
     const hits = q.q === undefined ? undefined : view.search(q.q);
     if (hits !== undefined && q.sort === undefined) {
-      return { ordered: hits.ranked, isHit: undefined, sort: RELEVANCE_SORT, order: 'desc', relevance: true };
+      return { ordered: hits.ranked, hits, sort: RELEVANCE_SORT, order: 'desc', relevance: true };
     }
     const sort = q.sort ?? 'created_at';
     const order: SortOrder = q.order ?? (q.sort === undefined ? 'desc' : 'asc');
-    return { ordered: this.viewFor(sort, view).order(sort, order), isHit: hits?.isHit, sort, order, relevance: false };
+    return { ordered: this.viewFor(sort, view).order(sort, order), hits, sort, order, relevance: false };
   }
 
   private localeView(locale: string | undefined): LocaleView {
