@@ -21,7 +21,7 @@ const UNSCOPED = /^\/api\/v1\/(content|content-types|media)(\/|$)/;
 /** Middleware answering workspace_required for unscoped content, content-type and media paths. */
 export async function rejectUnscopedRoutes(ctx: { path: string }, next: () => Promise<unknown>): Promise<void> {
   if (UNSCOPED.test(ctx.path)) {
-    throw new AppError('workspace_required', 'Public content, content-type and media routes need a workspace: /api/v1/workspaces/{workspace}/….');
+    throw new AppError('workspace_required', 'Public content, content-type and media routes need a workspace, as in /api/v1/workspaces/{workspace}/content/{type}.');
   }
   await next();
 }
