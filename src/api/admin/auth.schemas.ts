@@ -1,5 +1,6 @@
 // Request bodies of setup and login (API.md "Admin session").
 import type { JSONSchemaType } from 'ajv';
+import { CONTACT_PROPERTIES, CREDENTIAL_PROPERTIES } from './user-fields.schemas.ts';
 
 /** POST /admin/api/setup. Optional keys may be null, which means "not given". */
 export interface SetupBody {
@@ -21,10 +22,8 @@ export interface LoginBody {
 export const setupSchema: JSONSchemaType<SetupBody> = {
   type: 'object',
   properties: {
-    username: { type: 'string', maxLength: 200 },
-    password: { type: 'string', maxLength: 1000 },
-    email: { type: 'string', nullable: true, maxLength: 300 },
-    display_name: { type: 'string', nullable: true, maxLength: 300 },
+    ...CREDENTIAL_PROPERTIES,
+    ...CONTACT_PROPERTIES,
     workspace: { type: 'string', nullable: true, maxLength: 300 },
     workspace_slug: { type: 'string', nullable: true, maxLength: 100 },
   },
@@ -35,10 +34,7 @@ export const setupSchema: JSONSchemaType<SetupBody> = {
 /** Shape of the login body; unknown keys are a 422. */
 export const loginSchema: JSONSchemaType<LoginBody> = {
   type: 'object',
-  properties: {
-    username: { type: 'string', maxLength: 200 },
-    password: { type: 'string', maxLength: 1000 },
-  },
+  properties: CREDENTIAL_PROPERTIES,
   required: ['username', 'password'],
   additionalProperties: false,
 };

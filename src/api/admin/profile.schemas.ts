@@ -1,5 +1,6 @@
 // Request body of PUT /admin/api/profile.
 import type { JSONSchemaType } from 'ajv';
+import { CONTACT_PROPERTIES, OPTIONAL_PASSWORD } from './user-fields.schemas.ts';
 
 /** PUT /admin/api/profile; null means "not given". */
 export interface ProfileBody {
@@ -13,10 +14,9 @@ export interface ProfileBody {
 export const profileSchema: JSONSchemaType<ProfileBody> = {
   type: 'object',
   properties: {
-    display_name: { type: 'string', nullable: true, maxLength: 300 },
-    email: { type: 'string', nullable: true, maxLength: 300 },
-    password: { type: 'string', nullable: true, maxLength: 1000 },
-    old_password: { type: 'string', nullable: true, maxLength: 1000 },
+    ...CONTACT_PROPERTIES,
+    password: OPTIONAL_PASSWORD,
+    old_password: OPTIONAL_PASSWORD,
   },
   required: [],
   additionalProperties: false,

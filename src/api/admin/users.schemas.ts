@@ -1,5 +1,6 @@
 // Request bodies of the user management routes.
 import type { JSONSchemaType } from 'ajv';
+import { CONTACT_PROPERTIES, CREDENTIAL_PROPERTIES, OPTIONAL_PASSWORD } from './user-fields.schemas.ts';
 
 /** POST /admin/api/users; null means "not given". */
 export interface CreateUserBody {
@@ -22,10 +23,8 @@ export interface UpdateUserBody {
 export const createUserSchema: JSONSchemaType<CreateUserBody> = {
   type: 'object',
   properties: {
-    username: { type: 'string', maxLength: 200 },
-    password: { type: 'string', maxLength: 1000 },
-    email: { type: 'string', nullable: true, maxLength: 300 },
-    display_name: { type: 'string', nullable: true, maxLength: 300 },
+    ...CREDENTIAL_PROPERTIES,
+    ...CONTACT_PROPERTIES,
     role: { type: 'string', nullable: true, maxLength: 100 },
   },
   required: ['username', 'password'],
@@ -36,10 +35,9 @@ export const createUserSchema: JSONSchemaType<CreateUserBody> = {
 export const updateUserSchema: JSONSchemaType<UpdateUserBody> = {
   type: 'object',
   properties: {
-    email: { type: 'string', nullable: true, maxLength: 300 },
-    display_name: { type: 'string', nullable: true, maxLength: 300 },
+    ...CONTACT_PROPERTIES,
     role: { type: 'string', nullable: true, maxLength: 100 },
-    password: { type: 'string', nullable: true, maxLength: 1000 },
+    password: OPTIONAL_PASSWORD,
   },
   required: [],
   additionalProperties: false,
