@@ -1,15 +1,8 @@
 // The shape of a workspace in admin responses.
 import type { Workspace } from '../../domain/workspaces/workspace-service.ts';
 
-/** A workspace as the admin API returns it. */
-export interface WorkspaceView {
-  slug: string;
-  label: string;
-  archived: boolean;
-  type_order: string[];
-  created_at: string;
-  updated_at: string;
-}
+/** A workspace as the admin API returns it: the domain's record, every field public. */
+export type WorkspaceView = Workspace;
 
 /** Shapes a workspace for responses. */
 export function presentWorkspace(workspace: Workspace): WorkspaceView {
