@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../errors/app-error.ts';
 import type { UserRecord } from './account-store.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
-import { checkDisplayName, checkEmail } from './user-fields.ts';
+import { updatedContactFields } from './user-fields.ts';
 import type { UserService } from './user-service.ts';
 
 /** Body of PUT /admin/api/profile. */
@@ -66,8 +66,7 @@ export class ProfileService {
     }
     return this.users.save(current.id, (user) => ({
       ...user,
-      email: input.email === undefined ? user.email : checkEmail(input.email),
-      display_name: input.display_name === undefined ? user.display_name : checkDisplayName(input.display_name, user.username),
+      ...updatedContactFields(user, input),
       password_hash: passwordHash ?? user.password_hash,
     }));
   }

@@ -28,6 +28,21 @@ export function checkDisplayName(displayName: string, username: string): string 
   return trimmed === '' ? username : trimmed;
 }
 
+/**
+ * The email and display name after an update: given values checked, missing
+ * ones kept. Shared by user management and the own profile so both apply the
+ * same rules. Throws validation_failed (422).
+ */
+export function updatedContactFields(
+  user: { username: string; email: string; display_name: string },
+  input: { email?: string; display_name?: string },
+): { email: string; display_name: string } {
+  return {
+    email: input.email === undefined ? user.email : checkEmail(input.email),
+    display_name: input.display_name === undefined ? user.display_name : checkDisplayName(input.display_name, user.username),
+  };
+}
+
 function fieldError(field: string, message: string): AppError {
   return new AppError('validation_failed', `The ${field.replace('_', ' ')} is not valid.`, { fields: { [field]: message } });
 }

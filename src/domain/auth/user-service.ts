@@ -10,7 +10,7 @@ import { ALL_WORKSPACES } from './grants.ts';
 import { hashPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
 import type { SessionStore } from './session-store.ts';
-import { checkDisplayName, checkEmail, checkUsername } from './user-fields.ts';
+import { checkDisplayName, checkEmail, checkUsername, updatedContactFields } from './user-fields.ts';
 
 /** Body of POST /admin/api/users. */
 export interface CreateUserInput {
@@ -114,8 +114,7 @@ export class UserService {
       if (demotes(user)) this.assertNotLastAdmin('demoted');
       return {
         ...user,
-        email: input.email === undefined ? user.email : checkEmail(input.email),
-        display_name: input.display_name === undefined ? user.display_name : checkDisplayName(input.display_name, user.username),
+        ...updatedContactFields(user, input),
         role: input.role ?? user.role,
         password_hash: passwordHash ?? user.password_hash,
       };
