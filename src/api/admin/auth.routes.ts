@@ -9,6 +9,7 @@ import { bodyOf, jsonBody } from '../../http/json-body.ts';
 import { endSession, startSession } from '../../http/session.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
+import { withoutNulls } from '../context.ts';
 import { loginSchema, setupSchema } from './auth.schemas.ts';
 import { presentUser } from './users.presenter.ts';
 
@@ -26,15 +27,7 @@ export function createAuthRouter(services: AuthRouteServices, config: Config): R
   const parseLogin = compileBody(loginSchema);
 
   router.post('/setup', body, async (ctx) => {
-    const input = parseSetup(bodyOf(ctx));
-    const user = await services.login.setup({
-      username: input.username,
-      password: input.password,
-      email: input.email ?? undefined,
-      display_name: input.display_name ?? undefined,
-      workspace: input.workspace ?? undefined,
-      workspace_slug: input.workspace_slug ?? undefined,
-    });
+    const user = await services.login.setup(withoutNulls(parseSetup(bodyOf(ctx))));
     const csrf = newCsrfToken();
     await startSession(ctx, user.id, csrf);
     ctx.status = 201;

@@ -5,6 +5,7 @@ import { MAX_AVATAR_BYTES, type ProfileService } from '../../domain/auth/profile
 import { bodyOf, jsonBody } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
+import { withoutNulls } from '../context.ts';
 import { createAvatarReader } from './avatar-upload.ts';
 import { profileSchema } from './profile.schemas.ts';
 import { presentUser } from './users.presenter.ts';
@@ -16,13 +17,7 @@ export function createProfileRouter(profiles: ProfileService, config: Config): R
   const readAvatar = createAvatarReader(MAX_AVATAR_BYTES);
 
   router.put('/profile', jsonBody(config.limits.jsonBodyBytes), async (ctx) => {
-    const input = parseProfile(bodyOf(ctx));
-    const user = await profiles.update(ctx.state.principal, {
-      display_name: input.display_name ?? undefined,
-      email: input.email ?? undefined,
-      password: input.password ?? undefined,
-      old_password: input.old_password ?? undefined,
-    });
+    const user = await profiles.update(ctx.state.principal, withoutNulls(parseProfile(bodyOf(ctx))));
     ctx.body = { data: presentUser(user, ctx.state.baseUrl) };
   });
 

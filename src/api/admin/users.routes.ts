@@ -7,7 +7,7 @@ import type { UserService } from '../../domain/auth/user-service.ts';
 import { bodyOf, jsonBody } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
-import { nameParam } from '../context.ts';
+import { nameParam, withoutNulls } from '../context.ts';
 import { createUserSchema, updateUserSchema } from './users.schemas.ts';
 import { presentUser } from './users.presenter.ts';
 
@@ -24,14 +24,7 @@ export function createUsersRouter(users: UserService, profiles: ProfileService, 
   });
 
   router.post('/users', body, async (ctx) => {
-    const input = parseCreate(bodyOf(ctx));
-    const user = await users.create(ctx.state.principal, {
-      username: input.username,
-      password: input.password,
-      email: input.email ?? undefined,
-      display_name: input.display_name ?? undefined,
-      role: input.role ?? undefined,
-    });
+    const user = await users.create(ctx.state.principal, withoutNulls(parseCreate(bodyOf(ctx))));
     ctx.status = 201;
     ctx.body = { data: presentUser(user, ctx.state.baseUrl) };
   });
@@ -41,13 +34,7 @@ export function createUsersRouter(users: UserService, profiles: ProfileService, 
   });
 
   router.put('/users/:id', body, async (ctx) => {
-    const input = parseUpdate(bodyOf(ctx));
-    const user = await users.update(ctx.state.principal, nameParam(ctx, 'id'), {
-      email: input.email ?? undefined,
-      display_name: input.display_name ?? undefined,
-      role: input.role ?? undefined,
-      password: input.password ?? undefined,
-    });
+    const user = await users.update(ctx.state.principal, nameParam(ctx, 'id'), withoutNulls(parseUpdate(bodyOf(ctx))));
     ctx.body = { data: presentUser(user, ctx.state.baseUrl) };
   });
 

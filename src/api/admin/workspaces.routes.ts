@@ -7,7 +7,7 @@ import type { WorkspaceService } from '../../domain/workspaces/workspace-service
 import { bodyOf, jsonBody } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
-import { nameParam } from '../context.ts';
+import { nameParam, withoutNulls } from '../context.ts';
 import { presentWorkspace } from './workspaces.presenter.ts';
 import { createWorkspaceSchema, updateWorkspaceSchema } from './workspaces.schemas.ts';
 
@@ -34,8 +34,7 @@ export function createWorkspacesRouter(workspaces: WorkspaceService, config: Con
   });
 
   router.put('/workspaces/:ws', body, async (ctx) => {
-    const input = parseUpdate(bodyOf(ctx));
-    const updated = await workspaces.update(ctx.state.principal, nameParam(ctx, 'ws'), { label: input.label ?? undefined, archived: input.archived ?? undefined });
+    const updated = await workspaces.update(ctx.state.principal, nameParam(ctx, 'ws'), withoutNulls(parseUpdate(bodyOf(ctx))));
     ctx.body = { data: presentWorkspace(updated) };
   });
 
