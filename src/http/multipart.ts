@@ -5,7 +5,7 @@
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Context } from 'koa';
-import { koaBody } from 'koa-body';
+import { koaBody, type ExtendedFormidableOptions } from 'koa-body';
 import { AppError, isAppError } from '../errors/app-error.ts';
 
 /** Where one file part is written: an id the caller knows it by, and the stream. */
@@ -60,12 +60,9 @@ export function createMultipartReader(options: MultipartOptions): (ctx: Context)
     }
     const sinks: UploadSink[] = [];
     const fileOf = new WeakMap<object, UploadSink>();
-    const parse = koaBody({
-      multipart: true,
-      json: false,
-      urlencoded: false,
-      text: false,
-      formidable: {
+    const tooLarge = `An upload may hold at most ${options.maxFiles} files of at most ${options.maxFileBytes} bytes each.`;
+    const parse = createMultipartParser(
+      {
         maxFiles: options.maxFiles,
         maxFileSize: options.maxFileBytes,
         maxTotalFileSize: options.maxFileBytes * options.maxFiles,
@@ -80,12 +77,10 @@ export function createMultipartReader(options: MultipartOptions): (ctx: Context)
           return sink.stream;
         },
       },
-      onError: (error) => {
-        throw translate(error, options);
-      },
-    });
+      tooLarge,
+    );
     try {
-      await parse(ctx, async () => undefined);
+      await parse(ctx);
       return collect(ctx, options, fileOf, sinks);
     } catch (error) {
       await discardAll(sinks, options);
@@ -129,13 +124,33 @@ async function discardAll(sinks: UploadSink[], options: MultipartOptions): Promi
   );
 }
 
+/**
+ * Returns a parser of multipart bodies only (koa-body with these formidable
+ * limits) that leaves files and fields on `ctx.request`. Readers with their own
+ * file handling (avatars) build on it. Throws payload_too_large (413) with
+ * `tooLargeMessage` over a limit and invalid_request (400) for a malformed body.
+ */
+export function createMultipartParser(formidable: ExtendedFormidableOptions, tooLargeMessage: string): (ctx: Context) => Promise<void> {
+  const parse = koaBody({
+    multipart: true,
+    json: false,
+    urlencoded: false,
+    text: false,
+    formidable,
+    onError: (error) => {
+      throw translate(error, tooLargeMessage);
+    },
+  });
+  return async (ctx) => {
+    await parse(ctx, async () => undefined);
+  };
+}
+
 // formidable reports limits with an httpCode, never a status; errors from our
 // own sinks are AppErrors already.
-function translate(error: Error, options: MultipartOptions): AppError {
+function translate(error: Error, tooLargeMessage: string): AppError {
   if (isAppError(error)) return error;
   const httpCode = 'httpCode' in error && typeof error.httpCode === 'number' ? error.httpCode : 400;
-  if (httpCode === 413) {
-    return new AppError('payload_too_large', `An upload may hold at most ${options.maxFiles} files of at most ${options.maxFileBytes} bytes each.`, { cause: error });
-  }
+  if (httpCode === 413) return new AppError('payload_too_large', tooLargeMessage, { cause: error });
   return new AppError('invalid_request', 'The multipart body could not be read.', { cause: error });
 }

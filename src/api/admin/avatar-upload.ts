@@ -3,8 +3,8 @@
 // while streaming. Sniffing the type is the domain's job (profile-service.ts).
 import { Writable } from 'node:stream';
 import type { Context } from 'koa';
-import { koaBody } from 'koa-body';
 import { AppError } from '../../errors/app-error.ts';
+import { createMultipartParser } from '../../http/multipart.ts';
 
 /**
  * Returns a reader of the `avatar` file of a multipart request, limited to
@@ -13,12 +13,8 @@ import { AppError } from '../../errors/app-error.ts';
  */
 export function createAvatarReader(maxBytes: number): (ctx: Context) => Promise<Uint8Array> {
   const chunksOf = new WeakMap<object, Buffer[]>();
-  const parse = koaBody({
-    multipart: true,
-    json: false,
-    urlencoded: false,
-    text: false,
-    formidable: {
+  const parse = createMultipartParser(
+    {
       maxFiles: 1,
       maxFileSize: maxBytes,
       maxTotalFileSize: maxBytes,
@@ -36,26 +32,17 @@ export function createAvatarReader(maxBytes: number): (ctx: Context) => Promise<
         });
       },
     },
-    onError: (error) => {
-      throw translate(error);
-    },
-  });
+    'An avatar may be at most 2 MB.',
+  );
   return async (ctx) => {
     if (!ctx.is('multipart/form-data')) {
       throw new AppError('unsupported_media_type', 'Send the avatar as multipart/form-data with a file field "avatar".');
     }
-    await parse(ctx, async () => undefined);
+    await parse(ctx);
     const sent = ctx.request.files?.avatar;
     const file = Array.isArray(sent) ? sent[0] : sent;
     const chunks = file ? chunksOf.get(file) : undefined;
     if (!chunks) throw new AppError('validation_failed', 'No avatar file was sent.', { fields: { avatar: 'A file is required.' } });
     return Buffer.concat(chunks);
   };
-}
-
-// formidable reports limits with an httpCode, never a status.
-function translate(error: Error): AppError {
-  const httpCode = 'httpCode' in error && typeof error.httpCode === 'number' ? error.httpCode : 400;
-  if (httpCode === 413) return new AppError('payload_too_large', 'An avatar may be at most 2 MB.', { cause: error });
-  return new AppError('invalid_request', 'The multipart body could not be read.', { cause: error });
 }
