@@ -8,6 +8,7 @@ import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
 import { resolveEntry } from '../locales/resolve.ts';
 import { SearchIndex } from '../search/search-index.ts';
 import { fieldKind, toValueItems } from './comparable-values.ts';
+import { DenseColumn } from './dense-column.ts';
 import type { ValueItem } from './comparable-values.ts';
 import type { SortOrder } from './list-query.ts';
 import { buildOrder, compareIds, insertIntoOrder, removeFromOrder } from './sorted-order.ts';
@@ -44,6 +45,7 @@ const SEARCH_CACHE_SIZE = 64;
 export class LocaleView {
   private readonly resolved: (ResolvedEntry | undefined)[] = [];
   private readonly columns = new Map<string, Column>();
+  private readonly denseColumns = new Map<string, DenseColumn>();
   private readonly orders = new Map<string, OrderState>();
   private readonly searches = new Map<string, SearchResult>();
   private searchIndex: SearchIndex | undefined;
@@ -77,6 +79,17 @@ export class LocaleView {
       this.columns.set(field, column);
     }
     return column;
+  }
+
+  /** The typed-array form of `field`'s column that filters scan, built on first use. */
+  filterColumn(field: string): DenseColumn {
+    let dense = this.denseColumns.get(field);
+    if (!dense) {
+      dense = new DenseColumn(this.column(field));
+      this.denseColumns.set(field, dense);
+    }
+    dense.reserve(this.source.slotCount);
+    return dense;
   }
 
   /** Every used slot ordered by `field` in `order`, built on first use. */
@@ -125,6 +138,7 @@ export class LocaleView {
   /** Recomputes `slot` in every built cache from the current stored entry. */
   attach(slot: number): void {
     for (const [field, column] of this.columns) column[slot] = this.itemsOf(field, slot);
+    for (const dense of this.denseColumns.values()) dense.refresh(slot);
     for (const state of this.orders.values()) insertIntoOrder(state.slots, this.column(state.field), this.idOf, slot, state.order);
     const resolved = this.searchIndex ? this.resolve(slot) : undefined;
     if (resolved) this.searchIndex?.upsert(resolved);
@@ -134,6 +148,7 @@ export class LocaleView {
   /** Empties `slot` in every cache (after detach), for a removed entry. */
   forget(slot: number, id: string): void {
     for (const column of this.columns.values()) column[slot] = [];
+    for (const dense of this.denseColumns.values()) dense.refresh(slot);
     this.searchIndex?.remove(id);
   }
 

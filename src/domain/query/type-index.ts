@@ -8,12 +8,12 @@ import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
 import { effectiveLocale } from '../locales/resolve.ts';
 import { SHARED_QUERY_FIELDS } from './comparable-values.ts';
 import { compileFilters } from './filter-match.ts';
-import type { SlotPredicate } from './filter-match.ts';
+import type { CompiledFilter } from './filter-match.ts';
 import type { ListQuery, SortOrder } from './list-query.ts';
 import { LocaleView } from './locale-view.ts';
 import type { SearchResult } from './locale-view.ts';
 import { pageWindow } from './page-window.ts';
-import { SLOT_HIDDEN, SLOT_PUBLIC, SLOT_SCHEDULED, VisibilityTable } from './visibility.ts';
+import { VisibilityTable } from './visibility.ts';
 import type { QueryVisibility } from './visibility.ts';
 
 export type { QueryVisibility } from './visibility.ts';
@@ -53,6 +53,8 @@ export class TypeIndex {
   private readonly slotById = new Map<string, number>();
   private readonly bySlug = new Map<string, string>();
   private views = new Map<string, LocaleView>();
+  // Scratch match marks of matchingPage, all zero between queries (queries never interleave).
+  private mask = new Uint8Array(0);
   private readonly visibility = new VisibilityTable();
 
   /** Creates an empty index for `type`. */
@@ -169,25 +171,17 @@ export class TypeIndex {
    */
   query(q: ListQuery, visibility: QueryVisibility): QueryResult {
     const view = this.localeView(effectiveLocale(this.currentType, q.locale));
-    const matches = compileFilters(q.filters, (field) => this.viewFor(field, view).column(field));
+    const filter = compileFilters(q.filters, (field) => this.viewFor(field, view).filterColumn(field));
     const plan = this.plan(q, view);
     const end = q.limit === undefined ? Number.POSITIVE_INFINITY : q.offset + q.limit;
-    const isVisible = this.visibleTest(visibility);
     let page: number[];
     let total: number;
-    if (plan.hits === undefined && matches === undefined) {
+    if (plan.hits === undefined && filter === undefined) {
       // Nothing to match: the total is counted on writes, and the walk stops at the page.
       total = this.visibility.count(visibility);
-      page = pageWindow(plan.ordered, isVisible, total, q.offset, end);
+      page = pageWindow(plan.ordered, this.visibility.test(visibility), total, q.offset, end);
     } else {
-      const isHit = plan.relevance ? undefined : plan.hits?.isHit;
-      page = [];
-      total = 0;
-      for (const slot of plan.ordered) {
-        if ((isHit !== undefined && isHit[slot] !== 1) || !isVisible(slot) || (matches !== undefined && !matches(slot))) continue;
-        if (total >= q.offset && total < end) page.push(slot);
-        total += 1;
-      }
+      ({ page, total } = this.matchingPage(plan, visibility, filter, q.offset, end));
     }
     const entries: ResolvedEntry[] = [];
     for (const slot of page) {
@@ -197,16 +191,34 @@ export class TypeIndex {
     return { entries, total, sort: plan.sort, order: plan.order, relevance: plan.relevance };
   }
 
-  /** A slot test for `visibility` over the class bytes (the hot loops' only per-entry read besides filters). */
-  private visibleTest(visibility: QueryVisibility): SlotPredicate {
-    const classes = this.visibility.slotClasses;
-    const times = this.visibility.publishTimes;
-    if (visibility.mode === 'all') return (slot) => classes[slot] >= SLOT_HIDDEN;
-    const { now } = visibility;
-    return (slot) => {
-      const current = classes[slot];
-      return current === SLOT_PUBLIC || (current === SLOT_SCHEDULED && times[slot] <= now);
-    };
+  /**
+   * The page and total when search or filters narrow the list: passes over
+   * the candidates in slot order (dense reads) mark and count the matches,
+   * then the sorted order is walked only until the page is full.
+   */
+  private matchingPage(plan: QueryPlan, visibility: QueryVisibility, filter: CompiledFilter | undefined, offset: number, end: number): { page: number[]; total: number } {
+    if (plan.relevance) {
+      const isVisible = this.visibility.test(visibility);
+      const ranked = plan.ordered.filter((slot) => isVisible(slot) && (filter === undefined || filter.matches(slot)));
+      return { page: ranked.slice(offset, end), total: ranked.length };
+    }
+    const size = this.slots.length;
+    if (this.mask.length < size) this.mask = new Uint8Array(size * 2);
+    const mask = this.mask;
+    try {
+      if (plan.hits === undefined) {
+        this.visibility.markVisible(mask, size, visibility);
+      } else {
+        const isVisible = this.visibility.test(visibility);
+        for (const slot of plan.hits.ranked) if (isVisible(slot)) mask[slot] = 1;
+      }
+      filter?.refine(mask, size);
+      let total = 0;
+      for (let slot = 0; slot < size; slot += 1) total += mask[slot];
+      return { page: pageWindow(plan.ordered, (slot) => mask[slot] === 1, total, offset, end), total };
+    } finally {
+      mask.fill(0);
+    }
   }
 
   /** Picks the walk order: relevance for `q` without `sort`, else a pre-sorted field order. */

@@ -90,6 +90,37 @@ export class VisibilityTable {
     return current === SLOT_PUBLIC || (current === SLOT_SCHEDULED && this.publishAt[slot] <= visibility.now);
   }
 
+  /**
+   * A slot test for `visibility` over the class bytes, for hot loops (the
+   * constants are module-local so the loop never reads an import binding).
+   */
+  test(visibility: QueryVisibility): (slot: number) => boolean {
+    const classes = this.classes;
+    const times = this.publishAt;
+    if (visibility.mode === 'all') return (slot) => classes[slot] >= SLOT_HIDDEN;
+    const { now } = visibility;
+    return (slot) => {
+      const current = classes[slot];
+      return current === SLOT_PUBLIC || (current === SLOT_SCHEDULED && times[slot] <= now);
+    };
+  }
+
+  /** Sets mask[slot] to 1 for every visible slot below `size` (the mask starts all zero). */
+  markVisible(mask: Uint8Array, size: number, visibility: QueryVisibility): void {
+    const classes = this.classes;
+    const limit = Math.min(size, classes.length);
+    if (visibility.mode === 'all') {
+      for (let slot = 0; slot < limit; slot += 1) if (classes[slot] !== SLOT_FREE) mask[slot] = 1;
+      return;
+    }
+    const times = this.publishAt;
+    const { now } = visibility;
+    for (let slot = 0; slot < limit; slot += 1) {
+      const current = classes[slot];
+      if (current === SLOT_PUBLIC || (current === SLOT_SCHEDULED && times[slot] <= now)) mask[slot] = 1;
+    }
+  }
+
   /** How many entries are visible under `visibility`; O(1) except when the scheduled window is passed. */
   count(visibility: QueryVisibility): number {
     if (visibility.mode === 'all') return this.activeCount;
