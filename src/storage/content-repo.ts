@@ -4,41 +4,36 @@
 // history, diffs and the watch for commits made outside the server live here
 // too. Low-level git formats live in storage/git/; this file owns isomorphic-git.
 import fs from 'node:fs';
-import { constants } from 'node:fs';
-import { mkdir, open, readdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import git from 'isomorphic-git';
 import { AppError } from '../errors/app-error.ts';
-import { errnoCode, isNotFound } from '../lib/errno.ts';
 import { createLimiter } from '../lib/limiter.ts';
 import { composeMessage, describeCommit, identityNow } from './git/commit-object.ts';
 import type { CommitInfo, CommitObject } from './git/commit-object.ts';
 import { CommitWriter } from './git/commit-writer.ts';
 import { History } from './git/history.ts';
-import type { LoggedCommit } from './git/history.ts';
+import type { ContentLogOptions, LoggedCommit, PathLogOptions } from './git/history.ts';
 import { ObjectReader } from './git/object-reader.ts';
-import { isObjectId, type PreparedObject } from './git/objects.ts';
-import { decodeObjects, encodeObjects, isHistoryComplete, reachableObjects, type ExportStats, type ObjectStreamLimits } from './git/object-transfer.ts';
+import { isObjectId } from './git/objects.ts';
+import { encodeObjects, importObjects, isHistoryComplete, reachableObjects, type ExportStats, type ObjectStreamLimits } from './git/object-transfer.ts';
 import { readHead } from './git/refs.ts';
+import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.ts';
 import { TreeWriter } from './git/tree-writer.ts';
 import type { ChangedPath } from './git/tree-writer.ts';
-import type { FileWrite } from './git/working-tree.ts';
+import { listWorkingFiles, readWorkingFile } from './git/working-tree.ts';
 import { HeadWatcher } from './head-watcher.ts';
 import type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
-import { relativePathProblem, resolveInside } from './safe-path.ts';
+import { resolveInside } from './safe-path.ts';
 import { WriteQueue } from './write-queue.ts';
 
 export type { CommitInfo } from './git/commit-object.ts';
+export type { ContentLogOptions, PathLogOptions as LogOptions } from './git/history.ts';
 export { MalformedObjectStream } from './git/object-transfer.ts';
+export type { FileChange } from './git/repo-paths.ts';
 export type { ChangedPath } from './git/tree-writer.ts';
 export type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
-
-/** One file to write (`content`) or delete (`null`); `path` is posix and relative to the repo root. */
-export interface FileChange {
-  path: string;
-  content: string | Uint8Array | null;
-}
 
 export interface GitAuthor {
   name: string;
@@ -70,26 +65,9 @@ export interface ContentRepoOptions {
   splitIndex?: boolean;
 }
 
-/** Options of log(); see History.log for the rename rule of `follow`. */
-export interface LogOptions {
-  paths: string[];
-  limit?: number;
-  follow?: (path: string, content: string) => boolean;
-}
-
-/** Options of logByContent(). */
-export interface ContentLogOptions {
-  /** Folder to watch, e.g. `blog/` ('' for the whole repo). */
-  prefix: string;
-  match: (path: string, content: string) => boolean;
-  limit?: number;
-}
-
 // Callers load thousands of files with Promise.all; each open file holds a descriptor.
 const OPEN_FILES = 64;
 const SYSTEM_AUTHOR: GitAuthor = { name: 'git-cms', email: 'git-cms@localhost' };
-// Objects are written to disk in batches of this many while importing a history.
-const IMPORT_BATCH = 500;
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
 
 /** A git repository of content files with a single FIFO write queue. */
@@ -151,7 +129,7 @@ export class ContentRepo {
    */
   async commitChanges(request: CommitRequest): Promise<CommitInfo> {
     if (!this.queue.isRunning) throw new AppError('internal_error', 'commitChanges() must run inside serialize().');
-    const writes = validateChanges(request.changes);
+    const writes = toFileWrites(request.changes);
     const message = composeMessage(request.message, request.trailers);
     for (const parent of request.mergeParents ?? []) await this.getCommit(parent);
     const author = identityNow(request.author.name, request.author.email);
@@ -171,37 +149,19 @@ export class ContentRepo {
 
   /** A working-tree file as utf8, or undefined when missing. Symlinks are not followed. Throws `invalid_request` for unsafe paths. */
   async readFile(file: string): Promise<string | undefined> {
-    const absolute = resolveInside(this.dir, checkPath(file));
+    const absolute = resolveInside(this.dir, checkRepoPath(file));
     return this.fileReads(() => readWorkingFile(absolute));
   }
 
   /** Every regular file under the folder `prefix` ('' for all, `.git` excluded): repo-relative, sorted; [] when missing. */
   async listFiles(prefix: string): Promise<string[]> {
-    const folder = prefix.replace(/\/+$/, '');
-    const start = folder === '' ? this.dir : resolveInside(this.dir, checkPath(folder));
-    const found: string[] = [];
-    const visit = async (absolute: string, relative: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await readdir(absolute, { withFileTypes: true });
-      } catch (error) {
-        if (isNotFound(error)) return;
-        throw error;
-      }
-      for (const entry of entries) {
-        const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
-        if (entry.isFile()) found.push(child);
-        else if (entry.isDirectory() && !(relative === '' && entry.name === '.git')) await visit(path.join(absolute, entry.name), child);
-      }
-    };
-    await visit(start, folder);
-    return found.sort();
+    return listWorkingFiles(this.dir, checkFolder(prefix));
   }
 
   /** A file's utf8 content at a commit, or undefined when absent there. Throws `not_found` for an unknown commit. */
   async readAt(oid: string, file: string): Promise<string | undefined> {
     const commit = await this.getCommit(oid);
-    return this.history.readText(commit.tree, checkPath(file));
+    return this.history.readText(commit.tree, checkRepoPath(file));
   }
 
   /**
@@ -210,8 +170,8 @@ export class ContentRepo {
    * paths that commit deleted whose old content `follow` accepts (entries: same
    * `id:`), which follows slug renames and moves to and from trash.
    */
-  async log(options: LogOptions): Promise<CommitInfo[]> {
-    options.paths.forEach(checkPath);
+  async log(options: PathLogOptions): Promise<CommitInfo[]> {
+    options.paths.forEach(checkRepoPath);
     return this.describe(await this.history.log(await this.head(), options));
   }
 
@@ -228,31 +188,13 @@ export class ContentRepo {
   /** Files that differ between two commits under `prefix`, sorted; descends only into changed subtrees. Throws `not_found` for unknown commits. */
   async changedPaths(fromOid: string, toOid: string, prefix = ''): Promise<ChangedPath[]> {
     const [from, to] = await Promise.all([this.getCommit(fromOid), this.getCommit(toOid)]);
-    const folder = prefix.replace(/\/+$/, '');
-    if (folder !== '') checkPath(folder);
-    return this.history.diff(from.tree, to.tree, folder);
+    return this.history.diff(from.tree, to.tree, checkFolder(prefix));
   }
 
   /** Every file path in the tree of commit `oid` under the folder `prefix` ('' for all), sorted. Throws `not_found` for an unknown commit. */
   async listFilesAt(oid: string, prefix = ''): Promise<string[]> {
     const commit = await this.getCommit(oid);
-    const folder = prefix.replace(/\/+$/, '');
-    let tree: string | undefined = commit.tree;
-    for (const name of folder === '' ? [] : checkPath(folder).split('/')) {
-      const entry: { isTree: boolean; oid: string } | undefined = (await this.objects.readTree(tree)).find(name);
-      if (entry === undefined || !entry.isTree) return [];
-      tree = entry.oid;
-    }
-    const found: string[] = [];
-    const visit = async (treeOid: string, base: string): Promise<void> => {
-      for (const entry of (await this.objects.readTree(treeOid)).entries()) {
-        const file = base === '' ? entry.name : `${base}/${entry.name}`;
-        if (entry.isTree) await visit(entry.oid, file);
-        else found.push(file);
-      }
-    };
-    await visit(tree, folder);
-    return found.sort();
+    return this.history.listFiles(commit.tree, checkFolder(prefix));
   }
 
   /**
@@ -277,22 +219,8 @@ export class ContentRepo {
    * objects and commits it holds. Throws MalformedObjectStream for a bad stream;
    * objects stored before the error stay as unreachable objects, which git ignores.
    */
-  async importObjects(input: AsyncIterable<Buffer | string>, options: ObjectStreamLimits & { dryRun?: boolean }): Promise<{ objects: number; commits: number }> {
-    let objects = 0;
-    let commits = 0;
-    let batch: PreparedObject[] = [];
-    for await (const object of decodeObjects(input, options)) {
-      objects += 1;
-      if (object.type === 'commit') commits += 1;
-      if (options.dryRun) continue;
-      batch.push(object);
-      if (batch.length >= IMPORT_BATCH) {
-        await this.objects.store.writeAll(batch);
-        batch = [];
-      }
-    }
-    if (batch.length > 0) await this.objects.store.writeAll(batch);
-    return { objects, commits };
+  importObjects(input: AsyncIterable<Buffer | string>, options: ObjectStreamLimits & { dryRun?: boolean }): Promise<{ objects: number; commits: number }> {
+    return importObjects(this.objects.store, input, options);
   }
 
   /** Whether `oid` is a commit present with every commit, tree and blob it reaches. */
@@ -337,52 +265,11 @@ export class ContentRepo {
   }
 }
 
-function validateChanges(changes: FileChange[]): FileWrite[] {
-  const paths = new Set<string>();
-  for (const change of changes) {
-    checkPath(change.path);
-    if (paths.has(change.path)) throw new AppError('invalid_request', `The path "${change.path}" appears twice in one commit.`);
-    paths.add(change.path);
-  }
-  for (const file of paths) {
-    for (let slash = file.indexOf('/'); slash >= 0; slash = file.indexOf('/', slash + 1)) {
-      if (paths.has(file.slice(0, slash))) {
-        throw new AppError('invalid_request', `The paths "${file.slice(0, slash)}" and "${file}" cannot both be files.`);
-      }
-    }
-  }
-  return changes.map(({ path: file, content }) => ({
-    path: file,
-    data: content === null ? null : typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content),
-  }));
-}
-
-// Repo paths must be safe and must never reach into .git (any case, as
-// case-insensitive file systems and git itself treat `.GIT` like `.git`).
-function checkPath(file: string): string {
-  const problem = relativePathProblem(file);
-  if (problem !== undefined) throw new AppError('invalid_request', `The path ${JSON.stringify(String(file).slice(0, 200))} is not allowed: ${problem}.`);
-  const isGitFolder = (segment: string): boolean => {
-    const folded = segment.normalize('NFKC').toLowerCase().replace(/[. ]+$/, '');
-    return folded === '.git' || folded === 'git~1';
-  };
-  if (file.split('/').some(isGitFolder)) {
-    throw new AppError('invalid_request', `The path "${file}" is inside the repository's .git folder.`);
-  }
-  return file;
-}
-
-async function readWorkingFile(absolute: string): Promise<string | undefined> {
-  let handle;
-  try {
-    handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-    return await handle.readFile('utf8');
-  } catch (error) {
-    if (isNotFound(error) || errnoCode(error) === 'ELOOP' || errnoCode(error) === 'EISDIR') return undefined;
-    throw error;
-  } finally {
-    await handle?.close();
-  }
+// A folder prefix as callers pass it (`blog/`, `blog` or '' for all), without
+// trailing slashes and checked. Throws invalid_request.
+function checkFolder(prefix: string): string {
+  const folder = prefix.replace(/\/+$/, '');
+  return folder === '' ? '' : checkRepoPath(folder);
 }
 
 async function fileExists(file: string): Promise<boolean> {

@@ -21,7 +21,7 @@ export interface LoggedCommit {
   commit: CommitObject;
 }
 
-/** Options of History.log(). */
+/** Options of History.log() and ContentRepo.log(). */
 export interface PathLogOptions {
   paths: string[];
   limit?: number;
@@ -33,8 +33,9 @@ export interface PathLogOptions {
   follow?: (path: string, content: string) => boolean;
 }
 
-/** Options of History.logByContent(). */
+/** Options of History.logByContent() and ContentRepo.logByContent(). */
 export interface ContentLogOptions {
+  /** Folder to watch, e.g. `blog/` ('' for the whole repo). */
   prefix: string;
   match: (path: string, content: string) => boolean;
   limit?: number;
@@ -102,12 +103,22 @@ export class History {
 
   /** The utf8 content of the file at `path` in a root tree, or undefined. */
   async readText(rootTree: string, path: string): Promise<string | undefined> {
-    const slash = path.lastIndexOf('/');
-    const folder = slash < 0 ? rootTree : await this.folderOid(rootTree, path.slice(0, slash));
-    if (folder === undefined) return undefined;
-    const entry = (await this.reader.readTree(folder)).find(path.slice(slash + 1));
-    if (entry === undefined || entry.isTree) return undefined;
-    return (await this.reader.readBlob(entry.oid))?.toString('utf8');
+    return this.readBlobText(await this.blobAt(rootTree, path));
+  }
+
+  /** Every file path under `folder` ('' for all) in a root tree, sorted; [] when the folder is missing. */
+  async listFiles(rootTree: string, folder: string): Promise<string[]> {
+    const start = await this.folderOid(rootTree, folder);
+    const found: string[] = [];
+    const visit = async (tree: string, base: string): Promise<void> => {
+      for (const entry of (await this.reader.readTree(tree)).entries()) {
+        const file = base === '' ? entry.name : `${base}/${entry.name}`;
+        if (entry.isTree) await visit(entry.oid, file);
+        else found.push(file);
+      }
+    };
+    if (start !== undefined) await visit(start, folder);
+    return found.sort();
   }
 
   private async followRenames(

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { ObjectReader } from './object-reader.ts';
-import { prepareObject, type GitObjectType, type PreparedObject } from './objects.ts';
+import { prepareObject, type GitObjectType, type ObjectStore, type PreparedObject } from './objects.ts';
 
 /** Thrown when an object stream is not in the expected format. */
 export class MalformedObjectStream extends Error {
@@ -30,6 +30,8 @@ const HEADER_BYTES = 5;
 const GITLINK_MODE = '160000';
 // Object reads are synchronous, so a long export gives other requests a turn this often.
 const YIELD_EVERY_MS = 10;
+// Objects are written to disk in batches of this many while importing a history.
+const IMPORT_BATCH = 500;
 
 /** What an export wrote, known once its stream has ended. */
 export interface ExportStats {
@@ -144,6 +146,34 @@ export async function* decodeObjects(input: AsyncIterable<Buffer | string>, limi
     buffer = buffer.subarray(offset);
   }
   if (!started || buffer.length > 0) throw new MalformedObjectStream('The history file is cut off.');
+}
+
+/**
+ * Reads a stream written by encodeObjects() and stores its objects, or with
+ * `dryRun` only checks it. Returns how many objects and commits it holds.
+ * Throws MalformedObjectStream for a bad stream; objects stored before the
+ * error stay as unreachable objects, which git ignores.
+ */
+export async function importObjects(
+  store: ObjectStore,
+  input: AsyncIterable<Buffer | string>,
+  options: ObjectStreamLimits & { dryRun?: boolean },
+): Promise<{ objects: number; commits: number }> {
+  let objects = 0;
+  let commits = 0;
+  let batch: PreparedObject[] = [];
+  for await (const object of decodeObjects(input, options)) {
+    objects += 1;
+    if (object.type === 'commit') commits += 1;
+    if (options.dryRun) continue;
+    batch.push(object);
+    if (batch.length >= IMPORT_BATCH) {
+      await store.writeAll(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await store.writeAll(batch);
+  return { objects, commits };
 }
 
 function inflateRecord(data: Buffer, maxBytes: number): Buffer {

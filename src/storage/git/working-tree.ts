@@ -1,12 +1,13 @@
-// Applies a commit's file changes to the working tree while remembering what
-// was there before, so a failed commit puts every file (and every folder it
-// created or emptied) back exactly as it was.
+// The working tree of the content repository: applying a commit's file
+// changes while remembering what was there before, so a failed commit puts
+// every file (and every folder it created or emptied) back exactly as it was;
+// and reading files and folders without following symbolic links.
 import type { BigIntStats } from 'node:fs';
-import { lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { mkdir, rmdir, symlink, unlink } from 'node:fs/promises';
+import { constants, lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdir, open, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
-import { isNotFound } from '../../lib/errno.ts';
+import { errnoCode, isNotFound } from '../../lib/errno.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { resolveInside } from '../safe-path.ts';
 
@@ -108,6 +109,44 @@ export class WorkingTreeChange {
       if (current === stopAt) return;
     }
   }
+}
+
+/** A working-tree file as utf8, or undefined when it is missing, a folder or a symbolic link. */
+export async function readWorkingFile(absolute: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+    return await handle.readFile('utf8');
+  } catch (error) {
+    if (isNotFound(error) || errnoCode(error) === 'ELOOP' || errnoCode(error) === 'EISDIR') return undefined;
+    throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * Every regular file under the checked repo-relative `folder` ('' for all,
+ * `.git` excluded), repo-relative and sorted; [] when the folder is missing.
+ */
+export async function listWorkingFiles(root: string, folder: string): Promise<string[]> {
+  const found: string[] = [];
+  const visit = async (absolute: string, relative: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(absolute, { withFileTypes: true });
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isFile()) found.push(child);
+      else if (entry.isDirectory() && !(relative === '' && entry.name === '.git')) await visit(path.join(absolute, entry.name), child);
+    }
+  };
+  await visit(folder === '' ? root : resolveInside(root, folder), folder);
+  return found.sort();
 }
 
 function ignoreMissing(error: unknown): void {
