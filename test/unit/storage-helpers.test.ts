@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { lowerBound } from '../../src/lib/binary-search.ts';
 import { errnoCode } from '../../src/lib/errno.ts';
 import { createLimiter } from '../../src/lib/limiter.ts';
 import { LruCache } from '../../src/lib/lru-cache.ts';
@@ -68,6 +69,15 @@ describe('storage helpers', () => {
       );
       expect(peak).to.equal(3);
       expect(results).to.deep.equal(Array.from({ length: 20 }, (_, i) => i));
+    });
+  });
+
+  describe('lowerBound', () => {
+    it('finds the first position not before the target, or the size when all are before it', () => {
+      const sorted = [1, 3, 3, 5, 8];
+      const at = (target: number) => lowerBound(sorted.length, (i) => sorted[i] - target);
+      expect([0, 1, 2, 3, 4, 5, 8, 9].map(at)).to.deep.equal([0, 0, 1, 1, 3, 3, 4, 5]);
+      expect(lowerBound(0, () => 0)).to.equal(0);
     });
   });
 

@@ -4,6 +4,7 @@
 // writes 2 (or 3 when an entry carries extended flags).
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
+import { lowerBound } from '../../lib/binary-search.ts';
 
 /** The `link` extension of a split index: the shared index it extends and how. */
 export interface LinkExtension {
@@ -137,14 +138,7 @@ export class GitIndex {
   }
 
   private lowerBound(key: Buffer): number {
-    let low = 0;
-    let high = this.size;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.compareKey(mid, key) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    return lowerBound(this.size, (i) => this.compareKey(i, key));
   }
 
   private compareKey(i: number, key: Buffer): number {

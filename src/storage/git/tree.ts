@@ -1,6 +1,8 @@
 // Git tree objects kept as their raw bytes plus an offset table, so that a
 // folder of 10,000 entries is looked up by binary search, edited by splicing
 // bytes and diffed by comparing bytes, never by decoding every entry.
+import { lowerBound } from '../../lib/binary-search.ts';
+
 export const TREE_MODE = '40000';
 export const FILE_MODE = '100644';
 
@@ -138,14 +140,7 @@ export class TreeView {
 
   /** Index of the first entry whose git sort key is >= `key`. */
   lowerBound(key: Buffer): number {
-    let low = 0;
-    let high = this.size;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.compareKey(mid, key) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    return lowerBound(this.size, (i) => this.compareKey(i, key));
   }
 
   private indexOfName(nameBytes: Buffer): number {
