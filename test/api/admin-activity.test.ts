@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { adminRequest, ADMIN_PASSWORD, ADMIN_USERNAME, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, buildAdminServer, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { createEntry, createType, sessionWithGrants } from '../helpers/editorial.ts';
 import { commitCount, contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 interface ActivityView {
   id: string;
@@ -22,9 +22,7 @@ describe('admin activity log', () => {
   let adminId: string;
 
   before(async () => {
-    server = await startTestServer({ env: { CMS_SCHEDULER_INTERVAL_MS: '50' } });
-    admin = await setupAdmin(server);
-    adminId = (await adminRequest(server, admin, 'GET', '/me')).body.data.id;
+    ({ server, admin, adminId } = await buildAdminServer({ env: { CMS_SCHEDULER_INTERVAL_MS: '50' } }));
     await createType(server, admin, { name: 'posts', fields: {} });
   });
   after(() => server.close());

@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
-import { cookieHeaderOf, login, postLogin } from '../helpers/admin-users.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, cookieHeaderOf, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { login, postLogin } from '../helpers/admin-users.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');

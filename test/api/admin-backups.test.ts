@@ -5,11 +5,11 @@
 import { expect } from 'chai';
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, FULL_ACCESS, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { login, userWithGrants } from '../helpers/admin-users.ts';
 import { contentRepoOf, git } from '../helpers/git.ts';
 import { diffSnapshots, snapshotDataRoot } from '../helpers/snapshot.ts';
-import { startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
+import type { TestResponse, TestServer } from '../helpers/server.ts';
 import { buildZip } from '../helpers/zip.ts';
 import { makePng, multipartBody, uploadMedia } from './media-fixtures.ts';
 
@@ -34,6 +34,15 @@ async function uploadBackup(server: TestServer, session: AdminSession, bytes: Bu
 
 function pick(item: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((key) => [key, item[key]]));
+}
+
+// Compares what a full restore brings back; the type list is left to each test.
+function expectSameSite(after: Site, before: Site): void {
+  expect(after.entries).to.deep.equal(before.entries);
+  expect(after.revisions).to.deep.equal(before.revisions);
+  expect(after.media).to.deep.equal(before.media);
+  expect(after.bytes).to.deep.equal(before.bytes);
+  expect(after.webhooks).to.deep.equal(before.webhooks);
 }
 
 describe('admin API: backups', () => {
@@ -80,9 +89,7 @@ describe('admin API: backups', () => {
   }
 
   beforeEach(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
-    token = await issueToken(server, admin, FULL_ACCESS);
+    ({ server, admin, token } = await buildAdminServer({ token: FULL_ACCESS }));
   });
   afterEach(async () => {
     await server.close();
@@ -157,11 +164,7 @@ describe('admin API: backups', () => {
     expect(restored.body.data.restored).to.include({ content_types: 1, entries: 2, trash: 1, media: 1, webhooks: 1 });
 
     const after = await capture(server, admin);
-    expect(after.entries).to.deep.equal(before.entries);
-    expect(after.revisions).to.deep.equal(before.revisions);
-    expect(after.media).to.deep.equal(before.media);
-    expect(after.bytes).to.deep.equal(before.bytes);
-    expect(after.webhooks).to.deep.equal(before.webhooks);
+    expectSameSite(after, before);
     const trash = await adminRequest(server, admin, 'GET', '/trash/posts');
     expect(trash.body.data.map((item: { title: string }) => item.title)).to.deep.equal(['Binned']);
     const repo = contentRepoOf(server.dataDir);
@@ -175,9 +178,8 @@ describe('admin API: backups', () => {
     const { name } = (await createBackup()).body.data;
     const bytes = await readFile(path.join(server.dataDir, 'state', 'backups', name));
 
-    const fresh = await startTestServer();
+    const { server: fresh, admin: freshAdmin } = await buildAdminServer();
     others.push(fresh);
-    const freshAdmin = await setupAdmin(fresh);
     const uploaded = await uploadBackup(fresh, freshAdmin, bytes, name);
     expect(uploaded.status, uploaded.text).to.equal(201);
     expect(uploaded.body.data.name).to.equal(name);
@@ -186,11 +188,7 @@ describe('admin API: backups', () => {
     expect(restored.body.data.history).to.equal(true);
 
     const after = await capture(fresh, freshAdmin);
-    expect(after.entries).to.deep.equal(before.entries);
-    expect(after.revisions).to.deep.equal(before.revisions);
-    expect(after.media).to.deep.equal(before.media);
-    expect(after.bytes).to.deep.equal(before.bytes);
-    expect(after.webhooks).to.deep.equal(before.webhooks);
+    expectSameSite(after, before);
     const hooks = await adminRequest(fresh, freshAdmin, 'GET', '/webhooks');
     expect(hooks.body.data[0].has_secret).to.equal(false);
     const repo = contentRepoOf(fresh.dataDir);
@@ -205,9 +203,8 @@ describe('admin API: backups', () => {
     const { name } = (await createBackup({ parts: ['content_types', 'entries'] })).body.data;
     const bytes = await readFile(path.join(server.dataDir, 'state', 'backups', name));
 
-    const fresh = await startTestServer();
+    const { server: fresh, admin: freshAdmin } = await buildAdminServer();
     others.push(fresh);
-    const freshAdmin = await setupAdmin(fresh);
     await uploadBackup(fresh, freshAdmin, bytes, name);
     const restored = await adminRequest(fresh, freshAdmin, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries'] });
     expect(restored.status, restored.text).to.equal(200);
@@ -285,9 +282,8 @@ describe('admin API: backups', () => {
     const bytes = await readFile(path.join(server.dataDir, 'state', 'backups', name));
     expect(bytes.toString('latin1')).to.not.match(/\$2[aby]\$/);
 
-    const fresh = await startTestServer();
+    const { server: fresh, admin: freshAdmin } = await buildAdminServer();
     others.push(fresh);
-    const freshAdmin = await setupAdmin(fresh);
     await uploadBackup(fresh, freshAdmin, bytes, name);
     const restored = await adminRequest(fresh, freshAdmin, 'POST', `/backups/${name}/restore`, { parts: ['users'] });
     expect(restored.status).to.equal(200);
@@ -299,10 +295,8 @@ describe('admin API: backups', () => {
   });
 
   it('restores users and tokens from a backup made with CMS_BACKUP_INCLUDE_SECRETS=1', async () => {
-    const secretServer = await startTestServer({ env: { CMS_BACKUP_INCLUDE_SECRETS: '1' } });
+    const { server: secretServer, admin: secretAdmin, token: oldToken } = await buildAdminServer({ env: { CMS_BACKUP_INCLUDE_SECRETS: '1' }, token: FULL_ACCESS });
     others.push(secretServer);
-    const secretAdmin = await setupAdmin(secretServer);
-    const oldToken = await issueToken(secretServer, secretAdmin, FULL_ACCESS);
     const created = await adminRequest(secretServer, secretAdmin, 'POST', '/backups', { parts: ['users'] });
     expect(created.body.data.includes_secrets).to.equal(true);
     const bytes = await readFile(path.join(secretServer.dataDir, 'state', 'backups', created.body.data.name));

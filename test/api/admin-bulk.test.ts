@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { createEntry, createType, sessionWithGrants, type AdminEntry } from '../helpers/editorial.ts';
 import { changedFiles, commitCount, commitInfo, contentRepoOf, statusPorcelain } from '../helpers/git.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 describe('admin bulk edits', () => {
   let server: TestServer;
@@ -11,8 +11,7 @@ describe('admin bulk edits', () => {
   let entries: AdminEntry[];
 
   before(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
+    ({ server, admin } = await buildAdminServer());
     repo = contentRepoOf(server.dataDir);
     await createType(server, admin, { name: 'posts', fields: { rating: { type: 'number' }, code: { type: 'text', unique: true } } });
     entries = [];

@@ -1,14 +1,13 @@
 import { expect } from 'chai';
-import { adminRequest, FULL_ACCESS, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 describe('admin content routes', () => {
   let server: TestServer;
   let session: AdminSession;
 
   before(async () => {
-    server = await startTestServer();
-    session = await setupAdmin(server);
+    ({ server, admin: session } = await buildAdminServer());
     const token = await issueToken(server, session, FULL_ACCESS);
     await server.request('POST', '/api/v1/workspaces/default/content-types', { body: { name: 'posts', fields: { cover: { type: 'media' } } }, token });
     for (const [title, status] of [['Draft one', 'draft'], ['Live one', 'published'], ['Kept', 'archived']]) {

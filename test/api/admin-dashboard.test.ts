@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { createEntry, createType, sessionWithGrants } from '../helpers/editorial.ts';
 import { contentRepoOf, git, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { PDF_BYTES, uploadMedia } from './media-fixtures.ts';
 
 describe('admin dashboard and app', () => {
@@ -11,8 +11,7 @@ describe('admin dashboard and app', () => {
   let admin: AdminSession;
 
   before(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
+    ({ server, admin } = await buildAdminServer());
     await createType(server, admin, { name: 'posts', fields: {} });
     await createType(server, admin, { name: 'pages', fields: {} });
     for (const [title, status] of [['P1', 'draft'], ['P2', 'published'], ['P3', 'published'], ['P4', 'archived']]) {

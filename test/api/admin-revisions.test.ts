@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { createEntry, createType, sessionWithGrants } from '../helpers/editorial.ts';
 import { commitCount, contentRepoOf, externalCommit, fileAt, headOid, statusPorcelain } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 interface RevisionView {
   id: string;
@@ -21,9 +21,7 @@ describe('admin revisions', () => {
   let repo: string;
 
   before(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
-    adminId = (await adminRequest(server, admin, 'GET', '/me')).body.data.id;
+    ({ server, admin, adminId } = await buildAdminServer());
     repo = contentRepoOf(server.dataDir);
     await createType(server, admin, { name: 'posts', fields: { body: { type: 'markdown' }, mood: { type: 'select', options: ['calm', 'loud', 'sad'] } }, locales: ['en', 'de'], default_locale: 'en' });
     await createType(server, admin, { name: 'stories', fields: { body: { type: 'markdown' }, mood: { type: 'select', options: ['calm', 'loud', 'sad'] } } });

@@ -1,9 +1,9 @@
 // Role management over HTTP (issue 3: "Users and roles", "Bad input"):
 // built-in roles, grant validation, the admin role's protection, roles in use.
 import { expect } from 'chai';
-import { adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { login, userWithGrants } from '../helpers/admin-users.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 const READ_CONTENT = [{ effect: 'allow', actions: ['content.read'], resources: ['content:*'] }];
 
@@ -12,8 +12,7 @@ describe('admin API: roles', () => {
   let admin: AdminSession;
 
   beforeEach(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
+    ({ server, admin } = await buildAdminServer());
   });
   afterEach(async () => {
     await server.close();

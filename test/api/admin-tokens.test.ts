@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { adminRequest, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { userWithGrants } from '../helpers/admin-users.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -16,8 +16,7 @@ describe('admin API: tokens', () => {
   let admin: AdminSession;
 
   beforeEach(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
+    ({ server, admin } = await buildAdminServer());
   });
   afterEach(async () => {
     await server.close();

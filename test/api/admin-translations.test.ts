@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { createEntry, createType, sessionWithGrants } from '../helpers/editorial.ts';
 import { changedFiles, commitCount, commitInfo, contentRepoOf, statusPorcelain } from '../helpers/git.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 describe('admin translation delete', () => {
   let server: TestServer;
@@ -10,8 +10,7 @@ describe('admin translation delete', () => {
   let repo: string;
 
   before(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
+    ({ server, admin } = await buildAdminServer());
     repo = contentRepoOf(server.dataDir);
     await createType(server, admin, { name: 'posts', fields: { body: { type: 'markdown' } }, locales: ['en', 'de', 'fr'], default_locale: 'en' });
   });

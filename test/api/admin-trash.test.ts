@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { adminRequest, FULL_ACCESS, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { createEntry, createType, sessionWithGrants } from '../helpers/editorial.ts';
 import { changedFiles, commitCount, contentRepoOf, statusPorcelain, trackedFiles } from '../helpers/git.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 describe('admin trash', () => {
   let server: TestServer;
@@ -11,9 +11,7 @@ describe('admin trash', () => {
   let repo: string;
 
   before(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
-    adminId = (await adminRequest(server, admin, 'GET', '/me')).body.data.id;
+    ({ server, admin, adminId } = await buildAdminServer());
     repo = contentRepoOf(server.dataDir);
     await createType(server, admin, { name: 'posts', fields: { body: { type: 'markdown' }, code: { type: 'text', unique: true } }, locales: ['en', 'de'], default_locale: 'en' });
     await createType(server, admin, { name: 'about', singleton: true, fields: {} });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { createType, sessionWithGrants } from '../helpers/editorial.ts';
 import { commitCount, contentRepoOf, fileAt } from '../helpers/git.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 describe('admin content-type order', () => {
   let server: TestServer;
@@ -10,8 +10,7 @@ describe('admin content-type order', () => {
   let repo: string;
 
   before(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
+    ({ server, admin } = await buildAdminServer());
     repo = contentRepoOf(server.dataDir);
     for (const name of ['articles', 'books', 'contact']) await createType(server, admin, { name, singleton: name === 'contact', fields: {} });
   });

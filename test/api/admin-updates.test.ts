@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { userWithGrants } from '../helpers/admin-users.ts';
 import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { buildZip } from '../helpers/zip.ts';
 
 const STATUS_KEYS = ['configured', 'state', 'current_version', 'latest_version', 'latest', 'staged', 'installed', 'restart_required', 'message'];
@@ -30,8 +30,7 @@ describe('admin API: updates', () => {
   let feedBody: Record<string, unknown>;
 
   async function start(env: Record<string, string> = {}) {
-    server = await startTestServer({ env: { CMS_RELEASES_DIR: releasesDir, ...env } });
-    admin = await setupAdmin(server);
+    ({ server, admin } = await buildAdminServer({ env: { CMS_RELEASES_DIR: releasesDir, ...env } }));
   }
 
   beforeEach(async () => {

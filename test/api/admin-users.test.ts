@@ -1,9 +1,9 @@
 // User management over HTTP (issue 3: "Users and roles"): CRUD, the
 // last-admin rules, and a non-admin role allowed some things and refused others.
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { ADMIN_PASSWORD, adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { login, postLogin, userWithGrants } from '../helpers/admin-users.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 const USER_KEYS = ['id', 'username', 'display_name', 'email', 'role', 'avatar_url', 'created_at', 'updated_at'];
 
@@ -13,9 +13,7 @@ describe('admin API: users', () => {
   let adminId: string;
 
   beforeEach(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
-    adminId = (await adminRequest(server, admin, 'GET', '/me')).body.data.id;
+    ({ server, admin, adminId } = await buildAdminServer());
   });
   afterEach(async () => {
     await server.close();

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, FULL_ACCESS, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { login, userWithGrants } from '../helpers/admin-users.ts';
 import { contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { startLocalHttp, type LocalHttpServer, type ReceivedRequest } from '../helpers/local-http.ts';
@@ -57,8 +57,7 @@ describe('admin API: webhooks', () => {
 
   describe('configuration', () => {
     beforeEach(async () => {
-      server = await startTestServer();
-      admin = await setupAdmin(server);
+      ({ server, admin } = await buildAdminServer());
     });
 
     it('replaces the set and never returns a secret', async () => {
@@ -142,9 +141,7 @@ describe('admin API: webhooks', () => {
     let token: string;
 
     async function start(env: Record<string, string> = FAST, dataDir?: string) {
-      server = await startTestServer({ env, dataDir });
-      admin = await setupAdmin(server);
-      token = await issueToken(server, admin, FULL_ACCESS);
+      ({ server, admin, token } = await buildAdminServer({ env, dataDir, token: FULL_ACCESS }));
       const type = await server.request('POST', '/api/v1/workspaces/default/content-types', { body: { name: 'posts', fields: { body: { type: 'markdown' } } }, token });
       expect(type.status).to.equal(201);
     }

@@ -3,19 +3,18 @@
 // change is, and the X-Service-Workspace header.
 import { expect } from 'chai';
 import YAML from 'yaml';
-import { adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { userWithGrants } from '../helpers/admin-users.ts';
 import { commitInfo, contentRepoOf, externalCommit, fileAt, statusPorcelain } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 describe('admin API: workspaces', () => {
   let server: TestServer;
   let admin: AdminSession;
 
   beforeEach(async () => {
-    server = await startTestServer();
-    admin = await setupAdmin(server);
+    ({ server, admin } = await buildAdminServer());
   });
   afterEach(async () => {
     await server.close();
@@ -110,8 +109,7 @@ describe('admin API: workspaces', () => {
 
   it('refuses to archive the configured default workspace (422)', async () => {
     await server.close();
-    server = await startTestServer({ env: { CMS_DEFAULT_WORKSPACE: 'main' } });
-    admin = await setupAdmin(server);
+    ({ server, admin } = await buildAdminServer({ env: { CMS_DEFAULT_WORKSPACE: 'main' } }));
     expect(slugs((await adminRequest(server, admin, 'GET', '/workspaces')).body)).to.include('main');
     const response = await adminRequest(server, admin, 'DELETE', '/workspaces/main');
     expect(response.status).to.equal(422);

@@ -3,9 +3,9 @@
 // path or a stack, and a rejected write leaves HEAD, `git status` and every
 // file of the data root exactly as they were.
 import { expect } from 'chai';
-import { FULL_ACCESS, issueToken, setupAdmin } from '../helpers/auth.ts';
+import { buildAdminServer, FULL_ACCESS, issueToken } from '../helpers/auth.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
-import { startTestServer, type RequestOptions, type TestResponse, type TestServer } from '../helpers/server.ts';
+import type { RequestOptions, TestResponse, TestServer } from '../helpers/server.ts';
 import { diffSnapshots, snapshotDataRoot } from '../helpers/snapshot.ts';
 
 const ROOT = '/api/v1/workspaces/default';
@@ -79,10 +79,9 @@ describe('bad input (public API)', () => {
   };
 
   before(async () => {
-    server = await startTestServer();
-    const session = await setupAdmin(server);
-    token = await issueToken(server, session, FULL_ACCESS);
-    readOnly = await issueToken(server, session, [{ effect: 'allow', actions: ['content.read', 'schema.read'], resources: ['*'] }], 'read only');
+    const started = await buildAdminServer({ token: FULL_ACCESS });
+    ({ server, token } = started);
+    readOnly = await issueToken(server, started.admin, [{ effect: 'allow', actions: ['content.read', 'schema.read'], resources: ['*'] }], 'read only');
     for (const [name, fields] of [['people', {}], ['posts', POST_FIELDS]] as const) {
       const created = await send('POST', `${ROOT}/content-types`, { body: { name, fields } });
       expect(created.status, created.text).to.equal(201);

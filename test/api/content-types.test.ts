@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { adminRequest, FULL_ACCESS, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 const ROOT = '/api/v1/workspaces/default';
 
@@ -11,9 +11,7 @@ describe('content types (public API)', () => {
   let session: AdminSession;
 
   before(async () => {
-    server = await startTestServer();
-    session = await setupAdmin(server);
-    token = await issueToken(server, session, FULL_ACCESS);
+    ({ server, admin: session, token } = await buildAdminServer({ token: FULL_ACCESS }));
     readOnly = await issueToken(server, session, [{ effect: 'allow', actions: ['schema.read', 'content.read'], resources: ['*'] }]);
   });
   after(() => server.close());

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { FULL_ACCESS, issueToken, loginAdmin, setupAdmin } from '../helpers/auth.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { buildAdminServer, FULL_ACCESS, issueToken, loginAdmin } from '../helpers/auth.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 const ROOT = '/api/v1/workspaces/default';
 
@@ -12,9 +12,9 @@ describe('entries (public API)', () => {
   let postsOnly: string;
 
   before(async () => {
-    server = await startTestServer();
-    const session = await setupAdmin(server);
-    token = await issueToken(server, session, FULL_ACCESS);
+    const started = await buildAdminServer({ token: FULL_ACCESS });
+    ({ server, token } = started);
+    const session = started.admin;
     writer = await issueToken(server, session, [{ effect: 'allow', actions: ['content.create', 'content.update', 'content.read'], resources: ['content:*'] }]);
     reader = await issueToken(server, session, [{ effect: 'allow', actions: ['content.read'], resources: ['content:*'] }]);
     postsOnly = await issueToken(server, session, [{ effect: 'allow', actions: ['content.read'], resources: ['content:posts:*'] }]);

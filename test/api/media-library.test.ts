@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DomainEvent } from '../../src/domain/events.ts';
-import { adminRequest, FULL_ACCESS, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { changedFiles, commitCount, commitInfo, contentRepoOf, externalCommit, fileAt, statusPorcelain } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { makePng, PDF_BYTES, uploadMedia } from './media-fixtures.ts';
 
 const API = '/api/v1/workspaces/default';
@@ -23,9 +23,7 @@ describe('media library', () => {
   const events: DomainEvent[] = [];
 
   before(async () => {
-    server = await startTestServer();
-    session = await setupAdmin(server);
-    token = await issueToken(server, session, FULL_ACCESS);
+    ({ server, admin: session, token } = await buildAdminServer({ token: FULL_ACCESS }));
     repo = contentRepoOf(server.dataDir);
     server.services.events.on((event) => {
       events.push(event);

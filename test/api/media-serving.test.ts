@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { issueToken, FULL_ACCESS, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { userWithGrants } from '../helpers/admin-users.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { makePng, PDF_BYTES, SVG_WITH_SCRIPT, uploadMedia } from './media-fixtures.ts';
 
 describe('media file serving', () => {
@@ -16,9 +16,7 @@ describe('media file serving', () => {
   const video = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(4), Buffer.from('mp42isom'), Buffer.alloc(1000, 7)]);
 
   before(async () => {
-    server = await startTestServer();
-    session = await setupAdmin(server);
-    token = await issueToken(server, session, FULL_ACCESS);
+    ({ server, admin: session, token } = await buildAdminServer({ token: FULL_ACCESS }));
     png = await makePng(900, 300);
     const uploaded = await uploadMedia(server, [
       { filename: 'photo.png', bytes: png },

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { adminRequest, FULL_ACCESS, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { commitCount, commitInfo, contentRepoOf, fileAt, statusPorcelain } from '../helpers/git.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { makeJpeg, makePng, MEDIA_ITEM_FIELDS, PDF_BYTES, SVG_WITH_SCRIPT, TEXT_BYTES, uploadMedia } from './media-fixtures.ts';
 
 async function filesIn(dir: string): Promise<string[]> {
@@ -18,9 +18,7 @@ describe('media uploads', () => {
   let repo: string;
 
   before(async () => {
-    server = await startTestServer();
-    session = await setupAdmin(server);
-    token = await issueToken(server, session, FULL_ACCESS);
+    ({ server, admin: session, token } = await buildAdminServer({ token: FULL_ACCESS }));
     repo = contentRepoOf(server.dataDir);
   });
   after(() => server.close());
@@ -204,8 +202,7 @@ describe('media upload limits and allow-list', () => {
   let token: string;
 
   before(async () => {
-    server = await startTestServer({ env: { CMS_MAX_UPLOAD_BYTES: '2048', CMS_MAX_UPLOAD_FILES: '2', CMS_MEDIA_TYPES: 'image,text' } });
-    token = await issueToken(server, await setupAdmin(server), FULL_ACCESS);
+    ({ server, token } = await buildAdminServer({ env: { CMS_MAX_UPLOAD_BYTES: '2048', CMS_MAX_UPLOAD_FILES: '2', CMS_MEDIA_TYPES: 'image,text' }, token: FULL_ACCESS }));
   });
   after(() => server.close());
 

@@ -1,15 +1,7 @@
-// Extra admin-API helpers for the auth tests: logging in as any user, making
-// users with a custom role, and reading cookies the way a browser keeps them.
-import { adminRequest, type AdminSession, type TestGrant } from './auth.ts';
+// Extra admin-API helpers for the auth tests: logging in as any user and
+// making users with a custom role.
+import { adminRequest, cookieHeaderOf, type AdminSession, type TestGrant } from './auth.ts';
 import type { TestResponse, TestServer } from './server.ts';
-
-/** The `name=value` pairs of every Set-Cookie header, joined like a Cookie header. */
-export function cookieHeaderOf(headers: Headers): string {
-  return headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-}
 
 /** Logs in and returns the raw response (for error-code tests). */
 export function postLogin(server: TestServer, username: string, password: string, headers: Record<string, string> = {}): Promise<TestResponse> {

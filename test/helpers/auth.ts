@@ -1,6 +1,7 @@
 // Admin sessions and API tokens for tests, made through the real admin API
-// (setup, login, token creation) exactly as a client would.
-import type { TestResponse, TestServer } from './server.ts';
+// (setup, login, token creation) exactly as a client would, and
+// buildAdminServer(), the usual start of an API test.
+import { startTestServer, type TestResponse, type TestServer, type TestServerOptions } from './server.ts';
 
 export interface AdminSession {
   cookie: string;
@@ -19,25 +20,59 @@ export const FULL_ACCESS: TestGrant[] = [{ effect: 'allow', actions: ['*'], reso
 export const ADMIN_USERNAME = 'admin';
 export const ADMIN_PASSWORD = 'correct horse battery';
 
+/** A running test server whose first user is signed in as admin. */
+export interface AdminServer {
+  server: TestServer;
+  admin: AdminSession;
+  /** The admin's user id. */
+  adminId: string;
+}
+
+/** Options of buildAdminServer(): the server's own, plus grants for an API token. */
+export interface AdminServerOptions extends TestServerOptions {
+  /** Also issue an API token with these grants (e.g. FULL_ACCESS). */
+  token?: TestGrant[];
+}
+
+/**
+ * Starts a server on a fresh data root (or `dataDir`) and runs setup; with
+ * `token`, also issues an API token with those grants. Closes the server if
+ * setup fails, so a failing hook leaves nothing running.
+ */
+export async function buildAdminServer(options: AdminServerOptions & { token: TestGrant[] }): Promise<AdminServer & { token: string }>;
+export async function buildAdminServer(options?: AdminServerOptions): Promise<AdminServer>;
+export async function buildAdminServer(options: AdminServerOptions = {}): Promise<AdminServer & { token?: string }> {
+  const { token: grants, ...serverOptions } = options;
+  const server = await startTestServer(serverOptions);
+  try {
+    const { session, userId } = await startSession(server, '/setup', 201);
+    const built = { server, admin: session, adminId: userId };
+    return grants === undefined ? built : { ...built, token: await issueToken(server, session, grants) };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
 /** Runs first-run setup (the first user becomes admin) and returns its session. */
-export function setupAdmin(server: TestServer): Promise<AdminSession> {
-  return startSession(server, '/setup', 201);
+export async function setupAdmin(server: TestServer): Promise<AdminSession> {
+  return (await startSession(server, '/setup', 201)).session;
 }
 
 /** Logs the admin in again (setup runs only once per server) and returns a new session. */
-export function loginAdmin(server: TestServer): Promise<AdminSession> {
-  return startSession(server, '/login', 200);
+export async function loginAdmin(server: TestServer): Promise<AdminSession> {
+  return (await startSession(server, '/login', 200)).session;
 }
 
-async function startSession(server: TestServer, route: string, expectedStatus: number): Promise<AdminSession> {
+async function startSession(server: TestServer, route: string, expectedStatus: number): Promise<{ session: AdminSession; userId: string }> {
   const response = await fetch(`${server.baseUrl}/admin/api${route}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
   });
-  const body = (await response.json()) as { meta?: { csrf_token?: string } };
-  if (response.status !== expectedStatus || !body.meta?.csrf_token) throw new Error(`${route} failed with ${response.status}`);
-  return { cookie: cookieOf(response), csrf: body.meta.csrf_token };
+  const body = (await response.json()) as { data?: { id?: string }; meta?: { csrf_token?: string } };
+  if (response.status !== expectedStatus || !body.meta?.csrf_token || !body.data?.id) throw new Error(`${route} failed with ${response.status}`);
+  return { session: { cookie: cookieHeaderOf(response.headers), csrf: body.meta.csrf_token }, userId: body.data.id };
 }
 
 /** Sends an admin request with the session cookie and CSRF header. */
@@ -57,8 +92,9 @@ export async function fullAccessToken(server: TestServer): Promise<string> {
   return issueToken(server, await setupAdmin(server), FULL_ACCESS, 'full access');
 }
 
-function cookieOf(response: Response): string {
-  return response.headers
+/** The `name=value` pairs of every Set-Cookie header, joined like a Cookie header. */
+export function cookieHeaderOf(headers: Headers): string {
+  return headers
     .getSetCookie()
     .map((line) => line.split(';')[0])
     .join('; ');
