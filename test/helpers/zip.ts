@@ -23,31 +23,21 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
     const body = entry.deflate ? deflateRawSync(entry.data) : entry.data;
-    const size = entry.declaredSize ?? entry.data.length;
-    const crc = crc32(entry.data);
-    const method = entry.deflate ? 8 : 0;
+    const shared: SharedFields = {
+      method: entry.deflate ? 8 : 0,
+      crc: crc32(entry.data),
+      compressedSize: body.length,
+      size: entry.declaredSize ?? entry.data.length,
+      nameLength: name.length,
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(0x21, 10);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeSharedFields(local, 4, shared);
     locals.push(local, name, body);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(0x21, 12);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeSharedFields(central, 6, shared);
     central.writeUInt32LE(((entry.mode ?? 0o100644) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
@@ -61,4 +51,25 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+interface SharedFields {
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  nameLength: number;
+}
+
+// The local header and the central directory record carry the same run of
+// fields (version needed … name length); only where it starts differs.
+function writeSharedFields(header: Buffer, at: number, fields: SharedFields): void {
+  header.writeUInt16LE(20, at);
+  header.writeUInt16LE(0x0800, at + 2);
+  header.writeUInt16LE(fields.method, at + 4);
+  header.writeUInt32LE(0x21, at + 6);
+  header.writeUInt32LE(fields.crc, at + 10);
+  header.writeUInt32LE(fields.compressedSize, at + 14);
+  header.writeUInt32LE(fields.size, at + 18);
+  header.writeUInt16LE(fields.nameLength, at + 22);
 }
