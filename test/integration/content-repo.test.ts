@@ -4,10 +4,10 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { AppError } from '../../src/errors/app-error.ts';
 import { errnoCode } from '../../src/lib/errno.ts';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
 import type { CommitRequest, FileChange } from '../../src/storage/content-repo.ts';
+import { caughtAppError } from '../helpers/errors.ts';
 
 const run = promisify(execFile);
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -25,16 +25,6 @@ async function expectCleanRepo(dir: string): Promise<void> {
 
 function entry(id: string, title: string): string {
   return `---\nid: ${id}\ntitle: ${title}\n---\nBody of ${title}.\n`;
-}
-
-async function caught(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('Expected the promise to reject with an AppError.');
 }
 
 async function waitFor(predicate: () => boolean): Promise<void> {
@@ -146,8 +136,8 @@ describe('ContentRepo', () => {
       expect(await repo.readAt(first.oid, `${POSTS}/missing.md`)).to.equal(undefined);
       expect(await repo.readFile(`${POSTS}/missing.md`)).to.equal(undefined);
       expect(await repo.listFiles('nope/entries')).to.deep.equal([]);
-      expect((await caught(repo.readAt('0'.repeat(40), 'README.md'))).code).to.equal('not_found');
-      expect((await caught(repo.readAt('not-an-oid', 'README.md'))).code).to.equal('not_found');
+      expect((await caughtAppError(repo.readAt('0'.repeat(40), 'README.md'))).code).to.equal('not_found');
+      expect((await caughtAppError(repo.readAt('not-an-oid', 'README.md'))).code).to.equal('not_found');
     });
 
     const invalid: [string, FileChange[]][] = [
@@ -164,18 +154,18 @@ describe('ContentRepo', () => {
     for (const [label, changes] of invalid) {
       it(`rejects ${label} with invalid_request and leaves HEAD alone`, async () => {
         const head = await repo.head();
-        expect((await caught(commit(changes))).code).to.equal('invalid_request');
+        expect((await caughtAppError(commit(changes))).code).to.equal('invalid_request');
         expect(await repo.head()).to.equal(head);
         await expectCleanRepo(repo.dir);
       });
     }
 
     it('rejects a trailer key git would not parse', async () => {
-      expect((await caught(commit([{ path: 'a.md', content: 'x' }], { trailers: { 'Bad Key': 'v' } }))).code).to.equal('invalid_request');
+      expect((await caughtAppError(commit([{ path: 'a.md', content: 'x' }], { trailers: { 'Bad Key': 'v' } }))).code).to.equal('invalid_request');
     });
 
     it('refuses to run outside serialize()', async () => {
-      const error = await caught(repo.commitChanges({ changes: [{ path: 'a.md', content: 'x' }], message: 'm', author: AUTHOR }));
+      const error = await caughtAppError(repo.commitChanges({ changes: [{ path: 'a.md', content: 'x' }], message: 'm', author: AUTHOR }));
       expect(error.code).to.equal('internal_error');
     });
 
@@ -224,7 +214,7 @@ describe('ContentRepo', () => {
     it('restores everything when the branch ref is locked by another git process', async () => {
       const before = await snapshot();
       await writeFile(path.join(repo.dir, '.git/refs/heads/main.lock'), '');
-      const error = await caught(commit([
+      const error = await caughtAppError(commit([
         { path: `${POSTS}/keep.md`, content: entry('k', 'Changed') },
         { path: `${POSTS}/new.md`, content: entry('n', 'New') },
       ]));
@@ -241,14 +231,14 @@ describe('ContentRepo', () => {
     it('fails with conflict while index.lock is held and writes nothing', async () => {
       const before = await snapshot();
       await writeFile(path.join(repo.dir, '.git/index.lock'), '');
-      expect((await caught(commit([{ path: `${POSTS}/new.md`, content: 'x' }]))).code).to.equal('conflict');
+      expect((await caughtAppError(commit([{ path: `${POSTS}/new.md`, content: 'x' }]))).code).to.equal('conflict');
       await rm(path.join(repo.dir, '.git/index.lock'));
       expect(await snapshot()).to.deep.equal(before);
     });
 
     it('rejects writing a file where the repository has a folder', async () => {
       const before = await snapshot();
-      expect((await caught(commit([{ path: 'blog/entries', content: 'x' }]))).code).to.equal('conflict');
+      expect((await caughtAppError(commit([{ path: 'blog/entries', content: 'x' }]))).code).to.equal('conflict');
       expect(await snapshot()).to.deep.equal(before);
     });
   });

@@ -8,20 +8,11 @@ import path from 'node:path';
 import { backupNameAt, classifyArchiveName, parseManifest, parseParts, partOfContentPath } from '../../src/domain/backups/backup-format.ts';
 import { CheckedZip, type ZipLimits } from '../../src/domain/backups/zip-reader.ts';
 import { AppError } from '../../src/errors/app-error.ts';
+import { caughtAppError } from '../helpers/errors.ts';
 import { buildZip, type ZipEntrySpec } from '../helpers/zip.ts';
 
 const LIMITS: ZipLimits = { maxFiles: 50, maxBytes: 64 * 1024 * 1024 };
 const ANY_NAME = () => true;
-
-async function caught(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('Expected an AppError.');
-}
 
 describe('backup archives', () => {
   let dir: string;
@@ -34,7 +25,7 @@ describe('backup archives', () => {
   }
 
   async function refusal(entries: ZipEntrySpec[], limits = LIMITS, allowed: (name: string) => boolean = ANY_NAME): Promise<string> {
-    const error = await caught(CheckedZip.open(await archive(entries), limits, allowed));
+    const error = await caughtAppError(CheckedZip.open(await archive(entries), limits, allowed));
     expect(error.code).to.equal('validation_failed');
     expect(error.fields).to.have.all.keys('backup');
     return error.fields!.backup;
@@ -54,7 +45,7 @@ describe('backup archives', () => {
         expect(zip.files()).to.deep.equal([{ name: 'a.txt', size: 5 }, { name: 'dir/b.txt', size: 400 }]);
         expect(zip.has('dir/')).to.equal(false);
         expect(await zip.text('dir/b.txt')).to.equal('beta'.repeat(100));
-        expect(await caught(zip.text('missing.txt'))).to.have.property('code', 'validation_failed');
+        expect(await caughtAppError(zip.text('missing.txt'))).to.have.property('code', 'validation_failed');
       } finally {
         zip.close();
       }
@@ -97,7 +88,7 @@ describe('backup archives', () => {
     it('stops a file whose data is larger than its directory says', async () => {
       const zip = await CheckedZip.open(await archive([{ name: 'liar', data: Buffer.alloc(100_000, 0x61), deflate: true, declaredSize: 10 }]), LIMITS, ANY_NAME);
       try {
-        const error = await caught(zip.text('liar'));
+        const error = await caughtAppError(zip.text('liar'));
         expect(error.code).to.equal('validation_failed');
       } finally {
         zip.close();
@@ -108,7 +99,7 @@ describe('backup archives', () => {
       expect(await refusal([{ name: 'payload.sh', data: Buffer.from('x') }], LIMITS, (name) => name === 'manifest.json')).to.include('payload.sh');
       const file = path.join(dir, 'text.zip');
       await writeFile(file, 'not a zip');
-      expect((await caught(CheckedZip.open(file, LIMITS, ANY_NAME))).fields).to.have.property('backup');
+      expect((await caughtAppError(CheckedZip.open(file, LIMITS, ANY_NAME))).fields).to.have.property('backup');
     });
   });
 

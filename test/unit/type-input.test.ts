@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { AppError } from '../../src/errors/app-error.ts';
 import type { ContentType } from '../../src/domain/types/content-type.ts';
 import { defaultContentType, normalizeContentTypeInput } from '../../src/domain/types/type-input.ts';
+import { thrownAppError } from '../helpers/errors.ts';
 
 const typeExists = (name: string): boolean => name === 'authors';
 
@@ -13,19 +13,8 @@ function update(body: unknown, existing: ContentType): ContentType {
   return normalizeContentTypeInput(body, { mode: 'update', existing, pathName: existing.name, typeExists });
 }
 
-/** The thrown AppError, failing the test when nothing is thrown. */
-function thrown(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('Expected an AppError.');
-}
-
 function createErrors(body: unknown): Record<string, string> | undefined {
-  const error = thrown(() => create(body));
+  const error = thrownAppError(() => create(body));
   expect(error.code).to.equal('validation_failed');
   return error.fields;
 }
@@ -100,7 +89,7 @@ describe('normalizeContentTypeInput', () => {
 
     it('rejects a body that is not an object with invalid_request', () => {
       for (const body of [null, [], 'posts', 1]) {
-        expect(thrown(() => create(body)).code, JSON.stringify(body)).to.equal('invalid_request');
+        expect(thrownAppError(() => create(body)).code, JSON.stringify(body)).to.equal('invalid_request');
       }
     });
   });
@@ -207,7 +196,7 @@ describe('normalizeContentTypeInput', () => {
     });
 
     it('rejects an explicit slug_source that the new fields do not have', () => {
-      const error = thrown(() => update({ slug_source: 'headline', fields: { body: { type: 'markdown' } } }, existing));
+      const error = thrownAppError(() => update({ slug_source: 'headline', fields: { body: { type: 'markdown' } } }, existing));
       expect(error.code).to.equal('validation_failed');
       expect(error.fields).to.deep.equal({ slug_source: '"slug_source" must be "title" or the name of a text field of this type.' });
     });
@@ -220,7 +209,7 @@ describe('normalizeContentTypeInput', () => {
     });
 
     it('validates a new default_locale against the kept locales', () => {
-      const error = thrown(() => update({ default_locale: 'fr' }, existing));
+      const error = thrownAppError(() => update({ default_locale: 'fr' }, existing));
       expect(error.fields).to.deep.equal({ default_locale: '"default_locale" must be one of the type\'s locales: en, de.' });
     });
 
@@ -230,7 +219,7 @@ describe('normalizeContentTypeInput', () => {
     });
 
     it('still rejects unknown keys', () => {
-      expect(thrown(() => update({ colour: 'red' }, existing)).fields).to.deep.equal({ colour: 'Unknown property "colour".' });
+      expect(thrownAppError(() => update({ colour: 'red' }, existing)).fields).to.deep.equal({ colour: 'Unknown property "colour".' });
     });
   });
 });
