@@ -154,6 +154,9 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     maxObjectBytes: Math.min(config.backups.maxBytes, 2 ** 31 - 1),
     maxMediaBytes: config.limits.uploadFileBytes,
   });
+  // Started last and not awaited: its first slice runs after the caller has started listening.
+  const searchWarmUp = new AbortController();
+  const warmingSearch = content.warmSearch({ signal: searchWarmUp.signal }).catch((error: unknown) => logger.error('could not build the search indexes ahead of time', { error }));
   return {
     config,
     logger,
@@ -200,6 +203,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     appInfo: new AppInfoService({ config, health, repoHead: () => repoHeadOf(repo.dir) }),
     scheduler,
     close: async () => {
+      searchWarmUp.abort();
+      await warmingSearch;
       stopWatching();
       await scheduler.stop();
       await webhookDispatcher.close();

@@ -29,6 +29,15 @@ export interface EntryChange {
 /** Called for every file that cannot be indexed; the file is skipped. */
 export type ProblemReporter = (problem: { workspace: string; path: string; reason: string }) => void;
 
+/** Options of ContentIndex.warmSearch. */
+export interface WarmSearchOptions {
+  /** Stops the warm-up (server shutdown). */
+  signal: AbortSignal;
+  /** Longest stretch of indexing between two turns of the event loop; 5 ms by default. */
+  sliceMs?: number;
+}
+
+/** The in-memory content of every workspace; the read model of all entry reads. */
 export class ContentIndex {
   private readonly workspaces = new Map<string, Map<string, IndexedType>>();
 
@@ -48,6 +57,27 @@ export class ContentIndex {
       for (const entry of await this.readEntries(workspace, type)) index.upsert(entry);
     }
     this.workspaces.set(workspace, types);
+  }
+
+  /**
+   * Builds the search index of every type (default locale) in short slices,
+   * yielding to the event loop between them, so that the first `q` after a
+   * start does not wait seconds for it while other requests are barely
+   * delayed. A `q` that arrives first completes its type's index at once.
+   */
+  async warmSearch(options: WarmSearchOptions): Promise<void> {
+    const sliceMs = options.sliceMs ?? 5;
+    for (const workspace of [...this.workspaces.keys()]) {
+      for (const { index } of this.types(workspace)) {
+        let isBuilt = false;
+        while (!isBuilt) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (options.signal.aborted) return;
+          const deadline = performance.now() + sliceMs;
+          isBuilt = index.warmSearchStep(() => performance.now() >= deadline);
+        }
+      }
+    }
   }
 
   /** The types of a workspace (unordered). */

@@ -23,10 +23,15 @@ export interface ViewSource {
   slotOf(id: string): number | undefined;
 }
 
-/** Search hits of one `q`: slots by relevance, and a membership mask by slot. */
+/** Search hits of one `q`: slots by relevance. */
 export interface SearchResult {
   ranked: number[];
-  isHit: Uint8Array;
+}
+
+// A search index under construction: slots below `next` are in it.
+interface SearchBuild {
+  index: SearchIndex;
+  next: number;
 }
 
 interface OrderState {
@@ -49,6 +54,7 @@ export class LocaleView {
   private readonly orders = new Map<string, OrderState>();
   private readonly searches = new Map<string, SearchResult>();
   private searchIndex: SearchIndex | undefined;
+  private searchBuild: SearchBuild | undefined;
   private readonly idOf: IdOfSlot;
 
   /** Creates an empty view; nothing is computed until asked for. */
@@ -109,15 +115,12 @@ export class LocaleView {
     if (cached) return cached;
     const hits = this.ensureSearchIndex().search(q);
     hits.sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
-    const isHit = new Uint8Array(this.source.slotCount);
     const ranked: number[] = [];
     for (const hit of hits) {
       const slot = this.source.slotOf(hit.id);
-      if (slot === undefined) continue;
-      ranked.push(slot);
-      isHit[slot] = 1;
+      if (slot !== undefined) ranked.push(slot);
     }
-    const result = { ranked, isHit };
+    const result = { ranked };
     if (this.searches.size >= SEARCH_CACHE_SIZE) this.searches.delete(this.searches.keys().next().value ?? '');
     this.searches.set(q, result);
     return result;
@@ -126,6 +129,26 @@ export class LocaleView {
   /** Builds the search index now rather than on the first `q`. */
   warmSearch(): void {
     this.ensureSearchIndex();
+  }
+
+  /**
+   * Adds entries to the search index under construction until `shouldPause`
+   * says so (checked after each entry), so a caller can build it between
+   * requests. Returns true once the index is complete; a search meanwhile
+   * completes it at once, and writes meanwhile are applied to it.
+   */
+  buildSearchStep(shouldPause: () => boolean): boolean {
+    if (this.searchIndex) return true;
+    const build = (this.searchBuild ??= { index: new SearchIndex(this.source.type), next: 0 });
+    while (build.next < this.source.slotCount) {
+      const resolved = this.resolve(build.next);
+      build.next += 1;
+      if (resolved) build.index.upsert(resolved);
+      if (shouldPause() && build.next < this.source.slotCount) return false;
+    }
+    this.searchIndex = build.index;
+    this.searchBuild = undefined;
+    return true;
   }
 
   /** Takes `slot` out of every order while its column still holds the old values. */
@@ -140,8 +163,10 @@ export class LocaleView {
     for (const [field, column] of this.columns) column[slot] = this.itemsOf(field, slot);
     for (const dense of this.denseColumns.values()) dense.refresh(slot);
     for (const state of this.orders.values()) insertIntoOrder(state.slots, this.column(state.field), this.idOf, slot, state.order);
-    const resolved = this.searchIndex ? this.resolve(slot) : undefined;
-    if (resolved) this.searchIndex?.upsert(resolved);
+    // A slot the build has not reached yet is read when it gets there.
+    const index = this.searchIndex ?? (this.searchBuild && slot < this.searchBuild.next ? this.searchBuild.index : undefined);
+    const resolved = index ? this.resolve(slot) : undefined;
+    if (resolved) index?.upsert(resolved);
     this.searches.clear();
   }
 
@@ -150,6 +175,7 @@ export class LocaleView {
     for (const column of this.columns.values()) column[slot] = [];
     for (const dense of this.denseColumns.values()) dense.refresh(slot);
     this.searchIndex?.remove(id);
+    this.searchBuild?.index.remove(id);
   }
 
   private *usedSlots(): Generator<number> {
@@ -157,14 +183,7 @@ export class LocaleView {
   }
 
   private ensureSearchIndex(): SearchIndex {
-    if (!this.searchIndex) {
-      const index = new SearchIndex(this.source.type);
-      for (const slot of this.usedSlots()) {
-        const resolved = this.resolve(slot);
-        if (resolved) index.upsert(resolved);
-      }
-      this.searchIndex = index;
-    }
+    while (!this.searchIndex) this.buildSearchStep(() => false);
     return this.searchIndex;
   }
 

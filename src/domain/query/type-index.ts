@@ -164,6 +164,14 @@ export class TypeIndex {
   }
 
   /**
+   * One slice of building the default locale's search index ahead of the
+   * first `q` (see LocaleView.buildSearchStep); true once it is built.
+   */
+  warmSearchStep(shouldPause: () => boolean): boolean {
+    return this.localeView(effectiveLocale(this.currentType)).buildSearchStep(shouldPause);
+  }
+
+  /**
    * Runs a parsed list query for readers of class `visibility`: search,
    * filters and visibility, then sort and page; only the page is resolved and
    * copied out. Sort defaults to `-created_at`, or to relevance when `q` is
