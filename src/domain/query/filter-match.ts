@@ -7,7 +7,7 @@
 
 import { compareKeys } from './comparable-values.ts';
 import type { SortKey, ValueItem } from './comparable-values.ts';
-import { CODE_MULTI as MULTI_CODE } from './dense-column.ts';
+import { CODE_MULTI } from './dense-column.ts';
 import type { DenseColumn } from './dense-column.ts';
 import type { FilterCondition } from './list-query.ts';
 
@@ -23,9 +23,6 @@ export interface CompiledFilter {
 }
 
 type ItemTest = (item: ValueItem) => boolean;
-
-// A module-local copy: hot loops must not read an import binding (tsx compiles those to getters).
-const CODE_MULTI = MULTI_CODE;
 
 /**
  * Compiles `filters`, asking `columnFor` for the column of each field (the
@@ -95,7 +92,7 @@ function intervalFilter(column: DenseColumn, key: number, op: 'gt' | 'gte' | 'lt
 }
 
 // The scan loops take everything as arguments: locals, unlike closure
-// variables, stay in registers, which halves the loop time on 10,000 slots.
+// variables, stay in registers (about a third faster on 10,000 slots).
 function keepByCode(mask: Uint8Array, size: number, codes: Int32Array, keeps: Uint8Array): void {
   for (let slot = 0; slot < size; slot += 1) mask[slot] &= keeps[codes[slot] + 2];
 }

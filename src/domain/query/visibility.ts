@@ -90,10 +90,7 @@ export class VisibilityTable {
     return current === SLOT_PUBLIC || (current === SLOT_SCHEDULED && this.publishAt[slot] <= visibility.now);
   }
 
-  /**
-   * A slot test for `visibility` over the class bytes, for hot loops (the
-   * constants are module-local so the loop never reads an import binding).
-   */
+  /** A slot test for `visibility` over the class bytes, for the hot loops of a query. */
   test(visibility: QueryVisibility): (slot: number) => boolean {
     const classes = this.classes;
     const times = this.publishAt;
