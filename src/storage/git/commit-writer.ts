@@ -14,9 +14,9 @@ import { SplitIndex } from './split-index.ts';
 import type { PreparedIndex } from './split-index.ts';
 import type { IndexEdit } from './index-file.ts';
 import { prepareObject } from './objects.ts';
-import type { ObjectStore } from './objects.ts';
+import type { ObjectStore, PreparedObject } from './objects.ts';
 import { acquireLock, LOCK_WAIT_MS, readHead, updateRef } from './refs.ts';
-import type { HeadState } from './refs.ts';
+import type { HeadState, HeldLock } from './refs.ts';
 import { FILE_MODE } from './tree.ts';
 import type { TreeView } from './tree.ts';
 import type { PathChange, TreeWriter } from './tree-writer.ts';
@@ -45,6 +45,18 @@ export interface WrittenCommit {
 export interface WriterReads {
   readCommit(oid: string): Promise<CommitObject | undefined>;
   readTree(oid: string): Promise<TreeView>;
+}
+
+// A file of the commit with its blob, or null for a deletion.
+type BlobWrite = { path: string; object: PreparedObject | null };
+
+// What writeFilesAndIndex() needs of one commit in progress.
+interface FilesAndIndexStep {
+  writes: FileWrite[];
+  blobs: BlobWrite[];
+  head: HeadState;
+  workingTree: WorkingTreeChange;
+  lock: HeldLock;
 }
 
 /** Commits file changes onto HEAD's branch; callers serialize calls. */
@@ -78,32 +90,16 @@ export class CommitWriter {
       // Read HEAD under index.lock: a git CLI commit holds that lock too.
       const head = await readHead(this.gitdir);
       await this.syncTrees(head.oid);
-      const blobs = plan.writes.map(({ path: file, data }) => ({ path: file, object: data === null ? null : prepareObject('blob', data) }));
+      const blobs: BlobWrite[] = plan.writes.map(({ path: file, data }) => ({ path: file, object: data === null ? null : prepareObject('blob', data) }));
       const staged = await this.trees.stage(blobs.map(({ path: file, object }) => ({ path: file, oid: object?.oid ?? null })));
-      const commit: CommitObject = {
-        tree: staged.rootTree,
-        parents: [...(head.oid === undefined ? [] : [head.oid]), ...(plan.extraParents ?? []).filter((oid) => oid !== head.oid)],
-        author: plan.author,
-        committer: plan.author,
-        message: plan.message,
-      };
+      const commit = commitOnto(head, staged.rootTree, plan);
       const commitObject = prepareObject('commit', encodeCommit(commit));
       const oid = commitObject.oid;
       const objects = [...blobs.flatMap(({ object }) => (object === null ? [] : [object])), ...staged.objects, commitObject];
       // Objects, working tree and the new index do not depend on each other; only the ref move must come last.
       const [stored, prepared] = await Promise.allSettled([
         this.objects.writeAll(objects),
-        (async () => {
-          const stats = await workingTree.apply(plan.writes);
-          const edits: IndexEdit[] = blobs.map(({ path: file, object }) => ({
-            path: file,
-            entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
-          }));
-          const next = await (await this.loadIndex(head)).edit(edits).prepare(this.gitdir, this.options.splitIndex ?? true);
-          await lock.handle.writev(next.chunks);
-          await lock.handle.close();
-          return next;
-        })(),
+        this.writeFilesAndIndex({ writes: plan.writes, blobs, head, workingTree, lock }),
       ]);
       // Both must have settled before a failure triggers restore(), or restore would race the writes.
       if (stored.status === 'rejected') throw stored.reason;
@@ -122,6 +118,21 @@ export class CommitWriter {
     this.index = { value: written.index.index, stamp: await stampOf(this.indexPath).catch(() => 'unknown') };
     if (written.index.sharedFile !== undefined) await SplitIndex.prune(this.gitdir, written.index.sharedFile).catch(() => undefined);
     return written.result;
+  }
+
+  // The working tree goes first because index entries carry the new files'
+  // stats; the new index is written into the held index.lock, which
+  // commitIndexLock() renames over the index once the ref has moved.
+  private async writeFilesAndIndex(step: FilesAndIndexStep): Promise<PreparedIndex> {
+    const stats = await step.workingTree.apply(step.writes);
+    const edits: IndexEdit[] = step.blobs.map(({ path: file, object }) => ({
+      path: file,
+      entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
+    }));
+    const next = await (await this.loadIndex(step.head)).edit(edits).prepare(this.gitdir, this.options.splitIndex ?? true);
+    await step.lock.handle.writev(next.chunks);
+    await step.lock.handle.close();
+    return next;
   }
 
   private get indexPath(): string {
@@ -177,6 +188,17 @@ export class CommitWriter {
     await visit(commit.tree, '');
     return GitIndex.fromEntries(files);
   }
+}
+
+// HEAD (when there is one) is the first parent; extra parents make a merge.
+function commitOnto(head: HeadState, tree: string, plan: CommitPlan): CommitObject {
+  return {
+    tree,
+    parents: [...(head.oid === undefined ? [] : [head.oid]), ...(plan.extraParents ?? []).filter((oid) => oid !== head.oid)],
+    author: plan.author,
+    committer: plan.author,
+    message: plan.message,
+  };
 }
 
 async function stampOf(file: string): Promise<string> {
