@@ -75,19 +75,7 @@ export class TreeView {
 
   /** Applies edits (at most one per name) and returns the new view. */
   edit(edits: TreeEdit[]): TreeView {
-    const removals: number[] = [];
-    const inserts: { pos: number; key: Buffer; bytes: Buffer }[] = [];
-    for (const { name, entry } of edits) {
-      const nameBytes = Buffer.from(name, 'utf8');
-      const existing = this.indexOfName(nameBytes);
-      if (existing >= 0) removals.push(existing);
-      if (entry === null) continue;
-      const key = entry.mode === TREE_MODE ? Buffer.concat([nameBytes, Buffer.from([SLASH])]) : nameBytes;
-      const bytes = Buffer.concat([Buffer.from(`${entry.mode} `, 'latin1'), nameBytes, Buffer.from([0]), Buffer.from(entry.oid, 'hex')]);
-      inserts.push({ pos: this.lowerBound(key), key, bytes });
-    }
-    removals.sort((a, b) => a - b);
-    inserts.sort((a, b) => a.pos - b.pos || Buffer.compare(a.key, b.key));
+    const { removals, inserts } = this.planEdits(edits);
     // The new offset table is carried over (shifted) rather than rescanned:
     // for a 10,000-entry folder that is most of the cost of an edit.
     const old = this.offsets();
@@ -126,6 +114,25 @@ export class TreeView {
     }
     copyUpTo(old.count);
     return new TreeView(Buffer.concat(chunks, bytes), table);
+  }
+
+  // Which entries go (positions, ascending) and which come in (encoded, in the
+  // order they are spliced in: by position, then by git's sort key).
+  private planEdits(edits: TreeEdit[]): { removals: number[]; inserts: { pos: number; key: Buffer; bytes: Buffer }[] } {
+    const removals: number[] = [];
+    const inserts: { pos: number; key: Buffer; bytes: Buffer }[] = [];
+    for (const { name, entry } of edits) {
+      const nameBytes = Buffer.from(name, 'utf8');
+      const existing = this.indexOfName(nameBytes);
+      if (existing >= 0) removals.push(existing);
+      if (entry === null) continue;
+      const key = entry.mode === TREE_MODE ? Buffer.concat([nameBytes, Buffer.from([SLASH])]) : nameBytes;
+      const bytes = Buffer.concat([Buffer.from(`${entry.mode} `, 'latin1'), nameBytes, Buffer.from([0]), Buffer.from(entry.oid, 'hex')]);
+      inserts.push({ pos: this.lowerBound(key), key, bytes });
+    }
+    removals.sort((a, b) => a - b);
+    inserts.sort((a, b) => a.pos - b.pos || Buffer.compare(a.key, b.key));
+    return { removals, inserts };
   }
 
   /** Byte offset where entry `i` starts. */
