@@ -18,7 +18,7 @@ export interface ChangeContext {
 
 /** The entry a create makes. Throws validation_failed or conflict. */
 export function buildCreatedEntry(indexed: IndexedType, input: EntryInput, context: ChangeContext): StoredEntry {
-  const { type, index } = indexed;
+  const { type } = indexed;
   const errors: FieldErrors = {};
   const checked = validateFieldValues(applyDefaults(input.values, type.fields), type.fields, { partial: false });
   Object.assign(errors, checked.errors);
@@ -26,18 +26,7 @@ export function buildCreatedEntry(indexed: IndexedType, input: EntryInput, conte
   if (input.status === 'scheduled' && !input.published_at) errors.published_at = 'A scheduled entry needs a published_at date.';
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
   const title = input.title ?? '';
-
-  let id = newEntryId();
-  let slug: string;
-  if (type.singleton) {
-    if (index.size > 0) throw new AppError('conflict', `The single page "${type.name}" already has its entry.`);
-    id = slug = type.name;
-  } else if (input.slug !== undefined) {
-    if (index.getBySlug(input.slug)) throw new AppError('conflict', `The slug "${input.slug}" is already used in "${type.name}".`);
-    slug = input.slug;
-  } else {
-    slug = uniqueSlug(slugify(title), (candidate) => !!index.getBySlug(candidate));
-  }
+  const { id, slug } = nameNewEntry(indexed, input.slug, title);
   const status = input.status ?? 'draft';
   const entry: StoredEntry = {
     id,
@@ -57,6 +46,21 @@ export function buildCreatedEntry(indexed: IndexedType, input: EntryInput, conte
     entry.translations[locale] = { title, data: structuredClone(checked.values) };
   }
   return entry;
+}
+
+// A single page's entry is named after its type; any other takes the slug it
+// was given or a free one made from its title. Throws conflict.
+function nameNewEntry(indexed: IndexedType, givenSlug: string | undefined, title: string): { id: string; slug: string } {
+  const { type, index } = indexed;
+  if (type.singleton) {
+    if (index.size > 0) throw new AppError('conflict', `The single page "${type.name}" already has its entry.`);
+    return { id: type.name, slug: type.name };
+  }
+  if (givenSlug !== undefined) {
+    if (index.getBySlug(givenSlug)) throw new AppError('conflict', `The slug "${givenSlug}" is already used in "${type.name}".`);
+    return { id: newEntryId(), slug: givenSlug };
+  }
+  return { id: newEntryId(), slug: uniqueSlug(slugify(title), (candidate) => !!index.getBySlug(candidate)) };
 }
 
 /** The entry an update makes (partial). Throws validation_failed or conflict. */
