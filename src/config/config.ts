@@ -88,22 +88,14 @@ export function loadConfig(sources: ConfigSources = {}): Config {
 
   const dataDir = path.resolve(cwd, pick('data', 'CMS_DATA_DIR') ?? '.');
   const port = parseInteger(pick('port', 'PORT') ?? '3000', 'PORT', 0, 65535);
-  const baseUrl = pick('base-url', 'CMS_BASE_URL');
   const defaultWorkspace = env.CMS_DEFAULT_WORKSPACE ?? 'default';
   if (!WORKSPACE_NAME.test(defaultWorkspace)) {
     throw new ConfigError('CMS_DEFAULT_WORKSPACE must be lowercase letters, digits and hyphens.');
   }
-  if (baseUrl !== undefined && !/^https?:\/\/[^/]+(\/.*)?$/.test(baseUrl)) {
-    throw new ConfigError('CMS_BASE_URL must be an http(s) URL.');
-  }
-  const updateFeed = env.CMS_UPDATE_FEED;
-  if (updateFeed !== undefined && updateFeed !== '' && !/^https?:\/\/[^/]+(\/.*)?$/.test(updateFeed)) {
-    throw new ConfigError('CMS_UPDATE_FEED must be an http(s) URL.');
-  }
-  const logLevel = env.CMS_LOG_LEVEL ?? 'info';
-  if (logLevel !== 'silent' && logLevel !== 'error' && logLevel !== 'info') {
-    throw new ConfigError('CMS_LOG_LEVEL must be silent, error or info.');
-  }
+  const baseUrl = parseHttpUrl(pick('base-url', 'CMS_BASE_URL'), 'CMS_BASE_URL');
+  // An empty CMS_UPDATE_FEED switches updates off, like leaving it unset.
+  const updateFeed = parseHttpUrl(env.CMS_UPDATE_FEED || undefined, 'CMS_UPDATE_FEED');
+  const logLevel = parseLogLevel(env.CMS_LOG_LEVEL ?? 'info');
 
   return deepFreeze({
     host: pick('host', 'HOST') ?? '127.0.0.1',
@@ -132,9 +124,19 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       maxFiles: parseInteger(env.CMS_BACKUP_MAX_FILES ?? '10000', 'CMS_BACKUP_MAX_FILES', 10, 10_000_000),
       maxBytes: parseInteger(env.CMS_BACKUP_MAX_BYTES ?? String(4 * 1024 ** 3), 'CMS_BACKUP_MAX_BYTES', 1024, 1024 ** 5),
     },
-    updateFeed: updateFeed === '' ? undefined : updateFeed,
+    updateFeed,
     releasesDir: path.resolve(cwd, env.CMS_RELEASES_DIR ?? path.join(dataDir, 'releases')),
   });
+}
+
+function parseHttpUrl(raw: string | undefined, name: string): string | undefined {
+  if (raw !== undefined && !/^https?:\/\/[^/]+(\/.*)?$/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL.`);
+  return raw;
+}
+
+function parseLogLevel(raw: string): Config['logLevel'] {
+  if (raw !== 'silent' && raw !== 'error' && raw !== 'info') throw new ConfigError('CMS_LOG_LEVEL must be silent, error or info.');
+  return raw;
 }
 
 // A comma-separated list of lowercase words or MIME types; which ones are known is the domain's check.
