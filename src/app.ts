@@ -16,6 +16,7 @@ import { recordDeniedToken } from './domain/activity/activity-feeds.ts';
 import { createSessionMiddleware } from './http/session.ts';
 import type { Services } from './services.ts';
 
+/** The Koa app with every middleware and router mounted, for main.ts and the tests; it never listens. */
 export function createApp(config: Config, services: Services): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: config.trustProxy });
   app.use(async (ctx, next) => {

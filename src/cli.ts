@@ -5,6 +5,7 @@ import { startServer } from './main.ts';
 
 const USAGE = 'Usage: cms serve [--port N] [--host HOST] [--data DIR] [--base-url URL]';
 
+/** Runs the `cms` command line; bad usage sets exit code 2, a ConfigError is printed without a stack. */
 export async function runCli(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,

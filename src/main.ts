@@ -5,6 +5,7 @@ import { loadConfig, type ConfigSources } from './config/config.ts';
 import { createLogger } from './lib/logger.ts';
 import { createServices, type Services } from './services.ts';
 
+/** A started server: its services, its URL and a close() that stops everything. */
 export interface RunningServer {
   server: Server;
   services: Services;

@@ -2,6 +2,7 @@
 // validated, frozen Config. This is the only module that reads process.env.
 import path from 'node:path';
 
+/** Request size limits. */
 export interface Limits {
   /** Largest JSON body accepted, in bytes. */
   jsonBodyBytes: number;
@@ -35,6 +36,7 @@ export interface BackupLimits {
   maxBytes: number;
 }
 
+/** The validated, frozen settings every other module receives as an argument. */
 export interface Config {
   host: string;
   port: number;
@@ -64,6 +66,7 @@ export interface Config {
   releasesDir: string;
 }
 
+/** Where loadConfig() reads settings; tests pass their own instead of process.env. */
 export interface ConfigSources {
   env?: Record<string, string | undefined>;
   /** Parsed command-line flags (`--port`, `--host`, `--data`, `--base-url`). */
@@ -72,6 +75,7 @@ export interface ConfigSources {
   cwd?: string;
 }
 
+/** A malformed setting; the message names it, and the CLI prints it without a stack. */
 export class ConfigError extends Error {}
 
 const WORKSPACE_NAME = /^[a-z0-9-]{1,64}$/;

@@ -2,14 +2,17 @@
 // (search index upkeep, webhooks, the activity log) run after the response
 // path and can never fail the write that caused them.
 
+/** The event names API.md lists (`resource.action`); webhooks subscribe to these. */
 export const EVENT_TYPES = [
   'content.created', 'content.updated', 'content.published', 'content.unpublished', 'content.deleted',
   'content.restored', 'content.purged', 'schema.created', 'schema.updated', 'schema.deleted',
   'media.uploaded', 'media.updated', 'media.deleted',
 ] as const;
 
+/** One of EVENT_TYPES. */
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** What services emit after a commit: the change, where and when, and ids of what changed. */
 export interface DomainEvent {
   type: EventType;
   workspace: string;
@@ -21,6 +24,7 @@ export interface DomainEvent {
   data: Record<string, string>;
 }
 
+/** A subscriber to the event bus; its failures are reported, never thrown at the emitter. */
 export type EventListener = (event: DomainEvent) => void | Promise<void>;
 
 /** Fans events out to listeners; a listener that throws is reported through `onError`, never to the emitter. */
@@ -29,10 +33,12 @@ export class EventBus {
 
   constructor(private readonly onError: (error: unknown, event: DomainEvent) => void) {}
 
+  /** Subscribes `listener` to every later event (services.ts wires them at start). */
   on(listener: EventListener): void {
     this.listeners.push(listener);
   }
 
+  /** Hands the event to each listener in a microtask, so the write that emits it never waits or fails. */
   emit(event: DomainEvent): void {
     for (const listener of this.listeners) {
       queueMicrotask(() => {

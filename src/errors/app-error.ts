@@ -1,8 +1,12 @@
+// The one error type (STYLE.md "Errors"): a code from error-codes.ts, a
+// full-sentence message, and optional per-field messages and details. HTTP
+// statuses are not here; http/error-handler.ts maps codes to them.
 import type { ErrorCode } from './error-codes.ts';
 
 /** Per-field messages, keyed by field name, sent as `error.fields`. */
 export type FieldErrors = Record<string, string>;
 
+/** The optional parts of an AppError besides code and message. */
 export interface AppErrorOptions {
   fields?: FieldErrors;
   /** Extra facts for the response or the log (e.g. `retryAfter` seconds, `allow` methods). */
@@ -28,6 +32,7 @@ export class AppError extends Error {
   }
 }
 
+/** Whether `value` is an AppError, for code that translates foreign errors. */
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }

@@ -1,6 +1,7 @@
 // The closed list of error codes the API can return (API.md "Error codes").
 // Adding a code here forces http/error-handler.ts to give it a status and the
 // README's error table to document it (a unit test checks both).
+/** Every error code the API can return (API.md "Error codes"). */
 export const ERROR_CODES = [
   'invalid_request',
   'workspace_required',
@@ -23,4 +24,5 @@ export const ERROR_CODES = [
   'not_set_up',
 ] as const;
 
+/** One of ERROR_CODES. */
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,3 +1,5 @@
+// The base URL of each request, for the absolute links responses carry
+// (media URLs, avatars): configured, or derived from the request itself.
 import type { Context, Next } from 'koa';
 import type { Config } from '../config/config.ts';
 import type { AppState } from './state.ts';

@@ -1,3 +1,5 @@
+// Request ids: set before the error handler runs, so every log line and
+// error response of a request can name the same id.
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { AppState } from './state.ts';

@@ -1,11 +1,13 @@
 // The typed per-request state every middleware and router shares.
 import type { Principal } from '../domain/auth/principal.ts';
 
+/** What an admin session stores: the user and the CSRF token of the session. */
 export interface SessionData {
   userId?: string;
   csrfToken?: string;
 }
 
+/** ctx.state of every request. */
 export interface AppState {
   requestId: string;
   /** Who is acting; anonymous until authenticate() finds a token or session. */

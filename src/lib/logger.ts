@@ -1,8 +1,10 @@
 // A minimal structured logger: one JSON line per event on stderr. Secrets are
 // never passed to it; errors are reduced to name, message and stack.
 
+/** How much is logged: nothing, errors, or errors and info. */
 export type LogLevel = 'silent' | 'error' | 'info';
 
+/** Where services and middleware report events; createLogger() makes the JSON-lines one. */
 export interface Logger {
   info(message: string, details?: Record<string, unknown>): void;
   error(message: string, details?: Record<string, unknown>): void;

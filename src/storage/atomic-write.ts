@@ -5,6 +5,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../lib/errno.ts';
 
+/** Options of writeFileAtomic(). */
 export interface AtomicWriteOptions {
   /** Permission bits of the new file (before umask); 0o666 when omitted. */
   mode?: number;

@@ -35,11 +35,13 @@ export type { FileChange } from './git/repo-paths.ts';
 export type { ChangedPath } from './git/tree-writer.ts';
 export type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
 
+/** The name and email a commit is authored by: the acting user or token, or the system. */
 export interface GitAuthor {
   name: string;
   email: string;
 }
 
+/** One commit for commitChanges(): its file changes, message, author, trailers and extra parents. */
 export interface CommitRequest {
   changes: FileChange[];
   message: string;
@@ -54,6 +56,7 @@ export interface CommitRequest {
   mergeParents?: string[];
 }
 
+/** Options of ContentRepo.open(). */
 export interface ContentRepoOptions {
   /** How long a commit waits for a lock held by another git process before failing with `conflict` (ms, default 3000). */
   lockWaitMs?: number;

@@ -7,6 +7,7 @@ import { readHead } from './git/refs.ts';
 /** Called with the commit before a run of foreign commits and the last commit of that run. */
 export type HeadChangeHandler = (fromOid: string, toOid: string) => Promise<void>;
 
+/** Options of watchHead(). */
 export interface WatchOptions {
   /** Commit to compare against first; defaults to HEAD when the repository was opened. */
   since?: string;

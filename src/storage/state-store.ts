@@ -13,6 +13,7 @@ import { KeyedWriteQueue } from './write-queue.ts';
 /** A JSON-lines log is rotated to `{name}.jsonl.1` once it grows past this many bytes. */
 export const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
 
+/** Options of the state store. */
 export interface StateStoreOptions {
   /** Size in bytes past which appendLine() rotates a log; LOG_ROTATE_BYTES by default. */
   logRotateBytes?: number;

@@ -15,12 +15,14 @@ export interface RestoreBackupBody {
 
 const parts = { type: 'array', items: { type: 'string', maxLength: 50 }, maxItems: 20 } as const;
 
+/** Shape of POST /backups; the part names are checked by the domain. */
 export const createBackupSchema: JSONSchemaType<CreateBackupBody> = {
   type: 'object',
   properties: { parts: { ...parts, nullable: true } },
   additionalProperties: false,
 };
 
+/** Shape of a restore request: the parts to restore and whether to overwrite. */
 export const restoreBackupSchema: JSONSchemaType<RestoreBackupBody> = {
   type: 'object',
   properties: { parts, overwrite: { type: 'boolean', nullable: true } },

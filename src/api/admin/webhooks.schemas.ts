@@ -16,6 +16,7 @@ export interface ReplaceWebhooksBody {
   webhooks: WebhookBody[];
 }
 
+/** Shape of PUT /webhooks (the whole set); URL, event and secret rules are checked by the domain. */
 export const replaceWebhooksSchema: JSONSchemaType<ReplaceWebhooksBody> = {
   type: 'object',
   properties: {

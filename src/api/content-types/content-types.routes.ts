@@ -1,3 +1,6 @@
+// Content type routes, shared by the public API and the admin API (which
+// mount them with their own options). The rules of schema changes are
+// domain/types/; this folder only translates HTTP to TypeService calls.
 import Router from '@koa/router';
 import type { Config } from '../../config/config.ts';
 import { FIELD_TYPES } from '../../domain/types/content-type.ts';
@@ -6,6 +9,7 @@ import { bodyOf, jsonBody } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { nameParam, type ApiContext } from '../context.ts';
 
+/** How the public and the admin API differ when they mount these routes. */
 export interface ContentTypesRouterOptions {
   /** The admin list carries the available field types in meta.field_types (SPEC "Field definition"). */
   fieldTypesInMeta: boolean;

@@ -1,3 +1,6 @@
+// Entry routes, shared by the public API and the admin API (which mount them
+// with their own options). Queries, visibility and writes are decided in
+// domain/entries/ and domain/query/; this folder only translates HTTP.
 import Router from '@koa/router';
 import type { Config } from '../../config/config.ts';
 import type { ContentIndex } from '../../domain/content/content-index.ts';
@@ -7,6 +10,7 @@ import { bodyOf, jsonBody } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { nameParam, type ApiContext } from '../context.ts';
 
+/** How the public and the admin API differ when they mount these routes. */
 export interface EntriesRouterOptions {
   /** The public API presents media fields as absolute URLs; the admin API keeps filenames. */
   mediaAsUrls: boolean;

@@ -1,3 +1,5 @@
+// The health route: the one route that needs no grant and no workspace; it
+// reports what the domain's HealthService probed at start.
 import Router from '@koa/router';
 import type { HealthService } from '../../domain/health.ts';
 import type { AppState } from '../../http/state.ts';

@@ -13,6 +13,7 @@ export interface MetaBody {
   title?: string | null;
 }
 
+/** Shape of a media item's alt text and title update. */
 export const metaSchema: JSONSchemaType<MetaBody> = {
   type: 'object',
   properties: {
@@ -27,6 +28,7 @@ export interface VisibilityBody {
   visibility: 'public' | 'private';
 }
 
+/** Shape of a visibility change of one media item. */
 export const visibilitySchema: JSONSchemaType<VisibilityBody> = {
   type: 'object',
   properties: { visibility },
@@ -40,6 +42,7 @@ export interface BulkVisibilityBody {
   visibility: 'public' | 'private';
 }
 
+/** Shape of a visibility change of several media items. */
 export const bulkVisibilitySchema: JSONSchemaType<BulkVisibilityBody> = {
   type: 'object',
   properties: { files, visibility },
@@ -52,6 +55,7 @@ export interface CategoryBody {
   category: string;
 }
 
+/** Shape of moving one media item to a category. */
 export const categorySchema: JSONSchemaType<CategoryBody> = {
   type: 'object',
   properties: { category },
@@ -65,6 +69,7 @@ export interface BulkCategoryBody {
   category: string;
 }
 
+/** Shape of moving several media items to a category. */
 export const bulkCategorySchema: JSONSchemaType<BulkCategoryBody> = {
   type: 'object',
   properties: { files, category },
@@ -77,6 +82,7 @@ export interface BulkDeleteBody {
   files: string[];
 }
 
+/** Shape of deleting several media items. */
 export const bulkDeleteSchema: JSONSchemaType<BulkDeleteBody> = {
   type: 'object',
   properties: { files },
@@ -90,6 +96,7 @@ export interface CreateCategoryBody {
   parent?: string | null;
 }
 
+/** Shape of a new category, optionally under a parent; name rules are checked by the domain. */
 export const createCategorySchema: JSONSchemaType<CreateCategoryBody> = {
   type: 'object',
   properties: { name: category, parent: { ...category, nullable: true } },
@@ -102,6 +109,7 @@ export interface RenameCategoryBody {
   name: string;
 }
 
+/** Shape of a category rename. */
 export const renameCategorySchema: JSONSchemaType<RenameCategoryBody> = {
   type: 'object',
   properties: { name: category },
@@ -115,6 +123,7 @@ export interface RenameBody {
   name?: string | null;
 }
 
+/** Shape of a media file rename (`filename`, or `name` as its alias). */
 export const renameSchema: JSONSchemaType<RenameBody> = {
   type: 'object',
   properties: { filename: { ...filename, nullable: true }, name: { ...filename, nullable: true } },

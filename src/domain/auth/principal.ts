@@ -1,8 +1,10 @@
 // Who is acting: anonymous, an API token, or an admin-session user. Every
 // service method takes the principal as its first argument.
 
+/** Whether a grant allows or denies; a matching deny always wins. */
 export type GrantEffect = 'allow' | 'deny';
 
+/** Extra limits of a grant, checked against the payload or the entry. */
 export interface GrantConditions {
   /** Allowed payload/entry statuses. */
   status?: string[];
@@ -21,11 +23,13 @@ export interface Grant {
   conditions?: GrantConditions;
 }
 
+/** The caller a service acts for, set by authenticate() on every request. */
 export type Principal =
   | { kind: 'anonymous' }
   | { kind: 'token'; id: string; name: string; grants: Grant[] }
   | { kind: 'user'; id: string; username: string; displayName: string; role: string; grants: Grant[] };
 
+/** The principal of a request without a token or session; it holds no grants. */
 export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });
 
 /** Name and email recorded as the git author for writes by this principal. */

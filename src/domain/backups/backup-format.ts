@@ -5,7 +5,9 @@ import { validationFailed } from '../../errors/app-error.ts';
 import { isSafeSegment } from '../../storage/safe-path.ts';
 import { WORKSPACE_SLUG } from '../workspaces/workspace-service.ts';
 
+/** The parts a backup can hold (API.md "Backups"). */
 export const BACKUP_PARTS = ['content_types', 'entries', 'media', 'webhooks', 'users'] as const;
+/** One of BACKUP_PARTS. */
 export type BackupPart = (typeof BACKUP_PARTS)[number];
 
 /** What a backup holds when the request names no parts (API.md: all but users). */
@@ -39,14 +41,19 @@ export interface BackupManifest {
   counts: BackupCounts;
 }
 
+/** The `format` value of every manifest; an archive with another is not a backup of ours. */
 export const FORMAT = 'git-cms-backup';
+/** The manifest format version this server writes and reads. */
 export const FORMAT_VERSION = 1;
+/** The archive entry holding the manifest, written last. */
 export const MANIFEST_FILE = 'manifest.json';
 /** The content repo's files of the chosen parts, one JSON object per line: `{ path, text }` or `{ path, base64 }`. */
 export const CONTENT_FILE = 'content.jsonl';
 /** Every git object reachable from `head` (entries part). */
 export const HISTORY_FILE = 'history/objects.bin';
+/** Archive entries of the state documents a backup can carry. */
 export const STATE_FILES = { webhooks: 'state/webhooks.json', users: 'state/users.json', roles: 'state/roles.json', tokens: 'state/tokens.json' } as const;
+/** A key of STATE_FILES. */
 export type StateFileKey = keyof typeof STATE_FILES;
 
 /** Archive names: `backup-YYYYMMDD-HHMMSS.zip`. */

@@ -36,6 +36,7 @@ export interface BackupDetail {
   includes_secrets: boolean;
 }
 
+/** What BackupService needs; services.ts builds it from config and the other services. */
 export interface BackupServiceOptions extends RestoreTargets {
   folder: FileFolder;
   state: StateRecords;

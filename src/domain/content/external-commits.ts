@@ -8,6 +8,7 @@ import { statusEvents } from '../entries/entry-writes.ts';
 import type { DomainEvent, EventBus, EventType } from '../events.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 
+/** What watchExternalCommits() reads from and reports to. */
 export interface WatchOptions {
   repo: ContentRepo;
   content: ContentIndex;

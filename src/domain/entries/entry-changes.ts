@@ -10,6 +10,7 @@ import { applyDefaults, validateFieldValues } from './field-values.ts';
 import { newEntryId } from './ids.ts';
 import { slugify, uniqueSlug } from './slug.ts';
 
+/** Who writes (actorIdOf() of the principal) and when, for the system keys of a change. */
 export interface ChangeContext {
   actor: string | undefined;
   /** ISO time of the write. */

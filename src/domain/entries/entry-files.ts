@@ -7,15 +7,18 @@ import type { ContentType } from '../types/content-type.ts';
 import { ENTRY_STATUSES, type EntryStatus, type StoredEntry, type Translation } from './entry.ts';
 import { parseFrontMatter, stringifyFrontMatter } from './front-matter.ts';
 
+/** The locale codes a file name may carry (`{slug}.{locale}.md`). */
 export const LOCALE_PATTERN = /^[A-Za-z0-9_-]{1,35}$/;
 const SLUG_FILE = /^([a-z0-9]+(?:-[a-z0-9]+)*)(?:\.([A-Za-z0-9_-]{1,35}))?\.md$/;
 const ROOT_SYSTEM_KEYS = ['id', 'title', 'status', 'draft', 'published_at', 'created_at', 'updated_at', 'author_id', 'updated_by', 'deleted_at', 'deleted_by'];
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
+/** The folder of a type's entries: `{ws}/entries/{type}`. */
 export function entriesDir(workspace: string, type: string): string {
   return `${workspace}/entries/${type}`;
 }
 
+/** The folder of a type's deleted entries: `{ws}/trash/{type}`. */
 export function trashDir(workspace: string, type: string): string {
   return `${workspace}/trash/${type}`;
 }

@@ -5,6 +5,7 @@ import type { FieldErrors } from '../../errors/app-error.ts';
 import { ENTRY_STATUSES, type EntryStatus } from './entry.ts';
 import { isValidSlug } from './slug.ts';
 
+/** A write body split into its reserved keys (checked) and custom field values (checked later against the type). */
 export interface EntryInput {
   title?: string;
   slug?: string;

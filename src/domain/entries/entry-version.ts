@@ -1,3 +1,5 @@
+// Entry versions for ETag and If-Match: one short content hash per stored
+// entry object, computed once.
 import { createHash } from 'node:crypto';
 import type { StoredEntry } from './entry.ts';
 

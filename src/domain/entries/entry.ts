@@ -1,7 +1,9 @@
 // The entry model: what the index holds for one entry (all locales) and what a
 // read resolves it to for one locale.
 
+/** The statuses an entry can have (SPEC "Entry"). */
 export const ENTRY_STATUSES = ['draft', 'published', 'scheduled', 'protected', 'archived'] as const;
+/** One of ENTRY_STATUSES. */
 export type EntryStatus = (typeof ENTRY_STATUSES)[number];
 
 /** Title and custom field values of one locale variant ({slug}.{locale}.md). */

@@ -9,6 +9,7 @@ import { AppError } from '../../errors/app-error.ts';
 /** The groups of the allow-list (`CMS_MEDIA_TYPES`). */
 export const MEDIA_GROUPS = ['image', 'video', 'audio', 'pdf', 'office', 'archive', 'text'] as const;
 
+/** One of MEDIA_GROUPS. */
 export type MediaGroup = (typeof MEDIA_GROUPS)[number];
 
 /** One kind of file the library knows: its MIME type and the extensions a name may carry. */

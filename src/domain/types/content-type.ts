@@ -1,13 +1,16 @@
 // The content type model shared by every domain module: a schema stored as
 // {ws}/types/{name}.yaml. Validation of definitions lives in field-definitions.ts.
 
+/** The field types a definition may use (SPEC "Field definition"). */
 export const FIELD_TYPES = [
   'text', 'textarea', 'markdown', 'html', 'number', 'range', 'boolean', 'select',
   'date', 'datetime', 'slug', 'json', 'color', 'media', 'relation',
 ] as const;
 
+/** One of FIELD_TYPES. */
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+/** A choice of a select field: the stored value and the label editors see. */
 export interface SelectOption {
   value: string;
   label: string;
@@ -34,6 +37,7 @@ export interface FieldDefinition {
   source?: string;
 }
 
+/** `private` types are readable only with a token that may read them (SPEC "Content type"). */
 export type Visibility = 'public' | 'private';
 
 /** A content type with every SPEC field present (defaults applied). */
@@ -59,6 +63,7 @@ export const SYSTEM_KEYS = [
 /** Field types whose values are searched by `q` and matched by `contains`. */
 export const TEXT_LIKE_FIELD_TYPES: ReadonlySet<FieldType> = new Set(['text', 'textarea', 'markdown', 'html', 'slug']);
 
+/** Whether entries of the type have locale variants (it lists locales). */
 export function isLocalized(type: ContentType): boolean {
   return type.locales.length > 0;
 }

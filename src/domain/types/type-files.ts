@@ -3,12 +3,15 @@
 import YAML from 'yaml';
 import type { ContentType } from './content-type.ts';
 
+/** A type file name inside `{ws}/types/`; the capture is the type name. */
 export const TYPE_FILE = /^([a-z0-9-]{1,64})\.yaml$/;
 
+/** The folder of a workspace's type files. */
 export function typesDir(workspace: string): string {
   return `${workspace}/types`;
 }
 
+/** The repo path of one type's YAML file. */
 export function typeFilePath(workspace: string, name: string): string {
   return `${typesDir(workspace)}/${name}.yaml`;
 }

@@ -13,6 +13,7 @@ import { isLocalized, type ContentType } from './content-type.ts';
 import { typeFilePath, typeToYaml } from './type-files.ts';
 import { normalizeContentTypeInput } from './type-input.ts';
 
+/** Content type reads and schema changes, each change one commit; created once by services.ts. */
 export class TypeService {
   constructor(
     private readonly repo: ContentRepo,

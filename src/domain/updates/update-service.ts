@@ -38,6 +38,7 @@ export interface UpdateStatus {
   message: string;
 }
 
+/** What UpdateService needs; services.ts builds it from config. */
 export interface UpdateServiceOptions {
   feedUrl: string | undefined;
   currentVersion: string;

@@ -28,6 +28,7 @@ export interface WebhookDirectory {
   find(id: string): WebhookRecord | undefined;
 }
 
+/** What the dispatcher needs: its queue's state, the webhooks, delivery settings and an error sink. */
 export interface DispatcherOptions {
   state: Pick<StateStore, 'read' | 'write' | 'appendLine'>;
   webhooks: WebhookDirectory;

@@ -52,6 +52,7 @@ export interface DeliveryAttempt {
 
 /** State document and log names. */
 export const WEBHOOKS_DOCUMENT = 'webhooks';
+/** The state log of delivery attempts. */
 export const DELIVERIES_LOG = 'webhook-deliveries';
 
 const MAX_WEBHOOKS = 100;

@@ -3,6 +3,7 @@
 // workspace, type, entry and actor of every commit the server writes.
 import { AppError } from '../../errors/app-error.ts';
 
+/** An author or committer line: name, email and time with its zone offset. */
 export interface Identity {
   name: string;
   email: string;
@@ -12,6 +13,7 @@ export interface Identity {
   offsetMinutes: number;
 }
 
+/** A decoded commit object. */
 export interface CommitObject {
   tree: string;
   parents: string[];

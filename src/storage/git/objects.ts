@@ -9,8 +9,10 @@ import path from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { isNotFound } from '../../lib/errno.ts';
 
+/** The four git object types. */
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
+/** An object as stored: its type and inflated body, without the header. */
 export interface RawObject {
   type: GitObjectType;
   body: Buffer;

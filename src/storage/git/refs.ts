@@ -66,6 +66,7 @@ export async function updateRef(gitdir: string, ref: string, next: string, expec
   }
 }
 
+/** A git `.lock` file this process created and holds open. */
 export interface HeldLock {
   path: string;
   handle: FileHandle;

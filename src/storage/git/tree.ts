@@ -3,9 +3,12 @@
 // bytes and diffed by comparing bytes, never by decoding every entry.
 import { lowerBound } from '../../lib/binary-search.ts';
 
+/** The mode git writes for a folder entry. */
 export const TREE_MODE = '40000';
+/** The mode of a regular, non-executable file: the only file mode the server writes. */
 export const FILE_MODE = '100644';
 
+/** One decoded tree entry. */
 export interface TreeEntry {
   name: string;
   mode: string;
