@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import YAML from 'yaml';
+import { parseFrontMatter, stringifyFrontMatter } from '../../src/domain/entries/front-matter.ts';
+
+// Plain scalars where YAML 1.1 (js-yaml's own schemas) and YAML 1.2 core (the `yaml` package) disagree, and friends.
+const TRICKY_SCALARS = [
+  '12:30', '190:20:30.15', '1:2:3', '1_000', '1_000.5', '010', '0o17', '0O17', '0x1F', '0X1F', '0x', '0b101', '+12', '-0', '007',
+  '.5', '1.', '-1.5', '1e3', '1.5E-2', '-.5e+3', '1e', '0.1e', '.inf', '-.Inf', '+.INF', '.NaN', '.nan', 'NaN', 'inf',
+  '~', 'null', 'Null', 'NULL', 'nULL', 'yes', 'No', 'on', 'OFF', 'y', 'n', 'true', 'True', 'TRUE', 'tRue', 'false', 'FALSE',
+  '2024-01-01', '2024-01-01T10:00:00Z', '2024-01-01 10:00:00', '12345678901234567890', '1e400', '-', 'b # comment', "it's",
+];
+
+const DOCUMENTS = [
+  ...TRICKY_SCALARS.map((scalar) => `a: ${scalar}\n`),
+  'a:\n', 'a: ""\n', "a: '123'\n", 'a: "x\\ty\\u00e9"\n', 'a: [1, two, 3.0, 0x10, 1_0]\n', 'a:\n  - 1\n  - b\n  - 12:30\n',
+  'a: |\n  line1\n  line2\n', 'a: >\n  folded\n  text\n', 'a: &x 1\nb: *x\n', 'a: {b: 1, c: [d], e: null}\n',
+  'nested:\n  deep:\n    n: 5\n    s: "5"\n', 'a: 1 # trailing\n', 'list: []\nmap: {}\n', '"quoted key": 1\n', 'a: !!str 12\n',
+];
+
+function frontMatterOf(yaml: string): Record<string, unknown> {
+  return parseFrontMatter(`---\n${yaml}---\nBody text.\n`).attributes;
+}
+
+describe('front matter', () => {
+  it('reads every tricky document as the yaml package (YAML 1.2 core) does', () => {
+    for (const yaml of DOCUMENTS) {
+      const outcome = (read: () => unknown) => {
+        try {
+          return { value: read() };
+        } catch {
+          return { error: true };
+        }
+      };
+      expect(outcome(() => frontMatterOf(yaml)), yaml).to.deep.equal(outcome(() => YAML.parse(yaml)));
+    }
+  });
+
+  it('keeps dates and clock-like values as the strings they were written as', () => {
+    expect(frontMatterOf('published_at: 2024-01-01T10:00:00.000Z\nrelease: 2024-05-01\ntime: 12:30\ncount: 1_000\n')).to.deep.equal({
+      published_at: '2024-01-01T10:00:00.000Z', release: '2024-05-01', time: '12:30', count: '1_000',
+    });
+  });
+
+  it('reads back what it writes, like the yaml package reads it', () => {
+    const text = fc.string({ unit: fc.constantFrom(...'0123456789:_.eExXoO+- #\'"yYnNtTrufalsLnil~\\é'.split('')), maxLength: 12 });
+    const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+    const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(fc.constantFrom('x', 'y', '1'), scalar, { maxKeys: 2 }));
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('title', 'slug', 'n', 'tags', 'when', 'nested'), value, { minKeys: 1 }), fc.string({ maxLength: 20 }), (attributes, body) => {
+        const file = stringifyFrontMatter({ attributes, body });
+        const parsed = parseFrontMatter(file);
+        expect(parsed.attributes).to.deep.equal(YAML.parse(file.slice(4, file.indexOf('\n---\n') + 1)));
+        expect(parsed.attributes).to.deep.equal(attributes);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses front matter that is not a mapping', () => {
+    expect(() => parseFrontMatter('---\n- a\n- b\n---\n')).to.throw('The front matter is not a YAML mapping.');
+    expect(() => parseFrontMatter('---\na: [\n---\n')).to.throw();
+  });
+
+  it('returns the body without the newlines that surround it', () => {
+    expect(parseFrontMatter('---\nid: x\n---\n\nHello\n\nWorld\n')).to.deep.equal({ attributes: { id: 'x' }, body: 'Hello\n\nWorld' });
+    expect(parseFrontMatter(stringifyFrontMatter({ attributes: { id: 'y' }, body: '' }))).to.deep.equal({ attributes: { id: 'y' }, body: '' });
+  });
+});
