@@ -32,6 +32,7 @@ export interface QueryResult {
 }
 
 interface QueryPlan {
+  /** The pre-sorted order to walk; empty when ranking by relevance. */
   ordered: number[];
   hits: SearchResult | undefined;
   sort: string;
@@ -202,9 +203,11 @@ export class TypeIndex {
   }
 
   /**
-   * The page and total when search or filters narrow the list: passes over
-   * the candidates in slot order (dense reads) mark and count the matches,
-   * then the sorted order is walked only until the page is full.
+   * The page and total when search or filters narrow the list. Ranked by
+   * relevance: the visible, matching hits are counted and the page picked by
+   * score. Otherwise passes over the candidates in slot order (dense reads)
+   * mark and count the matches, then the sorted order is walked only until
+   * the page is full.
    */
   private matchingPage(plan: QueryPlan, visibility: QueryVisibility, filter: CompiledFilter | undefined, offset: number, end: number): { page: number[]; total: number } {
     if (plan.relevance && plan.hits !== undefined) {
