@@ -7,9 +7,8 @@ import { PAGES, PRODUCTS, buildIndex, buildPages, buildProducts } from './query-
 
 function searchProducts(q: string): string[] {
   const index = new SearchIndex(PRODUCTS);
-  const products = buildProducts();
-  products.forEach((entry, doc) => index.upsert(doc, resolveEntry(entry, PRODUCTS)));
-  return index.search(q).docs.map((doc) => products[doc].id).sort();
+  for (const entry of buildProducts()) index.upsert(resolveEntry(entry, PRODUCTS));
+  return index.search(q).map((hit) => hit.id).sort();
 }
 
 describe('search: helpers', () => {
@@ -60,14 +59,14 @@ describe('search: SearchIndex', () => {
   it('replaces and removes documents', () => {
     const index = new SearchIndex(PRODUCTS);
     const [p01, p02] = buildProducts().map((e) => resolveEntry(e, PRODUCTS));
-    index.upsert(1, p01);
-    index.upsert(2, p02);
-    index.upsert(1, { ...p01, title: 'Blowtorch deluxe' });
-    expect(index.search('creme').docs).to.deep.equal([]);
-    expect(index.search('blowtorch').docs).to.deep.equal([1]);
-    index.remove(2);
-    index.remove(7);
-    expect(index.search('apple').docs).to.deep.equal([]);
+    index.upsert(p01);
+    index.upsert(p02);
+    index.upsert({ ...p01, title: 'Blowtorch deluxe' });
+    expect(index.search('creme')).to.deep.equal([]);
+    expect(index.search('blowtorch').map((h) => h.id)).to.deep.equal(['p01']);
+    index.remove('p02');
+    index.remove('unknown');
+    expect(index.search('apple')).to.deep.equal([]);
     expect(index.size).to.equal(1);
   });
 

@@ -11,7 +11,7 @@ import { fieldKind, toValueItems } from './comparable-values.ts';
 import { DenseColumn } from './dense-column.ts';
 import type { ValueItem } from './comparable-values.ts';
 import type { SortOrder } from './list-query.ts';
-import { buildOrder, insertIntoOrder, removeFromOrder } from './sorted-order.ts';
+import { buildOrder, compareIds, insertIntoOrder, removeFromOrder } from './sorted-order.ts';
 import type { Column, IdOfSlot } from './sorted-order.ts';
 
 /** Where a view reads entries from; implemented by TypeIndex. */
@@ -23,10 +23,9 @@ export interface ViewSource {
   slotOf(id: string): number | undefined;
 }
 
-/** Search hits of one `q`: the matching slots and their scores (parallel arrays, unordered). */
+/** Search hits of one `q`: slots by relevance. */
 export interface SearchResult {
-  slots: number[];
-  scores: number[];
+  ranked: number[];
 }
 
 // A search index under construction: slots below `next` are in it.
@@ -114,8 +113,14 @@ export class LocaleView {
   search(q: string): SearchResult {
     const cached = this.searches.get(q);
     if (cached) return cached;
-    const { docs, scores } = this.ensureSearchIndex().search(q);
-    const result = { slots: docs, scores };
+    const hits = this.ensureSearchIndex().search(q);
+    hits.sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
+    const ranked: number[] = [];
+    for (const hit of hits) {
+      const slot = this.source.slotOf(hit.id);
+      if (slot !== undefined) ranked.push(slot);
+    }
+    const result = { ranked };
     if (this.searches.size >= SEARCH_CACHE_SIZE) this.searches.delete(this.searches.keys().next().value ?? '');
     this.searches.set(q, result);
     return result;
@@ -136,10 +141,9 @@ export class LocaleView {
     if (this.searchIndex) return true;
     const build = (this.searchBuild ??= { index: new SearchIndex(this.source.type), next: 0 });
     while (build.next < this.source.slotCount) {
-      const slot = build.next;
-      const resolved = this.resolve(slot);
+      const resolved = this.resolve(build.next);
       build.next += 1;
-      if (resolved) build.index.upsert(slot, resolved);
+      if (resolved) build.index.upsert(resolved);
       if (shouldPause() && build.next < this.source.slotCount) return false;
     }
     this.searchIndex = build.index;
@@ -162,16 +166,16 @@ export class LocaleView {
     // A slot the build has not reached yet is read when it gets there.
     const index = this.searchIndex ?? (this.searchBuild && slot < this.searchBuild.next ? this.searchBuild.index : undefined);
     const resolved = index ? this.resolve(slot) : undefined;
-    if (resolved) index?.upsert(slot, resolved);
+    if (resolved) index?.upsert(resolved);
     this.searches.clear();
   }
 
   /** Empties `slot` in every cache (after detach), for a removed entry. */
-  forget(slot: number): void {
+  forget(slot: number, id: string): void {
     for (const column of this.columns.values()) column[slot] = [];
     for (const dense of this.denseColumns.values()) dense.refresh(slot);
-    this.searchIndex?.remove(slot);
-    this.searchBuild?.index.remove(slot);
+    this.searchIndex?.remove(id);
+    this.searchBuild?.index.remove(id);
   }
 
   private *usedSlots(): Generator<number> {

@@ -13,7 +13,6 @@ import type { ListQuery, SortOrder } from './list-query.ts';
 import { LocaleView } from './locale-view.ts';
 import type { SearchResult } from './locale-view.ts';
 import { pageWindow } from './page-window.ts';
-import { rankWindow } from './relevance.ts';
 import { VisibilityTable } from './visibility.ts';
 import type { QueryVisibility } from './visibility.ts';
 
@@ -55,7 +54,6 @@ export class TypeIndex {
   private readonly slotById = new Map<string, number>();
   private readonly bySlug = new Map<string, string>();
   private views = new Map<string, LocaleView>();
-  private readonly idOfSlot = (slot: number): string => this.slots[slot]?.id ?? '';
   // Scratch match marks of matchingPage, all zero between queries (queries never interleave).
   private mask = new Uint8Array(0);
   private readonly visibility = new VisibilityTable();
@@ -119,7 +117,7 @@ export class TypeIndex {
     if (slot === undefined) return;
     for (const view of this.views.values()) {
       view.detach(slot);
-      view.forget(slot);
+      view.forget(slot, id);
     }
     const old = this.slots[slot];
     if (old && this.bySlug.get(old.slug) === id) this.bySlug.delete(old.slug);
@@ -210,18 +208,10 @@ export class TypeIndex {
    * the page is full.
    */
   private matchingPage(plan: QueryPlan, visibility: QueryVisibility, filter: CompiledFilter | undefined, offset: number, end: number): { page: number[]; total: number } {
-    if (plan.relevance && plan.hits !== undefined) {
+    if (plan.relevance) {
       const isVisible = this.visibility.test(visibility);
-      const { slots: hitSlots, scores: hitScores } = plan.hits;
-      const slots: number[] = [];
-      const scores: number[] = [];
-      for (let i = 0; i < hitSlots.length; i += 1) {
-        const slot = hitSlots[i];
-        if (!isVisible(slot) || (filter !== undefined && !filter.matches(slot))) continue;
-        slots.push(slot);
-        scores.push(hitScores[i]);
-      }
-      return { page: rankWindow(slots, scores, this.idOfSlot, offset, end), total: slots.length };
+      const ranked = plan.ordered.filter((slot) => isVisible(slot) && (filter === undefined || filter.matches(slot)));
+      return { page: ranked.slice(offset, end), total: ranked.length };
     }
     const size = this.slots.length;
     if (this.mask.length < size) this.mask = new Uint8Array(size * 2);
@@ -231,7 +221,7 @@ export class TypeIndex {
         this.visibility.markVisible(mask, size, visibility);
       } else {
         const isVisible = this.visibility.test(visibility);
-        for (const slot of plan.hits.slots) if (isVisible(slot)) mask[slot] = 1;
+        for (const slot of plan.hits.ranked) if (isVisible(slot)) mask[slot] = 1;
       }
       filter?.refine(mask, size);
       let total = 0;
@@ -246,7 +236,7 @@ export class TypeIndex {
   private plan(q: ListQuery, view: LocaleView): QueryPlan {
     const hits = q.q === undefined ? undefined : view.search(q.q);
     if (hits !== undefined && q.sort === undefined) {
-      return { ordered: [], hits, sort: RELEVANCE_SORT, order: 'desc', relevance: true };
+      return { ordered: hits.ranked, hits, sort: RELEVANCE_SORT, order: 'desc', relevance: true };
     }
     const sort = q.sort ?? 'created_at';
     const order: SortOrder = q.order ?? (q.sort === undefined ? 'desc' : 'asc');

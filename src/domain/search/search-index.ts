@@ -1,34 +1,29 @@
-// Full-text search for `q` (API.md "Entries"): one index per type and locale
-// over title, slug and the text-like fields, all terms AND-ed with prefix
-// matching, case- and accent-insensitive, ranked as MiniSearch ranks
-// (inverted-index.ts). TypeIndex owns the instances and keeps them current.
-// MiniSearch itself was replaced: on 10,000 entries it took ~0.4 ms per
-// one-word query, 1.5 s to build and ~55 MB of heap (docs/performance.md).
+// Full-text search for `q` (API.md "Entries"): one MiniSearch index per type
+// and locale over title, slug and the text-like fields, all terms AND-ed with
+// prefix matching, case- and accent-insensitive. This is the only module that
+// imports minisearch; TypeIndex owns the instances and keeps them current.
 
+import MiniSearch from 'minisearch';
 import { TEXT_LIKE_FIELD_TYPES } from '../types/content-type.ts';
 import type { ContentType } from '../types/content-type.ts';
 import type { ResolvedEntry } from '../entries/entry.ts';
-import { InvertedIndex } from './inverted-index.ts';
-import type { DocumentTerms } from './inverted-index.ts';
 
-/** The documents matching a query and their scores (parallel arrays, unordered); a higher score is more relevant. */
-export interface SearchHits {
-  docs: number[];
-  scores: number[];
+/** One search hit; a higher score is more relevant. */
+export interface SearchHit {
+  id: string;
+  score: number;
 }
 
-// MiniSearch's tokenizer: runs of spaces, line breaks and punctuation split words.
-const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
-const ASCII = /^[\x00-\x7f]*$/;
-const TITLE_BOOST = 2;
+type SearchDocument = Record<string, string>;
+
+// Custom fields are prefixed so that a field can never collide with id/title/slug.
+const FIELD_PREFIX = 'f:';
 
 /**
  * Folds a term for matching: lower case, accents stripped (NFD, then drop
  * combining marks), so `Crème` and `creme` index and search alike.
  */
 export function foldTerm(term: string): string {
-  // ASCII has nothing to decompose or strip; this path takes most words.
-  if (ASCII.test(term)) return term.toLowerCase();
   return term.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
@@ -44,12 +39,11 @@ export function toPlainText(value: string): string {
 }
 
 /**
- * The search index of one type's entries resolved for one locale, keyed by
- * the caller's document numbers (TypeIndex slots). Entries are added,
- * replaced and removed one by one as writes happen.
+ * A MiniSearch index of one type's entries resolved for one locale. Entries
+ * are added, replaced and removed one by one as writes happen.
  */
 export class SearchIndex {
-  private readonly index: InvertedIndex;
+  private readonly mini: MiniSearch<SearchDocument>;
   private readonly textFields: { name: string; isMarkup: boolean }[];
 
   /** Creates an empty index for the searchable fields of `type`. */
@@ -57,45 +51,44 @@ export class SearchIndex {
     this.textFields = Object.entries(type.fields)
       .filter(([, def]) => TEXT_LIKE_FIELD_TYPES.has(def.type))
       .map(([name, def]) => ({ name, isMarkup: def.type === 'markdown' || def.type === 'html' }));
-    // Fields in MiniSearch's order: title, slug, then the text fields.
-    this.index = new InvertedIndex([TITLE_BOOST, 1, ...this.textFields.map(() => 1)]);
+    this.mini = new MiniSearch<SearchDocument>({
+      idField: 'id',
+      fields: ['title', 'slug', ...this.textFields.map((f) => FIELD_PREFIX + f.name)],
+      storeFields: [],
+      processTerm: (term) => foldTerm(term) || null,
+      searchOptions: { combineWith: 'AND', prefix: true, boost: { title: 2 } },
+    });
   }
 
   /** Number of indexed entries. */
   get size(): number {
-    return this.index.size;
+    return this.mini.documentCount;
   }
 
-  /** Adds or replaces the document `doc` (a small non-negative integer) with `entry`. */
-  upsert(doc: number, entry: ResolvedEntry): void {
-    this.index.remove(doc);
-    this.index.add(doc, this.toDocument(entry));
+  /** Adds or replaces the entry's document. */
+  upsert(entry: ResolvedEntry): void {
+    const doc = this.toDocument(entry);
+    if (this.mini.has(entry.id)) this.mini.replace(doc);
+    else this.mini.add(doc);
   }
 
-  /** Removes document `doc` if present. */
-  remove(doc: number): void {
-    this.index.remove(doc);
+  /** Removes the entry's document if present. */
+  remove(id: string): void {
+    if (this.mini.has(id)) this.mini.discard(id);
   }
 
-  /** The documents matching every term of `q` (prefix match), unordered. */
-  search(q: string): SearchHits {
-    return this.index.search(q.split(SPACE_OR_PUNCTUATION).map(foldTerm).filter((term) => term !== ''));
+  /** Entries matching every term of `q` (prefix match), best first. */
+  search(q: string): SearchHit[] {
+    return this.mini.search(q).map((r) => ({ id: String(r.id), score: r.score }));
   }
 
-  private toDocument(entry: ResolvedEntry): DocumentTerms {
-    const texts = [entry.title, entry.slug];
+  private toDocument(entry: ResolvedEntry): SearchDocument {
+    const doc: SearchDocument = { id: entry.id, title: entry.title, slug: entry.slug };
     for (const field of this.textFields) {
       const text = textOf(entry.data[field.name]);
-      texts.push(field.isMarkup ? toPlainText(text) : text);
+      doc[FIELD_PREFIX + field.name] = field.isMarkup ? toPlainText(text) : text;
     }
-    const document: DocumentTerms = { terms: [], lengths: [] };
-    for (const text of texts) {
-      const tokens = text.split(SPACE_OR_PUNCTUATION);
-      // MiniSearch's field length: distinct raw tokens, the empty one included.
-      document.lengths.push(new Set(tokens).size);
-      document.terms.push(tokens.map(foldTerm).filter((term) => term !== ''));
-    }
-    return document;
+    return doc;
   }
 }
 
