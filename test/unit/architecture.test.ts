@@ -30,6 +30,7 @@ const OWNERS: Record<string, string[]> = {
   minisearch: ['domain/search/'],
   bcryptjs: ['domain/auth/passwords.ts'],
   'gray-matter': ['domain/entries/front-matter.ts'],
+  'js-yaml': ['domain/entries/front-matter.ts'],
 };
 const NODE_IO = new Set(['node:fs', 'node:fs/promises', 'fs', 'fs/promises', 'node:child_process']);
 
