@@ -141,10 +141,12 @@ export class ContentIndex {
     for (const [typeName, slugs] of touched) {
       const indexed = this.findType(workspace, typeName);
       if (!indexed) continue;
+      // One listing per type, however many of its entries the commit touched.
+      const filesBySlug = groupBySlug(await this.repo.listFiles(entriesDir(workspace, indexed.type.name)));
       for (const slug of slugs) {
         const previous = indexed.index.getBySlug(slug);
         if (previous) before.push(previous);
-        const current = await this.reloadEntry(workspace, indexed, slug);
+        const current = await this.reloadEntry(workspace, indexed, slug, filesBySlug.get(slug) ?? []);
         if (current) after.push(current);
       }
     }
@@ -152,9 +154,7 @@ export class ContentIndex {
   }
 
   // The files are read before the index changes, so a read meanwhile sees the old entry, never none.
-  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string): Promise<StoredEntry | undefined> {
-    const dir = entriesDir(workspace, indexed.type.name);
-    const files = (await this.repo.listFiles(dir)).filter((path) => parseEntryFileName(basename(path))?.slug === slug);
+  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string, files: string[]): Promise<StoredEntry | undefined> {
     const [entry] = await this.parseEntryFiles(workspace, indexed.type, files);
     const previous = indexed.index.getBySlug(slug);
     if (previous && previous.id !== entry?.id) indexed.index.remove(previous.id);
@@ -251,6 +251,15 @@ function assertValidValues(values: Record<string, unknown>, type: ContentType): 
   const problems = validateFieldValues(current, type.fields, { partial: true }).errors;
   const [field, reason] = Object.entries(problems)[0] ?? [];
   if (field) throw new Error(`The field "${field}" is invalid: ${reason}`);
+}
+
+function groupBySlug(paths: string[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const path of paths) {
+    const slug = parseEntryFileName(basename(path))?.slug;
+    if (slug !== undefined) groups.set(slug, [...(groups.get(slug) ?? []), path]);
+  }
+  return groups;
 }
 
 function basename(path: string): string {
