@@ -9,7 +9,10 @@ export function sendWithEtag(ctx: Context, body: unknown, version?: string): voi
   const tag = version ?? createHash('sha1').update(json).digest('base64url').slice(0, 27);
   ctx.set('ETag', `"${tag}"`);
   ctx.status = 200;
-  if ((ctx.method === 'GET' || ctx.method === 'HEAD') && matchesIfNoneMatch(ctx.get('If-None-Match'), tag)) {
+  // Koa's ctx.fresh follows the cache rules and refuses any request carrying
+  // Cache-Control: no-cache (which fetch() adds to every conditional request);
+  // an origin server may still answer such a request with 304 (RFC 9110 13.1.2).
+  if ((ctx.method === 'GET' || ctx.method === 'HEAD') && conditionMatches(ctx.get('If-None-Match'), `"${tag}"`)) {
     ctx.status = 304;
     return;
   }
@@ -17,17 +20,22 @@ export function sendWithEtag(ctx: Context, body: unknown, version?: string): voi
   ctx.body = json;
 }
 
-// Koa's ctx.fresh follows the cache rules and refuses any request carrying
-// Cache-Control: no-cache (which fetch() adds to every conditional request);
-// an origin server may still answer such a request with 304 (RFC 9110 13.1.2).
-function matchesIfNoneMatch(header: string, tag: string): boolean {
-  if (header === '') return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === `"${tag}"`);
+/**
+ * Whether an If-Match or If-None-Match header names the quoted entity tag
+ * `tag` (weak comparison) or is `*`; false when the header is empty.
+ */
+export function conditionMatches(header: string, tag: string): boolean {
+  const value = header.trim();
+  if (value === '') return false;
+  if (value === '*') return true;
+  return value.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
 }
 
-/** The If-Match header, when sent. */
-export function ifMatchOf(ctx: Context): string | undefined {
+/**
+ * The request's If-Match as a test of a version, for services that compare it
+ * inside their write queue; undefined when the header was not sent.
+ */
+export function ifMatchOf(ctx: Context): ((version: string) => boolean) | undefined {
   const header = ctx.get('If-Match');
-  return header === '' ? undefined : header;
+  return header === '' ? undefined : (version) => conditionMatches(header, `"${version}"`);
 }

@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { contentTypeOf } from '../../domain/media/media-types.ts';
 import type { MediaFileKind, MediaService } from '../../domain/media/media-service.ts';
+import { conditionMatches } from '../../http/etag.ts';
 import type { AppState } from '../../http/state.ts';
 
 // Inline styles and embedded data images still render; scripts, plugins,
@@ -60,7 +61,7 @@ async function serve(ctx: Context & { state: AppState; params: Record<string, st
 // If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2); weak comparison.
 function isNotModified(ctx: Context, etag: string, modifiedAt: Date): boolean {
   const match = ctx.get('If-None-Match');
-  if (match !== '') return match.trim() === '*' || match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  if (match !== '') return conditionMatches(match, etag);
   const since = Date.parse(ctx.get('If-Modified-Since'));
   return !Number.isNaN(since) && Math.floor(modifiedAt.getTime() / 1000) <= Math.floor(since / 1000);
 }

@@ -35,6 +35,9 @@ export interface ListResult {
 }
 
 /** One entry with its version, for single-entry responses. */
+/** Tells whether an entry version is the one the client expects (its If-Match). */
+export type VersionCheck = (version: string) => boolean;
+
 export interface EntryResult {
   entry: ResolvedEntry;
   /** The entry's version: the ETag value, compared with If-Match. */
@@ -101,11 +104,11 @@ export class EntryService {
   }
 
   /**
-   * Partially updates an entry (PUT and PATCH alike), one commit. `ifMatch` is
-   * the client's If-Match value. Throws not_found, unauthorized, forbidden,
+   * Partially updates an entry (PUT and PATCH alike), one commit. `ifMatch`
+   * tests the current version (the client's If-Match). Throws not_found, unauthorized, forbidden,
    * validation_failed, conflict, precondition_failed.
    */
-  async update(principal: Principal, workspace: string, typeName: string, identifier: string, body: Record<string, unknown>, ifMatch?: string): Promise<EntryResult> {
+  async update(principal: Principal, workspace: string, typeName: string, identifier: string, body: Record<string, unknown>, ifMatch?: VersionCheck): Promise<EntryResult> {
     const { type } = this.content.getType(workspace, typeName);
     const input = this.parseInput(body, type);
     return this.repo.serialize(async () => {
@@ -124,7 +127,7 @@ export class EntryService {
   }
 
   /** Soft-deletes an entry: its files move to the trash folder in one commit. Throws not_found, unauthorized, forbidden, precondition_failed. */
-  async remove(principal: Principal, workspace: string, typeName: string, identifier: string, ifMatch?: string): Promise<void> {
+  async remove(principal: Principal, workspace: string, typeName: string, identifier: string, ifMatch?: VersionCheck): Promise<void> {
     this.content.getType(workspace, typeName);
     await this.repo.serialize(async () => {
       const indexed = this.content.getType(workspace, typeName);
@@ -301,9 +304,6 @@ function pickReadParams(raw: RawQuery): RawQuery {
   return { include: raw.include, locale: raw.locale };
 }
 
-function assertVersion(entry: StoredEntry, ifMatch: string | undefined): void {
-  if (ifMatch === undefined || ifMatch.trim() === '*') return;
-  const current = entryVersion(entry);
-  const matches = ifMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '').replace(/^"|"$/g, '') === current);
-  if (!matches) throw new AppError('precondition_failed', 'The entry has changed since it was read (If-Match does not match).');
+function assertVersion(entry: StoredEntry, ifMatch: VersionCheck | undefined): void {
+  if (ifMatch && !ifMatch(entryVersion(entry))) throw new AppError('precondition_failed', 'The entry has changed since it was read (If-Match does not match).');
 }
