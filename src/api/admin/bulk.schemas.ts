@@ -2,6 +2,7 @@
 // and what `changes` may hold are the entry service's rules; this only
 // checks the shape.
 import type { JSONSchemaType } from 'ajv';
+import { IDENTIFIER_PATTERN } from '../../domain/entries/slug.ts';
 
 /** PATCH /admin/api/content/{type}/bulk: `changes` is a partial write body (no slug). */
 export interface BulkUpdateBody {
@@ -14,7 +15,7 @@ export interface BulkDeleteBody {
   ids: string[];
 }
 
-const ids = { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } } as const;
+const ids = { type: 'array', items: { type: 'string', pattern: IDENTIFIER_PATTERN.source } } as const;
 
 /** Shape check of BulkUpdateBody; unknown keys are 422. */
 export const bulkUpdateSchema: JSONSchemaType<BulkUpdateBody> = {

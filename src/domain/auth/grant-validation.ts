@@ -3,6 +3,7 @@
 // grants.ts; this file only decides what may be stored.
 import { AppError, type FieldErrors } from '../../errors/app-error.ts';
 import { ENTRY_STATUSES } from '../entries/entry.ts';
+import { LOCALE_PATTERN } from '../types/content-type.ts';
 import type { Grant, GrantConditions } from './principal.ts';
 
 /** Every action a grant may name (SPEC "Authentication", API.md "Tokens and grants"). */
@@ -33,7 +34,6 @@ const WORKSPACE_PATTERN = /^(\*|[a-z0-9-]{1,64})$/;
 const NAME_GLOB = /^[A-Za-z0-9_*-]{1,128}$/;
 const ID_GLOB = /^[A-Za-z0-9_.@*-]{1,128}(:[A-Za-z0-9_.@*-]{1,128})*$/;
 const FIELD_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const LOCALE = /^[A-Za-z0-9_-]{1,35}$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
@@ -160,7 +160,7 @@ function statusProblem(status: string): string | undefined {
 }
 
 function localeProblem(locale: string): string | undefined {
-  return LOCALE.test(locale) ? undefined : `Invalid locale "${locale.slice(0, 40)}".`;
+  return LOCALE_PATTERN.test(locale) ? undefined : `Invalid locale "${locale.slice(0, 40)}".`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

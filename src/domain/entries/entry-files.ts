@@ -6,9 +6,9 @@
 import type { ContentType } from '../types/content-type.ts';
 import { ENTRY_STATUSES, type EntryStatus, type StoredEntry, type Translation } from './entry.ts';
 import { parseFrontMatter, stringifyFrontMatter } from './front-matter.ts';
+import { IDENTIFIER_PATTERN } from './slug.ts';
 
 /** The locale codes a file name may carry (`{slug}.{locale}.md`). */
-export const LOCALE_PATTERN = /^[A-Za-z0-9_-]{1,35}$/;
 const SLUG_FILE = /^([a-z0-9]+(?:-[a-z0-9]+)*)(?:\.([A-Za-z0-9_-]{1,35}))?\.md$/;
 const ROOT_SYSTEM_KEYS = ['id', 'title', 'status', 'draft', 'published_at', 'created_at', 'updated_at', 'author_id', 'updated_by', 'deleted_at', 'deleted_by'];
 const EPOCH = '1970-01-01T00:00:00.000Z';
@@ -88,7 +88,7 @@ export function entryFromFiles(files: EntryFileSet, type: ContentType): StoredEn
   const root = parseFrontMatter(files.root);
   const attributes = root.attributes;
   const id = optionalString(attributes.id, 'id') ?? files.slug;
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new Error('The id must be letters, digits, hyphens or underscores.');
+  if (!IDENTIFIER_PATTERN.test(id)) throw new Error('The id must be letters, digits, hyphens or underscores.');
   const status = attributes.status ?? 'draft';
   if (typeof status !== 'string' || !(ENTRY_STATUSES as readonly string[]).includes(status)) {
     throw new Error(`The status must be one of ${ENTRY_STATUSES.join(', ')}.`);

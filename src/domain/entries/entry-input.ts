@@ -2,6 +2,7 @@
 // "status", "published_at", "locale") and custom field values, checking the
 // reserved ones. Custom values are checked against the type by field-values.ts.
 import type { FieldErrors } from '../../errors/app-error.ts';
+import { LOCALE_PATTERN } from '../types/content-type.ts';
 import { ENTRY_STATUSES, type EntryStatus } from './entry.ts';
 import { isValidSlug } from './slug.ts';
 
@@ -51,7 +52,7 @@ export function parseEntryInput(body: Record<string, unknown>): { input: EntryIn
     else input.published_at = parsed;
   }
   if (body.locale !== undefined) {
-    if (typeof body.locale !== 'string' || !/^[A-Za-z0-9_-]{1,35}$/.test(body.locale)) errors.locale = 'The locale must be a locale code.';
+    if (typeof body.locale !== 'string' || !LOCALE_PATTERN.test(body.locale)) errors.locale = 'The locale must be a locale code.';
     else input.locale = body.locale;
   }
   return { input, errors };

@@ -64,6 +64,9 @@ export const SYSTEM_KEYS = [
 export const TEXT_LIKE_FIELD_TYPES: ReadonlySet<FieldType> = new Set(['text', 'textarea', 'markdown', 'html', 'slug']);
 
 /** Whether entries of the type have locale variants (it lists locales). */
+/** A locale code as types list it and entry files name it (`{slug}.{locale}.md`). */
+export const LOCALE_PATTERN = /^[A-Za-z0-9_-]{1,35}$/;
+
 export function isLocalized(type: ContentType): boolean {
   return type.locales.length > 0;
 }

@@ -3,14 +3,13 @@
 // keys and wrong types rejected. Field definitions are checked by field-definitions.ts.
 import { AppError, validationFailed } from '../../errors/app-error.ts';
 import type { FieldErrors } from '../../errors/app-error.ts';
-import { TEXT_LIKE_FIELD_TYPES } from './content-type.ts';
+import { LOCALE_PATTERN, TEXT_LIKE_FIELD_TYPES } from './content-type.ts';
 import type { ContentType, FieldDefinition, Visibility } from './content-type.ts';
 import { checkFieldDefinitions } from './field-definitions.ts';
 
 /** Content type names: lowercase letters, digits and hyphens (the admin rule, safe as a file name). */
 export const TYPE_NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
 /** Locale codes: safe inside `{slug}.{locale}.md` file names. */
-export const LOCALE_PATTERN = /^[A-Za-z0-9_-]{1,35}$/;
 /** The most locales one content type may list. */
 export const MAX_LOCALES = 100;
 
