@@ -3,7 +3,7 @@
 import { authorize, can } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ContentType } from '../types/content-type.ts';
-import { isPubliclyVisible, type StoredEntry } from './entry.ts';
+import type { StoredEntry } from './entry.ts';
 
 /** The grant check for one action on a collection (`content:{type}:*`). */
 export function collectionRequest(workspace: string, type: string, action: string, payload?: { status?: string; locale?: string; fields?: string[] }) {
@@ -37,9 +37,4 @@ export function readsWholeCollection(principal: Principal, workspace: string, ty
  */
 export function assertCanReadType(principal: Principal, workspace: string, type: ContentType): void {
   if (type.visibility === 'private') authorize(principal, collectionRequest(workspace, type.name, 'content.read'));
-}
-
-/** Whether the principal may see this one entry at `now`. */
-export function canSeeEntry(principal: Principal, workspace: string, entry: StoredEntry, now: number): boolean {
-  return isPubliclyVisible(entry, now) || can(principal, entryRequest(workspace, entry, 'content.read'));
 }

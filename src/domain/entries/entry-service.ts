@@ -12,7 +12,7 @@ import { parseListQuery, type RawQuery } from '../query/list-query.ts';
 import { expandRelations, omitUnreadableRelations } from '../query/relations.ts';
 import type { EventBus, EventType } from '../events.ts';
 import { isLocalized, type ContentType } from '../types/content-type.ts';
-import { assertCanReadType, canSeeEntry, collectionRequest, entryRequest, readsWholeCollection } from './entry-access.ts';
+import { assertCanReadType, collectionRequest, entryRequest, readsWholeCollection } from './entry-access.ts';
 import { buildBulkChanges, checkBulkInput, resolveBulkTargets } from './entry-bulk.ts';
 import { buildCreatedEntry, buildUpdatedEntry, checkReferences } from './entry-changes.ts';
 import { parseEntryInput, type EntryInput } from './entry-input.ts';
@@ -241,32 +241,37 @@ export class EntryService {
     return entry;
   }
 
-  // Hidden entries answer 404 to anonymous readers so that drafts do not
-  // reveal their existence; a token without content.read gets 403.
+  // Public entries of public types need no grant. Hidden entries answer 404
+  // to anonymous readers so that drafts do not reveal their existence; anyone
+  // else, and every reader of a private type, needs content.read on the entry.
   private readableEntry(principal: Principal, workspace: string, indexed: IndexedType, identifier: string): StoredEntry {
     const entry = this.findEntry(indexed, identifier);
-    const now = this.now();
-    if (indexed.type.visibility === 'private' || !isPubliclyVisible(entry, now)) {
-      if (principal.kind === 'anonymous' && indexed.type.visibility === 'public') throw notFound('Content entry not found.');
-      if (!canSeeEntry(principal, workspace, entry, now) || indexed.type.visibility === 'private') {
-        authorize(principal, entryRequest(workspace, entry, 'content.read'));
-      }
-    }
+    const isPublicType = indexed.type.visibility === 'public';
+    if (isPublicType && isPubliclyVisible(entry, this.now())) return entry;
+    if (isPublicType && principal.kind === 'anonymous') throw notFound('Content entry not found.');
+    authorize(principal, entryRequest(workspace, entry, 'content.read'));
     return entry;
   }
 
   private present(principal: Principal, workspace: string, type: ContentType, entries: ResolvedEntry[], include: string[], locale: string | undefined, options: ReadOptions): ResolvedEntry[] {
     const now = this.now();
+    // Asked per related entry, answered once per type for this response.
+    const wholeCollections = new Map<string, boolean>();
+    const readsWhole = (name: string) => {
+      let answer = wholeCollections.get(name);
+      if (answer === undefined) wholeCollections.set(name, (answer = readsWholeCollection(principal, workspace, name)));
+      return answer;
+    };
     const canReadType = (name: string) => {
       const target = this.content.findType(workspace, name)?.type;
-      return !!target && (target.visibility === 'public' || readsWholeCollection(principal, workspace, name));
+      return !!target && (target.visibility === 'public' || readsWhole(name));
     };
     let shaped = omitUnreadableRelations(entries, type, canReadType);
     if (include.length > 0) {
       shaped = expandRelations(shaped, type, include, {
         lookup: (name) => this.content.findType(workspace, name),
         canReadType,
-        isVisible: (name, entry) => readsWholeCollection(principal, workspace, name) || isPubliclyVisible(entry, now),
+        isVisible: (name, entry) => readsWhole(name) || isPubliclyVisible(entry, now),
         locale,
       });
     }
