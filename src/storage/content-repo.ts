@@ -22,7 +22,7 @@ import { readHead } from './git/refs.ts';
 import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.ts';
 import { TreeWriter } from './git/tree-writer.ts';
 import type { ChangedPath } from './git/tree-writer.ts';
-import { listWorkingFiles, readWorkingFile } from './git/working-tree.ts';
+import { listWorkingFiles, listWorkingFolders, readWorkingFile } from './git/working-tree.ts';
 import { HeadWatcher } from './head-watcher.ts';
 import type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
 import { resolveInside } from './safe-path.ts';
@@ -159,6 +159,11 @@ export class ContentRepo {
   /** Every regular file under the folder `prefix` ('' for all, `.git` excluded): repo-relative, sorted; [] when missing. */
   async listFiles(prefix: string): Promise<string[]> {
     return listWorkingFiles(this.dir, checkFolder(prefix));
+  }
+
+  /** The folders directly under `prefix` in the working tree (names only, sorted; never `.git`). */
+  async listFolders(prefix: string): Promise<string[]> {
+    return listWorkingFolders(this.dir, checkFolder(prefix));
   }
 
   /** A file's utf8 content at a commit, or undefined when absent there. Throws `not_found` for an unknown commit. */

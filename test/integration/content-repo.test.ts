@@ -119,6 +119,8 @@ describe('ContentRepo', () => {
         { path: 'blog/entries/pages/about.md', content: null },
       ]);
       expect(await repo.listFiles('blog')).to.deep.equal([`${POSTS}/a.md`, 'blog/media/logo.yaml']);
+      expect(await repo.listFolders('')).to.deep.equal(['blog']);
+      expect(await repo.listFolders('blog')).to.deep.equal(['entries', 'media']);
       expect(await readdir(path.join(repo.dir, 'blog/entries'))).to.deep.equal(['posts']);
       expect(await repo.readFile('blog/media/logo.yaml')).to.equal('alt: x\n');
       expect(await repo.changedPaths(info.parents[0], info.oid)).to.deep.equal([
@@ -136,6 +138,7 @@ describe('ContentRepo', () => {
       expect(await repo.readAt(first.oid, `${POSTS}/missing.md`)).to.equal(undefined);
       expect(await repo.readFile(`${POSTS}/missing.md`)).to.equal(undefined);
       expect(await repo.listFiles('nope/entries')).to.deep.equal([]);
+      expect(await repo.listFolders('nope')).to.deep.equal([]);
       expect((await caughtAppError(repo.readAt('0'.repeat(40), 'README.md'))).code).to.equal('not_found');
       expect((await caughtAppError(repo.readAt('not-an-oid', 'README.md'))).code).to.equal('not_found');
     });

@@ -149,6 +149,17 @@ export async function listWorkingFiles(root: string, folder: string): Promise<st
   return found.sort();
 }
 
+/** The names of the folders directly inside `folder` (never `.git`), sorted; [] when it is missing. */
+export async function listWorkingFolders(root: string, folder: string): Promise<string[]> {
+  try {
+    const entries = await readdir(folder === '' ? root : resolveInside(root, folder), { withFileTypes: true });
+    return entries.filter((entry) => entry.isDirectory() && entry.name !== '.git').map((entry) => entry.name).sort();
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+}
+
 function ignoreMissing(error: unknown): void {
   if (!isNotFound(error)) throw error;
 }
