@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { Config } from './config/config.ts';
 import { ContentIndex } from './domain/content/content-index.ts';
 import { EntryService } from './domain/entries/entry-service.ts';
-import { EventBus } from './domain/events.ts';
+import { EventBus } from './domain/model/events.ts';
 import { HealthService } from './domain/health.ts';
 import { TypeService } from './domain/types/type-service.ts';
 import { WorkspaceService } from './domain/workspaces/workspace-service.ts';

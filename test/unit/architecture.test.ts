@@ -29,8 +29,8 @@ const OWNERS: Record<string, string[]> = {
   yauzl: ['domain/backups/'],
   minisearch: ['domain/search/'],
   bcryptjs: ['domain/auth/passwords.ts'],
-  'gray-matter': ['domain/entries/front-matter.ts'],
-  'js-yaml': ['domain/entries/front-matter.ts'],
+  'gray-matter': ['domain/model/front-matter.ts'],
+  'js-yaml': ['domain/model/front-matter.ts'],
 };
 const NODE_IO = new Set(['node:fs', 'node:fs/promises', 'fs', 'fs/promises', 'node:child_process']);
 

@@ -5,8 +5,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { isAppError } from '../../errors/app-error.ts';
 import { MalformedObjectStream, type ContentRepo } from '../../storage/content-repo.ts';
 import { relativePathProblem } from '../../storage/safe-path.ts';
-import { parseEntryFileName } from '../entries/entry-files.ts';
-import { TYPE_FILE } from '../types/type-files.ts';
+import { parseEntryFileName } from '../model/entry-files.ts';
+import { TYPE_FILE } from '../model/type-files.ts';
 import {
   classifyArchiveName,
   CONTENT_FILE,

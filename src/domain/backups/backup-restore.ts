@@ -11,7 +11,7 @@ import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import { reindexChangedPaths } from '../content/external-commits.ts';
-import type { EventBus } from '../events.ts';
+import type { EventBus } from '../model/events.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { HISTORY_FILE, mediaArchiveName, type BackupPart } from './backup-format.ts';

@@ -6,8 +6,8 @@ import { Readable, type Writable } from 'node:stream';
 import type { ContentRepo } from '../../storage/content-repo.ts';
 import type { RoleRecord, UserRecord } from '../auth/account-store.ts';
 import type { TokenRecord } from '../auth/token-service.ts';
-import { parseEntryFileName } from '../entries/entry-files.ts';
-import { TYPE_FILE } from '../types/type-files.ts';
+import { parseEntryFileName } from '../model/entry-files.ts';
+import { TYPE_FILE } from '../model/type-files.ts';
 import type { WebhookRecord } from '../webhooks/webhook-service.ts';
 import {
   CONTENT_FILE,

@@ -4,9 +4,9 @@
 // entry leaves behind. The result is one list of file changes for one commit.
 import type { ContentRepo, FileChange } from '../../storage/content-repo.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import { parseEntryFileName } from '../entries/entry-files.ts';
-import { parseFrontMatter } from '../entries/front-matter.ts';
-import { TYPE_FILE } from '../types/type-files.ts';
+import { parseEntryFileName } from '../model/entry-files.ts';
+import { parseFrontMatter } from '../model/front-matter.ts';
+import { TYPE_FILE } from '../model/type-files.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import type { ContentFile } from './backup-reader.ts';
 

@@ -5,13 +5,13 @@
 import type { ContentRepo, ChangedPath } from '../../storage/content-repo.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { TypeIndex } from '../query/type-index.ts';
-import type { ContentType } from '../types/content-type.ts';
-import { normalizeContentTypeInput } from '../types/type-input.ts';
-import { TYPE_FILE, typesDir, typeYamlToInput } from '../types/type-files.ts';
-import { entriesDir, entryFromFiles, parseEntryFileName, type EntryFileSet } from '../entries/entry-files.ts';
-import { validateFieldValues } from '../entries/field-values.ts';
-import type { StoredEntry } from '../entries/entry.ts';
-import { entryVersion } from '../entries/entry-version.ts';
+import type { ContentType } from '../model/content-type.ts';
+import { normalizeContentTypeInput } from '../model/type-input.ts';
+import { TYPE_FILE, typesDir, typeYamlToInput } from '../model/type-files.ts';
+import { entriesDir, entryFromFiles, parseEntryFileName, type EntryFileSet } from '../model/entry-files.ts';
+import { validateFieldValues } from '../model/field-values.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import { entryVersion } from '../model/entry-version.ts';
 
 /** A content type with its index of active entries. */
 export interface IndexedType {

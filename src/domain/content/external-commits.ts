@@ -5,7 +5,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath, ContentRepo } from '../../storage/content-repo.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { statusEvents } from '../entries/entry-writes.ts';
-import type { DomainEvent, EventBus, EventType } from '../events.ts';
+import type { DomainEvent, EventBus, EventType } from '../model/events.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 
 /** What watchExternalCommits() reads from and reports to. */

@@ -4,10 +4,10 @@
 // stay with each service; this only turns a decided change into one commit.
 import type { CommitInfo, ContentRepo, FileChange } from '../../storage/content-repo.ts';
 import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
-import type { EventBus, EventType } from '../events.ts';
-import type { ContentType } from '../types/content-type.ts';
-import { entriesDir, entryToFiles, trashDir } from './entry-files.ts';
-import type { StoredEntry } from './entry.ts';
+import type { EventBus, EventType } from '../model/events.ts';
+import type { ContentType } from '../model/content-type.ts';
+import { entriesDir, entryToFiles, trashDir } from '../model/entry-files.ts';
+import type { StoredEntry } from '../model/entry.ts';
 
 /**
  * The file changes that turn `before` into `after` under `{ws}/entries/{type}`:

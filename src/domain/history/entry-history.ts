@@ -3,10 +3,10 @@
 // and moves to and from the trash by the `id:` its files carry; and the entry
 // as it was at one of those commits. Commits made with plain git count too.
 import type { CommitInfo, ContentRepo } from '../../storage/content-repo.ts';
-import { entriesDir, entryFileName, entryFromFiles, parseEntryFileName, trashDir } from '../entries/entry-files.ts';
-import type { StoredEntry } from '../entries/entry.ts';
-import { parseFrontMatter } from '../entries/front-matter.ts';
-import type { ContentType } from '../types/content-type.ts';
+import { entriesDir, entryFileName, entryFromFiles, parseEntryFileName, trashDir } from '../model/entry-files.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import { parseFrontMatter } from '../model/front-matter.ts';
+import type { ContentType } from '../model/content-type.ts';
 
 /** Which entry a history question is about. */
 export interface EntryRef {

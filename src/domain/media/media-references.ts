@@ -3,8 +3,8 @@
 // commit as the rename; this module works out those rewrites.
 import type { FileChange } from '../../storage/content-repo.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
-import { entriesDir, entryToFiles } from '../entries/entry-files.ts';
-import type { StoredEntry, Translation } from '../entries/entry.ts';
+import { entriesDir, entryToFiles } from '../model/entry-files.ts';
+import type { StoredEntry, Translation } from '../model/entry.ts';
 
 /** One entry whose media references change: the entry before and after, and its file writes. */
 export interface ReferenceRewrite {

@@ -10,7 +10,7 @@ import type { MediaFileKind, MediaStore, OpenedMediaFile, StagedUpload } from '.
 import { authorize, can } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import type { EventBus } from '../events.ts';
+import type { EventBus } from '../model/events.ts';
 import type { RawQuery } from '../query/list-query.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { parseCategory } from './categories.ts';

@@ -3,7 +3,7 @@
 // Binaries are moved by the callers around this step (see media-service.ts).
 import type { ContentRepo, FileChange } from '../../storage/content-repo.ts';
 import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
-import type { EventBus, EventType } from '../events.ts';
+import type { EventBus, EventType } from '../model/events.ts';
 import type { MediaLibrary } from './media-library.ts';
 import { categoriesPath, categoriesToYaml, mediaRecordPath, recordToYaml, type MediaRecord } from './media-record.ts';
 

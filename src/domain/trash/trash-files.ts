@@ -4,9 +4,9 @@
 // only admin screens read it, and reading the folder keeps it true to the
 // working tree, commits made with plain git included.
 import type { ContentRepo } from '../../storage/content-repo.ts';
-import { entryFromFiles, parseEntryFileName, trashDir } from '../entries/entry-files.ts';
-import type { StoredEntry } from '../entries/entry.ts';
-import type { ContentType } from '../types/content-type.ts';
+import { entryFromFiles, parseEntryFileName, trashDir } from '../model/entry-files.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import type { ContentType } from '../model/content-type.ts';
 
 /** A soft-deleted entry with who deleted it, when, and the repo paths of its files. */
 export interface TrashedEntry {

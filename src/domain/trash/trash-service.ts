@@ -9,13 +9,13 @@ import { authorize } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
 import { checkReferences } from '../entries/entry-changes.ts';
-import { entryVersion } from '../entries/entry-version.ts';
+import { entryVersion } from '../model/entry-version.ts';
 import { commitEntryChange, emitEntryEvents, entryFileChanges } from '../entries/entry-writes.ts';
-import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
-import { validateFieldValues } from '../entries/field-values.ts';
-import type { EventBus } from '../events.ts';
+import type { ResolvedEntry, StoredEntry } from '../model/entry.ts';
+import { validateFieldValues } from '../model/field-values.ts';
+import type { EventBus } from '../model/events.ts';
 import { resolveEntry } from '../locales/resolve.ts';
-import type { ContentType } from '../types/content-type.ts';
+import type { ContentType } from '../model/content-type.ts';
 import { readTrash, readTrashedEntry, type TrashedEntry } from './trash-files.ts';
 
 /** A trash item as the admin API shows it: the entry plus when and by whom it was deleted. */

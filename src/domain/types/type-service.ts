@@ -5,13 +5,13 @@ import type { ContentRepo, FileChange } from '../../storage/content-repo.ts';
 import { authorize, can } from '../auth/authorize.ts';
 import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import { entriesDir, entryToFiles, trashDir } from '../entries/entry-files.ts';
-import type { StoredEntry } from '../entries/entry.ts';
-import type { EventBus, EventType } from '../events.ts';
+import { entriesDir, entryToFiles, trashDir } from '../model/entry-files.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import type { EventBus, EventType } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
-import { isLocalized, type ContentType } from './content-type.ts';
-import { typeFilePath, typeToYaml } from './type-files.ts';
-import { normalizeContentTypeInput } from './type-input.ts';
+import { isLocalized, type ContentType } from '../model/content-type.ts';
+import { typeFilePath, typeToYaml } from '../model/type-files.ts';
+import { normalizeContentTypeInput } from '../model/type-input.ts';
 
 /** Content type reads and schema changes, each change one commit; created once by services.ts. */
 export class TypeService {
