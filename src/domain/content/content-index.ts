@@ -2,7 +2,7 @@
 // per workspace, each content type with a TypeIndex of its active entries.
 // It is loaded once at start, updated by the services after each commit, and
 // re-indexed path by path when commits arrive from outside the server.
-import type { ContentRepo, ChangedPath } from '../../storage/content-repo.ts';
+import type { ChangedPath } from '../../storage/content-repo.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { TypeIndex } from '../query/type-index.ts';
 import type { ContentType } from '../model/content-type.ts';
@@ -12,6 +12,7 @@ import { entriesDir, entryFromFiles, parseEntryFileName, type EntryFileSet } fro
 import { validateFieldValues } from '../model/field-values.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
+import type { ContentReader } from './content-writer.ts';
 
 /** A content type with its index of active entries. */
 export interface IndexedType {
@@ -41,7 +42,7 @@ export interface WarmSearchOptions {
 export class ContentIndex {
   private readonly workspaces = new Map<string, Map<string, IndexedType>>();
 
-  constructor(private readonly repo: ContentRepo, private readonly reportProblem: ProblemReporter) {}
+  constructor(private readonly repo: ContentReader, private readonly reportProblem: ProblemReporter) {}
 
   /** Reads every type and entry of a workspace from the working tree. */
   async loadWorkspace(workspace: string): Promise<void> {
