@@ -101,7 +101,7 @@ export class ContentWriter {
    * Polls HEAD every `intervalMs` for commits this process did not write and
    * hands each run of them to `onCommits` inside a transaction. Returns stop().
    */
-  watchHead(onCommits: ExternalCommitHandler, intervalMs: number): () => void {
+  onExternalCommits(onCommits: ExternalCommitHandler, intervalMs: number): () => void {
     // The repo's watcher already holds the write lock when it calls back.
     return this.repo.watchHead((from, to) => this.hold((tx) => onCommits(tx, from, to)), intervalMs);
   }

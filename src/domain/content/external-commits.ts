@@ -37,7 +37,7 @@ export interface WatchOptions {
 /** Starts watching HEAD; returns the function that stops it. Failures are logged, never thrown. */
 export function watchExternalCommits(options: WatchOptions): () => void {
   const { writer, logger } = options;
-  return writer.watchHead(async (tx, from, to) => {
+  return writer.onExternalCommits(async (tx, from, to) => {
     try {
       const changes = await tx.receiveCommits(from, to);
       logger.info('indexed an external commit', { commit: to, files: changes.length });
