@@ -23,7 +23,7 @@ export interface RewriteContext {
 /**
  * Finds every active entry of `workspace` whose media fields (root values and
  * translations) name `from`, and returns it rewritten to name `to`, with the
- * file writes for the commit. Call it inside the repo's write queue, and
+ * file writes for the commit. Call it inside a content transaction, and
  * upsert each `after` into its index once the commit succeeded. Throws nothing.
  */
 export function rewriteMediaReferences(content: ContentIndex, workspace: string, from: string, to: string, context: RewriteContext): ReferenceRewrite[] {
