@@ -6,11 +6,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
-import type { StoredEntry } from '../src/domain/entries/entry.ts';
-import { entriesDir, entryToFiles } from '../src/domain/entries/entry-files.ts';
-import type { ContentType } from '../src/domain/types/content-type.ts';
-import { typeFilePath, typeToYaml } from '../src/domain/types/type-files.ts';
-import { normalizeContentTypeInput } from '../src/domain/types/type-input.ts';
+import type { StoredEntry } from '../src/domain/model/entry.ts';
+import { entriesDir, entryToFiles } from '../src/domain/model/entry-files.ts';
+import type { ContentType } from '../src/domain/model/content-type.ts';
+import { typeFilePath, typeToYaml } from '../src/domain/model/type-files.ts';
+import { normalizeContentTypeInput } from '../src/domain/model/type-input.ts';
 import { ContentRepo, type FileChange } from '../src/storage/content-repo.ts';
 
 export const WORKSPACE = 'default';

@@ -80,6 +80,5 @@ export async function measureInProcess(dataDir: string, cases: ReadCase[]): Prom
     return { loadMs, results };
   } finally {
     await services.close();
-    await services.repo.close();
   }
 }

@@ -4,9 +4,9 @@
 // Run: node --import tsx scripts/bench-query.ts
 
 import { performance } from 'node:perf_hooks';
-import { isPubliclyVisible } from '../src/domain/entries/entry.ts';
-import type { StoredEntry } from '../src/domain/entries/entry.ts';
-import type { ContentType } from '../src/domain/types/content-type.ts';
+import { isPubliclyVisible } from '../src/domain/model/entry.ts';
+import type { StoredEntry } from '../src/domain/model/entry.ts';
+import type { ContentType } from '../src/domain/model/content-type.ts';
 import { parseListQuery } from '../src/domain/query/list-query.ts';
 import type { RawQuery } from '../src/domain/query/list-query.ts';
 import { expandRelations } from '../src/domain/query/relations.ts';

@@ -28,7 +28,7 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   app.use(createBaseUrl(config));
   app.use(createDeniedTokenRecorder((denied) => recordDeniedToken(services.activity, denied)));
   app.use(createSessionMiddleware(app, services.sessions, services.sessionKeys));
-  app.use(createAuthenticate(services));
+  app.use(createAuthenticate({ tokens: services.tokens, users: services.users }));
   app.use(rejectUnscopedRoutes);
 
   const publicRouter = createPublicRouter(services, config);

@@ -4,15 +4,16 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Config } from './config/config.ts';
 import { ContentIndex } from './domain/content/content-index.ts';
+import { ContentWriter, type ContentReader } from './domain/content/content-writer.ts';
 import { EntryService } from './domain/entries/entry-service.ts';
-import { EventBus } from './domain/events.ts';
+import { EventBus } from './domain/model/events.ts';
 import { HealthService } from './domain/health.ts';
 import { TypeService } from './domain/types/type-service.ts';
 import { WorkspaceService } from './domain/workspaces/workspace-service.ts';
 import type { Logger } from './lib/logger.ts';
 import { ContentRepo } from './storage/content-repo.ts';
 import { StateStore } from './storage/state-store.ts';
-import { watchExternalCommits } from './domain/content/external-commits.ts';
+import { reindexChangedPaths, watchExternalCommits } from './domain/content/external-commits.ts';
 import { AccountStore } from './domain/auth/account-store.ts';
 import { stateAvatarFiles } from './domain/auth/avatar-files.ts';
 import { LoginService } from './domain/auth/login-service.ts';
@@ -39,12 +40,14 @@ import { AppInfoService } from './domain/dashboard/app-info.ts';
 import { DashboardService } from './domain/dashboard/dashboard-service.ts';
 import { RevisionService } from './domain/history/revision-service.ts';
 import { TrashService } from './domain/trash/trash-service.ts';
-import { readHead } from './storage/git/refs.ts';
 
 export interface Services {
   config: Config;
   logger: Logger;
-  repo: ContentRepo;
+  /** The content repo for reads; every change goes through `writer`. */
+  repo: ContentReader;
+  /** The one write path of the content repo: lock, commit, index, events; also for commits from outside. */
+  writer: ContentWriter;
   state: StateStore;
   content: ContentIndex;
   health: HealthService;
@@ -98,14 +101,16 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));
   recordDomainEvents(events, activity);
   const content = new ContentIndex(repo, recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', problem)));
-  const workspaces = await WorkspaceService.load(repo, [config.defaultWorkspace]);
+  // Commits from outside (and restores) are re-read into the read models built below; that happens only once the watch has started.
+  const writer = new ContentWriter(repo, events, (changes) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary] }, changes));
+  const workspaces = await WorkspaceService.load(repo, writer, [config.defaultWorkspace]);
   await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
 
   const mediaLibrary = new MediaLibrary(repo, recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', problem)));
   for (const workspace of workspaces.listAll()) await mediaLibrary.loadWorkspace(workspace.slug);
   const mediaStore = await MediaStore.open(config.dataDir);
-  const stopWatching = watchExternalCommits({ repo, content, workspaces, logger, intervalMs: config.watchIntervalMs, events, indexes: [mediaLibrary] });
+  const stopWatching = watchExternalCommits({ writer, logger, intervalMs: config.watchIntervalMs });
   const accounts = await AccountStore.load(state);
   const sessions = await SessionStore.load(state, { idleMs: config.sessionIdleMs });
   const tokens = await TokenService.load(state);
@@ -134,15 +139,15 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     intervalMs: config.schedulerIntervalMs,
     onError: (error) => logger.error('the publish scheduler failed', { error }),
   });
-  const types = new TypeService(repo, content, workspaces, events);
+  const types = new TypeService(repo, writer, content, workspaces);
   const health = await HealthService.create(await packageInfo());
   const backups = new BackupService({
     folder: await FileFolder.open(path.join(state.dir, 'backups')),
     repo,
+    writer,
     content,
     workspaces,
     events,
-    indexes: [mediaLibrary],
     media: mediaStore,
     accounts,
     tokens,
@@ -161,12 +166,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     config,
     logger,
     repo,
+    writer,
     state,
     content,
     health,
     workspaces,
     types,
-    entries: new EntryService(repo, content, events),
+    entries: new EntryService(writer, content),
     events,
     accounts,
     users,
@@ -187,20 +193,19 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       releases: () => FileFolder.open(config.releasesDir),
     }),
     media: new MediaService({
-      repo,
+      writer,
       content,
       workspaces,
       library: mediaLibrary,
       store: mediaStore,
-      events,
       allowedTypes: resolveAllowedTypes(config.media.allowedTypes),
       logger,
     }),
     activity,
-    trash: new TrashService(repo, content, events),
-    revisions: new RevisionService(repo, content, events),
+    trash: new TrashService(repo, writer, content),
+    revisions: new RevisionService(repo, writer, content),
     dashboard: new DashboardService({ content, types, activity, media: mediaLibrary }),
-    appInfo: new AppInfoService({ config, health, repoHead: () => repoHeadOf(repo.dir) }),
+    appInfo: new AppInfoService({ config, health, repoHead: async () => ({ branch: await repo.currentBranch(), head: await repo.head() }) }),
     scheduler,
     close: async () => {
       searchWarmUp.abort();
@@ -212,14 +217,9 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       await tokens.flush();
       await sessions.flush();
       await activity.flush();
+      await repo.close();
     },
   };
-}
-
-// The branch and commit HEAD points at, for GET /admin/api/app.
-async function repoHeadOf(dir: string): Promise<{ branch: string | null; head: string }> {
-  const { ref, oid } = await readHead(path.join(dir, '.git'));
-  return { branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null, head: oid ?? '' };
 }
 
 async function packageInfo(): Promise<{ name: string; version: string }> {

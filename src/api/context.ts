@@ -1,7 +1,7 @@
 // Types and small helpers shared by the routers: the Koa context with our
 // state, and reading route parameters that the router already matched.
 import { AppError } from '../errors/app-error.ts';
-import { IDENTIFIER_PATTERN } from '../domain/entries/slug.ts';
+import { IDENTIFIER_PATTERN } from '../domain/model/slug.ts';
 import type { AppState } from '../http/state.ts';
 
 /** What the helpers here need of a router context. */

@@ -150,6 +150,12 @@ export class ContentRepo {
     return oid;
   }
 
+  /** The branch HEAD is on (`main`), or null when HEAD is detached. */
+  async currentBranch(): Promise<string | null> {
+    const { ref } = await readHead(this.gitdir);
+    return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+  }
+
   /** A working-tree file as utf8, or undefined when missing. Symlinks are not followed. Throws `invalid_request` for unsafe paths. */
   async readFile(file: string): Promise<string | undefined> {
     const absolute = resolveInside(this.dir, checkRepoPath(file));

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { DomainEvent } from '../../src/domain/events.ts';
+import type { DomainEvent } from '../../src/domain/model/events.ts';
 import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { changedFiles, commitCount, commitInfo, contentRepoOf, externalCommit, fileAt, statusPorcelain } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';

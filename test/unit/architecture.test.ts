@@ -1,6 +1,7 @@
 // Reads the imports of every file under src/ and checks STYLE.md's layering:
-// api → http → domain → storage → lib, errors and config import only lib, and
-// each third-party library has its one owner.
+// api → http → domain → storage → lib, errors and config import only lib, the
+// floors inside domain/, the one write path of the content repo, and each
+// third-party library has its one owner.
 import { expect } from 'chai';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,9 +30,25 @@ const OWNERS: Record<string, string[]> = {
   yauzl: ['domain/backups/'],
   minisearch: ['domain/search/'],
   bcryptjs: ['domain/auth/passwords.ts'],
-  'gray-matter': ['domain/entries/front-matter.ts'],
-  'js-yaml': ['domain/entries/front-matter.ts'],
+  'gray-matter': ['domain/model/front-matter.ts'],
+  'js-yaml': ['domain/model/front-matter.ts'],
 };
+// The floors of domain/, ground floor first (docs/architecture.md draws the
+// same table). A domain folder (or a file directly under domain/, by its
+// name) imports only from its own folder and from folders on lower floors.
+const DOMAIN_FLOORS: string[][] = [
+  ['model', 'state'], // the model and file format; state documents
+  ['auth', 'locales', 'search'], // grants and accounts; locale resolution; full-text search
+  ['query'], // the in-memory query engine
+  ['content'], // the content index and the write path
+  ['workspaces'],
+  ['types', 'entries', 'media', 'webhooks', 'activity'], // services
+  ['trash', 'history', 'backups', 'health'], // services built on entries, webhooks, media
+  ['dashboard', 'updates'],
+];
+// The only file outside storage/ that holds the content repo's write methods.
+const WRITE_PATH = 'domain/content/content-writer.ts';
+const WRITE_METHODS = /\.(commitChanges|serialize|watchHead)\(/;
 const NODE_IO = new Set(['node:fs', 'node:fs/promises', 'fs', 'fs/promises', 'node:child_process']);
 
 interface ImportEdge {
@@ -56,6 +73,21 @@ function layerOf(file: string): string {
   return ROOTS.has(file) ? 'root' : file.split('/')[0];
 }
 
+// `domain/entries/entry-service.ts` → `entries`; `domain/health.ts` → `health`.
+function domainUnitOf(file: string): string | undefined {
+  const parts = file.split('/');
+  if (parts[0] !== 'domain') return undefined;
+  return parts.length > 2 ? parts[1] : parts[1].replace(/\.ts$/, '');
+}
+
+function floorOf(unit: string): number {
+  return DOMAIN_FLOORS.findIndex((floor) => floor.includes(unit));
+}
+
+function targetOf(edge: ImportEdge): string {
+  return path.posix.normalize(path.posix.join(path.posix.dirname(edge.file), edge.specifier));
+}
+
 function packageOf(specifier: string): string {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
@@ -76,12 +108,45 @@ describe('architecture', () => {
       .filter((edge) => {
         const from = layerOf(edge.file);
         if (from === 'root') return false;
-        const target = path.posix.normalize(path.posix.join(path.posix.dirname(edge.file), edge.specifier));
-        const to = layerOf(target);
+        const to = layerOf(targetOf(edge));
         return to === 'root' || !(ALLOWED[from] ?? []).includes(to);
       })
       .map((edge) => `${edge.file} → ${edge.specifier}`);
     expect(violations).to.deep.equal([]);
+  });
+
+  it('ranks every domain folder on a floor', async () => {
+    const units = new Set((await sourceFiles(path.join(SRC, 'domain'))).map((file) => domainUnitOf(file)!));
+    expect([...units].filter((unit) => floorOf(unit) === -1)).to.deep.equal([]);
+  });
+
+  it('domain folders import only from lower floors', () => {
+    const violations = edges
+      .filter((edge) => edge.specifier.startsWith('.') && layerOf(edge.file) === 'domain')
+      .filter((edge) => {
+        const from = domainUnitOf(edge.file)!;
+        const to = domainUnitOf(targetOf(edge));
+        return to !== undefined && to !== from && !(floorOf(to) < floorOf(from));
+      })
+      .map((edge) => `${edge.file} → ${edge.specifier}`);
+    expect(violations).to.deep.equal([]);
+  });
+
+  it('commits only through the write path: nothing else calls the content repo\'s write methods', async () => {
+    const callers: string[] = [];
+    for (const file of await sourceFiles(SRC)) {
+      if (file.startsWith('storage/')) continue;
+      if (WRITE_METHODS.test(await readFile(path.join(SRC, file), 'utf8'))) callers.push(file);
+    }
+    expect(callers).to.deep.equal([WRITE_PATH]);
+  });
+
+  it('only the write path holds the ContentRepo type in the domain; services get a ContentReader', async () => {
+    const holders: string[] = [];
+    for (const file of await sourceFiles(path.join(SRC, 'domain'))) {
+      if (/\bContentRepo\b/.test(await readFile(path.join(SRC, file), 'utf8'))) holders.push(file);
+    }
+    expect(holders).to.deep.equal([WRITE_PATH]);
   });
 
   it('each library is imported only by its owner', () => {

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { LoginThrottle } from '../../src/domain/auth/login-throttle.ts';
 import { SessionStore } from '../../src/domain/auth/session-store.ts';
-import type { JsonState } from '../../src/domain/auth/state-file.ts';
+import type { JsonState } from '../../src/domain/state/state-file.ts';
 import { TokenService } from '../../src/domain/auth/token-service.ts';
 import type { Grant, Principal } from '../../src/domain/auth/principal.ts';
 import { AppError } from '../../src/errors/app-error.ts';

@@ -5,11 +5,11 @@ import { ActivityLog, type LineStore } from '../../src/domain/activity/activity-
 import { describeEvent } from '../../src/domain/activity/activity-feeds.ts';
 import { PublishScheduler } from '../../src/domain/activity/publish-scheduler.ts';
 import type { Principal } from '../../src/domain/auth/principal.ts';
-import type { StoredEntry } from '../../src/domain/entries/entry.ts';
-import { EventBus, type DomainEvent } from '../../src/domain/events.ts';
+import type { StoredEntry } from '../../src/domain/model/entry.ts';
+import { EventBus, type DomainEvent } from '../../src/domain/model/events.ts';
 import { diffEntries } from '../../src/domain/history/field-changes.ts';
 import { TypeIndex } from '../../src/domain/query/type-index.ts';
-import type { ContentType } from '../../src/domain/types/content-type.ts';
+import type { ContentType } from '../../src/domain/model/content-type.ts';
 import { AppError } from '../../src/errors/app-error.ts';
 
 function buildEntry(overrides: Partial<StoredEntry> = {}): StoredEntry {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { AppError } from '../../src/errors/app-error.ts';
-import { FIELD_TYPES } from '../../src/domain/types/content-type.ts';
-import { checkFieldDefinitions, normalizeFieldDefinitions } from '../../src/domain/types/field-definitions.ts';
+import { FIELD_TYPES } from '../../src/domain/model/content-type.ts';
+import { checkFieldDefinitions, normalizeFieldDefinitions } from '../../src/domain/model/field-definitions.ts';
 
 const existingTypes = new Set(['authors', 'tags']);
 const typeExists = (name: string): boolean => existingTypes.has(name);

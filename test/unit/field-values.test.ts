@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { FieldDefinition } from '../../src/domain/types/content-type.ts';
+import type { FieldDefinition } from '../../src/domain/model/content-type.ts';
 import {
   MAX_JSON_BYTES, MAX_TEXT_LENGTH, applyDefaults, isEmptyValue, validateFieldValue, validateFieldValues,
-} from '../../src/domain/entries/field-values.ts';
+} from '../../src/domain/model/field-values.ts';
 
 /** The normalized value, failing the test when the value is rejected. */
 function accepted(value: unknown, field: FieldDefinition): unknown {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import YAML from 'yaml';
-import { parseFrontMatter, stringifyFrontMatter } from '../../src/domain/entries/front-matter.ts';
+import { parseFrontMatter, stringifyFrontMatter } from '../../src/domain/model/front-matter.ts';
 
 // Plain scalars where YAML 1.1 (js-yaml's own schemas) and YAML 1.2 core (the `yaml` package) disagree, and friends.
 const TRICKY_SCALARS = [

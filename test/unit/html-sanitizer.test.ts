@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sanitizeHtml } from '../../src/domain/entries/html-sanitizer.ts';
+import { sanitizeHtml } from '../../src/domain/model/html-sanitizer.ts';
 
 describe('sanitizeHtml', () => {
   describe('hostile input', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { displayName, extensionOf, isValidMediaFilename, safeNameParts, uniqueFilename } from '../../src/domain/media/file-names.ts';
-import { MEDIA_FILENAME_PATTERN } from '../../src/domain/entries/field-values.ts';
+import { MEDIA_FILENAME_PATTERN } from '../../src/domain/model/field-values.ts';
 
 describe('media file names', () => {
   it('makes uploaded names lowercase ASCII words joined by hyphens, keeping the extension apart', () => {

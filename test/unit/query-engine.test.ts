@@ -3,7 +3,7 @@ import { parseListQuery } from '../../src/domain/query/list-query.ts';
 import type { RawQuery } from '../../src/domain/query/list-query.ts';
 import type { QueryVisibility, TypeIndex } from '../../src/domain/query/type-index.ts';
 import { NOW, PAGES, PRODUCTS, buildIndex, buildPages, buildProducts } from './query-fixtures.ts';
-import type { ContentType } from '../../src/domain/types/content-type.ts';
+import type { ContentType } from '../../src/domain/model/content-type.ts';
 
 const ALL: QueryVisibility = { mode: 'all' };
 const PUBLIC_AT_NOW: QueryVisibility = { mode: 'public', now: NOW };

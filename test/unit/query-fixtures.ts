@@ -2,8 +2,8 @@
 // edge cases (missing values, ties, mixed case, accents, markup, offsets in
 // datetimes), a few makers, a private vault and a localized pages type.
 
-import type { ContentType, FieldDefinition } from '../../src/domain/types/content-type.ts';
-import type { EntryStatus, StoredEntry, Translation } from '../../src/domain/entries/entry.ts';
+import type { ContentType, FieldDefinition } from '../../src/domain/model/content-type.ts';
+import type { EntryStatus, StoredEntry, Translation } from '../../src/domain/model/entry.ts';
 import { TypeIndex } from '../../src/domain/query/type-index.ts';
 
 /** A content type with SPEC defaults; `fields` and overrides as given. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { isPubliclyVisible } from '../../src/domain/entries/entry.ts';
-import type { StoredEntry } from '../../src/domain/entries/entry.ts';
+import { isPubliclyVisible } from '../../src/domain/model/entry.ts';
+import type { StoredEntry } from '../../src/domain/model/entry.ts';
 import { parseListQuery } from '../../src/domain/query/list-query.ts';
 import type { RawQuery } from '../../src/domain/query/list-query.ts';
 import type { QueryVisibility } from '../../src/domain/query/type-index.ts';

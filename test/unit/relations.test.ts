@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { isPubliclyVisible } from '../../src/domain/entries/entry.ts';
-import type { ResolvedEntry, StoredEntry } from '../../src/domain/entries/entry.ts';
-import type { ContentType } from '../../src/domain/types/content-type.ts';
+import { isPubliclyVisible } from '../../src/domain/model/entry.ts';
+import type { ResolvedEntry, StoredEntry } from '../../src/domain/model/entry.ts';
+import type { ContentType } from '../../src/domain/model/content-type.ts';
 import { expandRelations, omitUnreadableRelations } from '../../src/domain/query/relations.ts';
 import type { RelationContext } from '../../src/domain/query/relations.ts';
 import type { TypeIndex } from '../../src/domain/query/type-index.ts';

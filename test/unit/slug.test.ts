@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import {
   FALLBACK_SLUG, IDENTIFIER_PATTERN, MAX_SLUG_LENGTH, isValidSlug, slugify, uniqueSlug,
-} from '../../src/domain/entries/slug.ts';
+} from '../../src/domain/model/slug.ts';
 import { newEntryId } from '../../src/domain/entries/ids.ts';
 
 describe('slugify', () => {

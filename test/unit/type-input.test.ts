@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { ContentType } from '../../src/domain/types/content-type.ts';
-import { defaultContentType, normalizeContentTypeInput } from '../../src/domain/types/type-input.ts';
+import type { ContentType } from '../../src/domain/model/content-type.ts';
+import { defaultContentType, normalizeContentTypeInput } from '../../src/domain/model/type-input.ts';
 import { thrownAppError } from '../helpers/errors.ts';
 
 const typeExists = (name: string): boolean => name === 'authors';

@@ -2,7 +2,7 @@
 // and what `changes` may hold are the entry service's rules; this only
 // checks the shape.
 import type { JSONSchemaType } from 'ajv';
-import { IDENTIFIER_PATTERN } from '../../domain/entries/slug.ts';
+import { IDENTIFIER_PATTERN } from '../../domain/model/slug.ts';
 
 /** PATCH /admin/api/content/{type}/bulk: `changes` is a partial write body (no slug). */
 export interface BulkUpdateBody {

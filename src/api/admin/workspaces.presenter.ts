@@ -1,5 +1,5 @@
 // The shape of a workspace in admin responses.
-import type { Workspace } from '../../domain/workspaces/workspace-service.ts';
+import type { Workspace } from '../../domain/model/workspace-file.ts';
 
 /** A workspace as the admin API returns it: the domain's record, every field public. */
 export type WorkspaceView = Workspace;

@@ -3,7 +3,7 @@
 // domain/types/; this folder only translates HTTP to TypeService calls.
 import Router from '@koa/router';
 import type { Config } from '../../config/config.ts';
-import { FIELD_TYPES } from '../../domain/types/content-type.ts';
+import { FIELD_TYPES } from '../../domain/model/content-type.ts';
 import type { TypeService } from '../../domain/types/type-service.ts';
 import { bodyOf, jsonBody } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';

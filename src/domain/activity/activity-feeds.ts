@@ -3,7 +3,7 @@
 // sign-in attempts, files skipped by the content index, denied token use.
 import type { LoginAttempt } from '../auth/login-service.ts';
 import type { ProblemReporter } from '../content/content-index.ts';
-import type { DomainEvent, EventBus, EventType } from '../events.ts';
+import type { DomainEvent, EventBus, EventType } from '../model/events.ts';
 import type { ActivityInput, ActivityLog } from './activity-log.ts';
 
 const VERBS: Record<EventType, string> = {

@@ -6,8 +6,8 @@
 // announced at the next start.
 import type { StateStore } from '../../storage/state-store.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import type { StoredEntry } from '../entries/entry.ts';
-import type { EventBus } from '../events.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import type { EventBus } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 
 /** What the scheduler needs; built in services.ts. */

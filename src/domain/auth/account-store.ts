@@ -2,7 +2,7 @@
 // kept in memory so authenticating a session reads no disk. The rules about
 // who may change them live in user-service.ts and role-service.ts.
 import type { Grant } from './principal.ts';
-import { StateFile, type JsonState } from './state-file.ts';
+import { StateFile, type JsonState } from '../state/state-file.ts';
 
 /** A stored user; `password_hash` never leaves the domain (presenters drop it). */
 export interface UserRecord {

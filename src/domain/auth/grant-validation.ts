@@ -2,8 +2,8 @@
 // actions only, resources of a known shape, no unknown keys. Matching lives in
 // grants.ts; this file only decides what may be stored.
 import { AppError, type FieldErrors } from '../../errors/app-error.ts';
-import { ENTRY_STATUSES } from '../entries/entry.ts';
-import { LOCALE_PATTERN } from '../types/content-type.ts';
+import { ENTRY_STATUSES } from '../model/entry.ts';
+import { LOCALE_PATTERN } from '../model/content-type.ts';
 import type { Grant, GrantConditions } from './principal.ts';
 
 /** Every action a grant may name (SPEC "Authentication", API.md "Tokens and grants"). */

@@ -1,10 +1,11 @@
 // First-run setup and password login (API.md "Admin session"). Starting and
 // ending the cookie session is the HTTP layer's job; this decides who gets in.
 import { AppError } from '../../errors/app-error.ts';
-import { WORKSPACE_SLUG, type WorkspaceService } from '../workspaces/workspace-service.ts';
+import { WORKSPACE_SLUG } from '../model/workspace-file.ts';
 import type { AccountStore, UserRecord } from './account-store.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
+import type { Principal } from './principal.ts';
 import type { UserService } from './user-service.ts';
 
 /** Body of POST /admin/api/setup. */
@@ -28,11 +29,22 @@ export interface LoginAttempt {
   userId?: string;
 }
 
+/**
+ * What setup asks of the workspaces: name or create the first one. The
+ * workspace service sits above auth (it authorizes through it), so it is
+ * handed in as this, never imported.
+ */
+export interface SetupWorkspaces {
+  find(slug: string): object | undefined;
+  create(principal: Principal, input: { slug: string; label: string }): Promise<unknown>;
+  update(principal: Principal, slug: string, input: { label: string; archived: boolean }): Promise<unknown>;
+}
+
 /** What LoginService needs; all built in services.ts. */
 export interface LoginServiceDeps {
   accounts: AccountStore;
   users: UserService;
-  workspaces: WorkspaceService;
+  workspaces: SetupWorkspaces;
   throttle: LoginThrottle;
   defaultWorkspace: string;
   /** Told about every login attempt; must not throw. */

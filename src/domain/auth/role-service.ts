@@ -2,7 +2,7 @@
 // built-in admin role always holds every action and cannot be deleted or
 // reduced; a role that users hold cannot be deleted.
 import { AppError, notFound } from '../../errors/app-error.ts';
-import { slugify, uniqueSlug } from '../entries/slug.ts';
+import { slugify, uniqueSlug } from '../model/slug.ts';
 import { ADMIN_ROLE, type AccountStore, type RoleRecord } from './account-store.ts';
 import { authorize } from './authorize.ts';
 import { ALL_WORKSPACES } from './grants.ts';

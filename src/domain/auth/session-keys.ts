@@ -2,7 +2,7 @@
 // folder (never in the content repo, never logged), so cookies stay valid
 // across restarts and a tampered cookie is recognised.
 import { randomBytes } from 'node:crypto';
-import type { JsonState } from './state-file.ts';
+import type { JsonState } from '../state/state-file.ts';
 
 interface StoredKeys {
   keys: string[];

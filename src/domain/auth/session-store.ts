@@ -3,7 +3,7 @@
 // the file holds its SHA-256, so a leaked state file does not leak sessions.
 // Idle expiry is decided here, not by the cookie.
 import { createHash } from 'node:crypto';
-import { StateFile, type JsonState } from './state-file.ts';
+import { StateFile, type JsonState } from '../state/state-file.ts';
 
 interface StoredSession {
   data: Record<string, unknown>;

@@ -9,7 +9,7 @@ import { authorize } from './authorize.ts';
 import { validateGrants } from './grant-validation.ts';
 import { ALL_WORKSPACES } from './grants.ts';
 import { actorIdOf, type Grant, type Principal } from './principal.ts';
-import { StateFile, type JsonState } from './state-file.ts';
+import { StateFile, type JsonState } from '../state/state-file.ts';
 
 /** A stored token; `hash` never leaves the domain (presenters drop it). */
 export interface TokenRecord {

@@ -3,7 +3,7 @@
 // here; anything else makes an archive unacceptable.
 import { validationFailed } from '../../errors/app-error.ts';
 import { isSafeSegment } from '../../storage/safe-path.ts';
-import { WORKSPACE_SLUG } from '../workspaces/workspace-service.ts';
+import { WORKSPACE_SLUG } from '../model/workspace-file.ts';
 
 /** The parts a backup can hold (API.md "Backups"). */
 export const BACKUP_PARTS = ['content_types', 'entries', 'media', 'webhooks', 'users'] as const;

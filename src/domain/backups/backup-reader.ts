@@ -3,10 +3,10 @@
 // shows. Everything read here is untrusted; each piece is checked before use.
 import { StringDecoder } from 'node:string_decoder';
 import { isAppError } from '../../errors/app-error.ts';
-import { MalformedObjectStream, type ContentRepo } from '../../storage/content-repo.ts';
+import { MalformedObjectStream } from '../../storage/content-repo.ts';
 import { relativePathProblem } from '../../storage/safe-path.ts';
-import { parseEntryFileName } from '../entries/entry-files.ts';
-import { TYPE_FILE } from '../types/type-files.ts';
+import { parseEntryFileName } from '../model/entry-files.ts';
+import { TYPE_FILE } from '../model/type-files.ts';
 import {
   classifyArchiveName,
   CONTENT_FILE,
@@ -23,6 +23,7 @@ import {
   type StateFileKey,
 } from './backup-format.ts';
 import { CheckedZip, type ZipLimits } from './zip-reader.ts';
+import type { ContentReader } from '../content/content-writer.ts';
 
 /** An archive that passed every check of its directory and manifest. */
 export interface OpenedBackup {
@@ -126,7 +127,7 @@ export async function stateRecords(backup: OpenedBackup, key: StateFileKey): Pro
  * Checks the history file without storing anything and returns its commit
  * count (0 without one). Throws validation_failed when it is malformed.
  */
-export async function checkHistory(backup: OpenedBackup, repo: Pick<ContentRepo, 'importObjects'>, maxObjectBytes: number): Promise<number> {
+export async function checkHistory(backup: OpenedBackup, repo: Pick<ContentReader, 'importObjects'>, maxObjectBytes: number): Promise<number> {
   if (!backup.zip.has(HISTORY_FILE)) return 0;
   try {
     return (await repo.importObjects(await backup.zip.stream(HISTORY_FILE), { maxObjectBytes, dryRun: true })).commits;
@@ -138,7 +139,7 @@ export async function checkHistory(backup: OpenedBackup, repo: Pick<ContentRepo,
 }
 
 /** Counts what the archive really holds (API.md inspect), reading every part once. */
-export async function countBackup(backup: OpenedBackup, repo: Pick<ContentRepo, 'importObjects'>, maxObjectBytes: number): Promise<BackupCounts> {
+export async function countBackup(backup: OpenedBackup, repo: Pick<ContentReader, 'importObjects'>, maxObjectBytes: number): Promise<BackupCounts> {
   const counts = emptyCounts();
   for await (const file of contentFiles(backup)) {
     const [, folder, type, name] = file.path.split('/');

@@ -5,13 +5,12 @@
 // revisions. Only after that commit are binaries placed and state written.
 import { pipeline } from 'node:stream/promises';
 import { validationFailed } from '../../errors/app-error.ts';
-import type { ChangedPath, ContentRepo } from '../../storage/content-repo.ts';
 import type { AccountStore } from '../auth/account-store.ts';
-import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import { reindexChangedPaths } from '../content/external-commits.ts';
-import type { EventBus } from '../events.ts';
+import type { ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
+import type { EventBus } from '../model/events.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { HISTORY_FILE, mediaArchiveName, type BackupPart } from './backup-format.ts';
@@ -22,11 +21,12 @@ import { checkUsersPart, checkWebhooks, restoreUsersPart, restoreWebhooks, type 
 
 /** The services a restore writes through. */
 export interface RestoreTargets {
-  repo: ContentRepo;
+  repo: ContentReader;
+  writer: ContentWriter;
   content: ContentIndex;
   workspaces: WorkspaceService;
+  /** Told about media binaries placed after the commit. */
   events: EventBus;
-  indexes: { applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<unknown> }[];
   media: MediaFiles | undefined;
   accounts: AccountStore;
   tokens: Pick<TokenService, 'all' | 'restore'>;
@@ -53,12 +53,24 @@ export interface RestoreOutcome {
 const CONTENT_PARTS: readonly BackupPart[] = ['content_types', 'entries', 'media'];
 
 /**
- * Restores `parts` of an opened archive; run it inside repo.serialize() so
- * no write lands between the plan and the commit. Throws validation_failed
- * (parts not in the archive, anything malformed) before anything is written,
- * and conflict when git is busy.
+ * Restores `parts` of an opened archive, holding the content repo's write
+ * lock throughout so no write lands between the plan and the commit. Throws
+ * validation_failed (parts not in the archive, anything malformed) before
+ * anything is written, and conflict when git is busy.
  */
-export async function restoreBackup(targets: RestoreTargets, backup: OpenedBackup, request: { principal: Principal; name: string; parts: BackupPart[]; overwrite: boolean }): Promise<RestoreOutcome> {
+export function restoreBackup(targets: RestoreTargets, backup: OpenedBackup, request: RestoreRequest): Promise<RestoreOutcome> {
+  return targets.writer.transaction((tx) => restoreHeld(targets, tx, backup, request));
+}
+
+/** Who restores which archive, which parts, and whether existing data is overwritten. */
+export interface RestoreRequest {
+  principal: Principal;
+  name: string;
+  parts: BackupPart[];
+  overwrite: boolean;
+}
+
+async function restoreHeld(targets: RestoreTargets, tx: ContentTransaction, backup: OpenedBackup, request: RestoreRequest): Promise<RestoreOutcome> {
   const missing = request.parts.filter((part) => !backup.manifest.parts.includes(part));
   if (missing.length > 0) throw validationFailed({ parts: `The backup does not hold the part "${missing[0]}".` }, 'The backup does not hold every requested part.');
   const outcome: RestoreOutcome = { name: request.name, parts: request.parts, overwrite: request.overwrite, commit: null, history: false, restored: {}, kept: {}, skipped: {}, notes: [] };
@@ -66,7 +78,7 @@ export async function restoreBackup(targets: RestoreTargets, backup: OpenedBacku
   const plan = checked.files.length > 0 ? await planContent(checked.files, targets, request.overwrite) : undefined;
   const staged = plan ? await stageMedia(targets, backup, plan, outcome) : [];
   try {
-    if (plan) await commitContent(targets, backup, plan, request, outcome);
+    if (plan) await commitContent(targets, tx, { backup, plan, request, outcome });
   } catch (error) {
     await Promise.all(staged.map((item) => targets.media?.discardStaged(item.id)));
     throw error;
@@ -125,8 +137,9 @@ async function stageMedia(targets: RestoreTargets, backup: OpenedBackup, plan: C
   return staged;
 }
 
-async function commitContent(targets: RestoreTargets, backup: OpenedBackup, plan: ContentPlan, request: { principal: Principal; name: string; parts: BackupPart[] }, outcome: RestoreOutcome): Promise<void> {
+async function commitContent(targets: RestoreTargets, tx: ContentTransaction, restore: { backup: OpenedBackup; plan: ContentPlan; request: RestoreRequest; outcome: RestoreOutcome }): Promise<void> {
   const { repo } = targets;
+  const { backup, plan, request, outcome } = restore;
   const head = backup.manifest.head;
   let mergeParents: string[] = [];
   if (request.parts.includes('entries') && head !== null && backup.zip.has(HISTORY_FILE)) {
@@ -139,17 +152,17 @@ async function commitContent(targets: RestoreTargets, backup: OpenedBackup, plan
   Object.assign(outcome.skipped, plan.skipped);
   outcome.notes.push(...plan.notes);
   if (plan.changes.length === 0) return;
-  const before = await repo.head();
-  const commit = await repo.commitChanges({
-    changes: plan.changes,
+  // The restored files are re-read like an outside commit, which tells what they changed.
+  const commit = await tx.commit({
+    by: request.principal,
     message: `Restore backup ${request.name}`,
-    author: gitAuthorOf(request.principal),
-    trailers: { Backup: request.name, Parts: request.parts.join(', '), Actor: actorIdOf(request.principal) ?? 'anonymous' },
+    changes: plan.changes,
+    trailers: { Backup: request.name, Parts: request.parts.join(', ') },
     mergeParents,
+    reread: true,
   });
   outcome.commit = commit.oid;
   outcome.history = mergeParents.length > 0;
-  await reindexChangedPaths(targets, await repo.changedPaths(before, commit.oid));
 }
 
 async function placeMedia(targets: RestoreTargets, staged: { id: string; workspace: string; filename: string }[], overwrite: boolean): Promise<void> {

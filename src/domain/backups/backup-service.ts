@@ -172,9 +172,7 @@ export class BackupService {
     this.authorize(principal, 'backups.restore', name);
     const parts = parseParts(input.parts);
     await this.find(name);
-    return this.withBackup(name, (backup) =>
-      this.options.repo.serialize(() => restoreBackup(this.options, backup, { principal, name, parts, overwrite: input.overwrite ?? false })),
-    );
+    return this.withBackup(name, (backup) => restoreBackup(this.options, backup, { principal, name, parts, overwrite: input.overwrite ?? false }));
   }
 
   private async inspectFile(name: string): Promise<BackupDetail> {

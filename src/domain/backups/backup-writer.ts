@@ -3,11 +3,10 @@
 // the git history for the entries part, media binaries, and state documents
 // with hashes and secrets left out unless configured otherwise.
 import { Readable, type Writable } from 'node:stream';
-import type { ContentRepo } from '../../storage/content-repo.ts';
 import type { RoleRecord, UserRecord } from '../auth/account-store.ts';
 import type { TokenRecord } from '../auth/token-service.ts';
-import { parseEntryFileName } from '../entries/entry-files.ts';
-import { TYPE_FILE } from '../types/type-files.ts';
+import { parseEntryFileName } from '../model/entry-files.ts';
+import { TYPE_FILE } from '../model/type-files.ts';
 import type { WebhookRecord } from '../webhooks/webhook-service.ts';
 import {
   CONTENT_FILE,
@@ -24,6 +23,7 @@ import {
   type BackupPart,
 } from './backup-format.ts';
 import type { ZipSource } from './zip-writer.ts';
+import type { ContentReader } from '../content/content-writer.ts';
 
 /** Media binaries as the backup reads and restores them (media-store.ts provides them). */
 export interface MediaFiles {
@@ -50,7 +50,7 @@ export interface BackupSnapshot {
   version: string;
   parts: readonly BackupPart[];
   includeSecrets: boolean;
-  repo: Pick<ContentRepo, 'head' | 'listFilesAt' | 'readAt' | 'exportObjects'>;
+  repo: Pick<ContentReader, 'head' | 'listFilesAt' | 'readAt' | 'exportObjects'>;
   media: MediaFiles | undefined;
   state: StateRecords;
 }

@@ -2,13 +2,14 @@
 // type, entry, trash and media files of the archive are written, which
 // existing ones are kept (without overwrite), and which files an overwritten
 // entry leaves behind. The result is one list of file changes for one commit.
-import type { ContentRepo, FileChange } from '../../storage/content-repo.ts';
+import type { FileChange } from '../../storage/content-repo.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import { parseEntryFileName } from '../entries/entry-files.ts';
-import { parseFrontMatter } from '../entries/front-matter.ts';
-import { TYPE_FILE } from '../types/type-files.ts';
+import { parseEntryFileName } from '../model/entry-files.ts';
+import { parseFrontMatter } from '../model/front-matter.ts';
+import { TYPE_FILE } from '../model/type-files.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import type { ContentFile } from './backup-reader.ts';
+import type { ContentReader } from '../content/content-writer.ts';
 
 /** What a restore did with one kind of record. */
 export interface RestoreTally {
@@ -31,7 +32,7 @@ export interface ContentPlan {
 
 /** What planning reads of the current state. */
 export interface PlanSources {
-  repo: Pick<ContentRepo, 'readFile' | 'listFiles'>;
+  repo: Pick<ContentReader, 'readFile' | 'listFiles'>;
   content: Pick<ContentIndex, 'findType'>;
   workspaces: Pick<WorkspaceService, 'find'>;
 }

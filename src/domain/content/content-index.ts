@@ -2,16 +2,17 @@
 // per workspace, each content type with a TypeIndex of its active entries.
 // It is loaded once at start, updated by the services after each commit, and
 // re-indexed path by path when commits arrive from outside the server.
-import type { ContentRepo, ChangedPath } from '../../storage/content-repo.ts';
+import type { ChangedPath } from '../../storage/content-repo.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { TypeIndex } from '../query/type-index.ts';
-import type { ContentType } from '../types/content-type.ts';
-import { normalizeContentTypeInput } from '../types/type-input.ts';
-import { TYPE_FILE, typesDir, typeYamlToInput } from '../types/type-files.ts';
-import { entriesDir, entryFromFiles, parseEntryFileName, type EntryFileSet } from '../entries/entry-files.ts';
-import { validateFieldValues } from '../entries/field-values.ts';
-import type { StoredEntry } from '../entries/entry.ts';
-import { entryVersion } from '../entries/entry-version.ts';
+import type { ContentType } from '../model/content-type.ts';
+import { normalizeContentTypeInput } from '../model/type-input.ts';
+import { TYPE_FILE, typesDir, typeYamlToInput } from '../model/type-files.ts';
+import { entriesDir, entryFromFiles, parseEntryFileName, type EntryFileSet } from '../model/entry-files.ts';
+import { validateFieldValues } from '../model/field-values.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import { entryVersion } from '../model/entry-version.ts';
+import type { ContentReader } from './content-writer.ts';
 
 /** A content type with its index of active entries. */
 export interface IndexedType {
@@ -41,7 +42,7 @@ export interface WarmSearchOptions {
 export class ContentIndex {
   private readonly workspaces = new Map<string, Map<string, IndexedType>>();
 
-  constructor(private readonly repo: ContentRepo, private readonly reportProblem: ProblemReporter) {}
+  constructor(private readonly repo: ContentReader, private readonly reportProblem: ProblemReporter) {}
 
   /** Reads every type and entry of a workspace from the working tree. */
   async loadWorkspace(workspace: string): Promise<void> {

@@ -1,33 +1,45 @@
-// Commits made outside the server (plain git in the content folder, or a pull)
-// are noticed by polling HEAD and applied to the in-memory index path by path.
-// The entries and types they change are told to the event bus like API writes.
+// Commits made outside the server (plain git in the content folder, a pull,
+// later a push) reach the in-memory index through the write path
+// (content-writer.ts): HEAD is polled, and the paths a run of such commits
+// changed are re-read here. The entries and types they change are told to the
+// event bus like API writes.
 import type { Logger } from '../../lib/logger.ts';
-import type { ChangedPath, ContentRepo } from '../../storage/content-repo.ts';
-import type { WorkspaceService } from '../workspaces/workspace-service.ts';
-import { statusEvents } from '../entries/entry-writes.ts';
-import type { DomainEvent, EventBus, EventType } from '../events.ts';
+import type { ChangedPath } from '../../storage/content-repo.ts';
+import { statusEvents, type EventType } from '../model/events.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
+import type { ContentWriter, EventDraft } from './content-writer.ts';
 
-/** What watchExternalCommits() reads from and reports to. */
-export interface WatchOptions {
-  repo: ContentRepo;
+/**
+ * The workspace registry as re-reading needs it. WorkspaceService sits above
+ * this folder (it writes through the content writer), so it is handed in as
+ * this, never imported.
+ */
+export interface WorkspaceRegistry {
+  find(slug: string): object | undefined;
+  reload(slug: string): Promise<void>;
+}
+
+/** The in-memory pictures that commits from outside are re-read into. */
+export interface ReadModels {
   content: ContentIndex;
-  workspaces: WorkspaceService;
-  logger: Logger;
-  intervalMs: number;
-  /** Receives content.* and schema.* events for what the commits changed. */
-  events?: EventBus;
+  workspaces: WorkspaceRegistry;
   /** Further in-memory indexes (the media library) that re-read the paths a commit changed. */
   indexes?: { applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<unknown> }[];
 }
 
-/** Starts watching; returns the function that stops it. Failures are logged, never thrown. */
+/** What watchExternalCommits() writes through and logs to. */
+export interface WatchOptions {
+  writer: ContentWriter;
+  logger: Logger;
+  intervalMs: number;
+}
+
+/** Starts watching HEAD; returns the function that stops it. Failures are logged, never thrown. */
 export function watchExternalCommits(options: WatchOptions): () => void {
-  const { repo, logger } = options;
-  return repo.watchHead(async (from, to) => {
+  const { writer, logger } = options;
+  return writer.onExternalCommits(async (tx, from, to) => {
     try {
-      const changes = await repo.changedPaths(from, to);
-      await reindexChangedPaths(options, changes);
+      const changes = await tx.receiveCommits(from, to);
       logger.info('indexed an external commit', { commit: to, files: changes.length });
     } catch (error) {
       logger.error('could not index an external commit', { commit: to, error });
@@ -36,13 +48,15 @@ export function watchExternalCommits(options: WatchOptions): () => void {
 }
 
 /**
- * Applies the paths a commit changed to the in-memory picture (workspaces,
- * types and entries, further indexes) and tells the event bus what changed.
- * Used for commits made outside the server and for restored backups; call it
- * inside repo.serialize(). Throws what reading the files throws.
+ * Applies the paths commits changed to the in-memory picture (workspaces,
+ * types and entries, further indexes) and returns the events that tell what
+ * changed. The content writer calls it for commits made outside the server
+ * and for restored backups, holding the write lock. Throws what reading the
+ * files throws.
  */
-export async function reindexChangedPaths(options: Pick<WatchOptions, 'content' | 'workspaces' | 'events' | 'indexes'>, changes: ChangedPath[]): Promise<void> {
-  const { content, workspaces } = options;
+export async function reindexChangedPaths(models: ReadModels, changes: ChangedPath[]): Promise<EventDraft[]> {
+  const { content, workspaces } = models;
+  const events: EventDraft[] = [];
   for (const [workspace, paths] of groupByWorkspace(changes)) {
     if (paths.some((change) => change.path === `${workspace}/workspace.yaml`)) {
       const known = !!workspaces.find(workspace);
@@ -52,12 +66,12 @@ export async function reindexChangedPaths(options: Pick<WatchOptions, 'content' 
     if (!workspaces.find(workspace)) continue;
     const typesBefore = typeVersions(content, workspace);
     const entryChanges = await content.applyExternalChanges(workspace, paths);
-    for (const index of options.indexes ?? []) await index.applyExternalChanges(workspace, paths);
-    const occurredAt = new Date().toISOString();
+    for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths);
     for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap(entryEvents)]) {
-      options.events?.emit({ ...event, workspace, occurredAt });
+      events.push({ ...event, workspace });
     }
   }
+  return events;
 }
 
 function groupByWorkspace(changes: ChangedPath[]): Map<string, ChangedPath[]> {
@@ -69,14 +83,14 @@ function groupByWorkspace(changes: ChangedPath[]): Map<string, ChangedPath[]> {
   return groups;
 }
 
-type EventDraft = Pick<DomainEvent, 'type' | 'data'>;
+type Draft = Omit<EventDraft, 'workspace'>;
 
 function typeVersions(content: ContentIndex, workspace: string): Map<string, string> {
   return new Map(content.types(workspace).map(({ type }) => [type.name, JSON.stringify(type)]));
 }
 
-function schemaEvents(before: Map<string, string>, after: Map<string, string>): EventDraft[] {
-  const events: EventDraft[] = [];
+function schemaEvents(before: Map<string, string>, after: Map<string, string>): Draft[] {
+  const events: Draft[] = [];
   for (const [name, version] of after) {
     const old = before.get(name);
     if (old === undefined) events.push({ type: 'schema.created', data: { type: name } });
@@ -87,7 +101,7 @@ function schemaEvents(before: Map<string, string>, after: Map<string, string>): 
 }
 
 // The same events an API write of the same change emits (entry-service.ts).
-function entryEvents(change: EntryChange): EventDraft[] {
+function entryEvents(change: EntryChange): Draft[] {
   const entry = change.after ?? change.before;
   if (entry === undefined) return [];
   const types: EventType[] = !change.before

@@ -8,7 +8,7 @@ import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import { readsWholeCollection } from '../entries/entry-access.ts';
-import { ENTRY_STATUSES, type EntryStatus, type StoredEntry } from '../entries/entry.ts';
+import { ENTRY_STATUSES, type EntryStatus, type StoredEntry } from '../model/entry.ts';
 import type { TypeService } from '../types/type-service.ts';
 
 /** Entry counts of one content type. */

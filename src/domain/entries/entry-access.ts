@@ -2,8 +2,8 @@
 // transitions" combined with the grants of the principal.
 import { authorize, can } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { ContentType } from '../types/content-type.ts';
-import type { StoredEntry } from './entry.ts';
+import type { ContentType } from '../model/content-type.ts';
+import type { StoredEntry } from '../model/entry.ts';
 
 /** The grant check for one action on a collection (`content:{type}:*`). */
 export function collectionRequest(workspace: string, type: string, action: string, payload?: { status?: string; locale?: string; fields?: string[] }) {

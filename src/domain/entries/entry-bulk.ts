@@ -6,8 +6,8 @@ import { AppError, validationFailed, type FieldErrors } from '../../errors/app-e
 import type { IndexedType } from '../content/content-index.ts';
 import { buildUpdatedEntry, checkReferences, type ChangeContext } from './entry-changes.ts';
 import type { EntryInput } from './entry-input.ts';
-import type { StoredEntry } from './entry.ts';
-import { validateFieldValues } from './field-values.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import { validateFieldValues } from '../model/field-values.ts';
 
 /** Most ids one bulk call may name. */
 export const MAX_BULK_IDS = 1000;

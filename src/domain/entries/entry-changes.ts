@@ -3,12 +3,12 @@
 // checks that need the whole collection (unique fields, relation targets).
 import { AppError, validationFailed, type FieldErrors } from '../../errors/app-error.ts';
 import type { IndexedType } from '../content/content-index.ts';
-import { isLocalized, type ContentType } from '../types/content-type.ts';
+import { isLocalized, type ContentType } from '../model/content-type.ts';
 import type { EntryInput } from './entry-input.ts';
-import type { StoredEntry } from './entry.ts';
-import { applyDefaults, validateFieldValues } from './field-values.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import { applyDefaults, validateFieldValues } from '../model/field-values.ts';
 import { newEntryId } from './ids.ts';
-import { slugify, uniqueSlug } from './slug.ts';
+import { slugify, uniqueSlug } from '../model/slug.ts';
 
 /** Who writes (actorIdOf() of the principal) and when, for the system keys of a change. */
 export interface ChangeContext {

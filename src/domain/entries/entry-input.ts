@@ -2,9 +2,9 @@
 // "status", "published_at", "locale") and custom field values, checking the
 // reserved ones. Custom values are checked against the type by field-values.ts.
 import type { FieldErrors } from '../../errors/app-error.ts';
-import { LOCALE_PATTERN } from '../types/content-type.ts';
-import { ENTRY_STATUSES, type EntryStatus } from './entry.ts';
-import { isValidSlug } from './slug.ts';
+import { LOCALE_PATTERN } from '../model/content-type.ts';
+import { ENTRY_STATUSES, type EntryStatus } from '../model/entry.ts';
+import { isValidSlug } from '../model/slug.ts';
 
 /** A write body split into its reserved keys (checked) and custom field values (checked later against the type). */
 export interface EntryInput {

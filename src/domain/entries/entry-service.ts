@@ -3,22 +3,23 @@
 // against the type and become exactly one commit each. Trash and revision
 // restores live in domain/trash and domain/history and share entry-writes.ts.
 import { AppError, notFound, validationFailed, type FieldErrors } from '../../errors/app-error.ts';
-import type { ContentRepo, FileChange } from '../../storage/content-repo.ts';
+import type { FileChange } from '../../storage/content-repo.ts';
 import { authorize } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
+import type { ContentTransaction, ContentWriter } from '../content/content-writer.ts';
 import { resolveEntry } from '../locales/resolve.ts';
 import { parseListQuery, type RawQuery } from '../query/list-query.ts';
 import { expandRelations, omitUnreadableRelations } from '../query/relations.ts';
-import type { EventBus, EventType } from '../events.ts';
-import { isLocalized, type ContentType } from '../types/content-type.ts';
+import { statusEvents, type EventType } from '../model/events.ts';
+import { isLocalized, type ContentType } from '../model/content-type.ts';
 import { assertCanReadType, collectionRequest, entryRequest, readsWholeCollection } from './entry-access.ts';
 import { buildBulkChanges, checkBulkInput, resolveBulkTargets } from './entry-bulk.ts';
 import { buildCreatedEntry, buildUpdatedEntry, checkReferences } from './entry-changes.ts';
 import { parseEntryInput, type EntryInput } from './entry-input.ts';
-import { entryVersion } from './entry-version.ts';
-import { commitEntryChange, emitEntryEvents, entryFileChanges, statusEvents, trashFileChanges } from './entry-writes.ts';
-import { isPubliclyVisible, type ResolvedEntry, type StoredEntry } from './entry.ts';
+import { entryVersion } from '../model/entry-version.ts';
+import { commitEntryChange, entryEvents, entryFileChanges, trashFileChanges } from './entry-writes.ts';
+import { isPubliclyVisible, type ResolvedEntry, type StoredEntry } from '../model/entry.ts';
 import { presentMedia, type MediaPresenter } from './media-urls.ts';
 
 export type { MediaPresenter } from './media-urls.ts';
@@ -47,9 +48,8 @@ export interface EntryResult {
 /** Entry reads and writes over the content index and the content repo. */
 export class EntryService {
   constructor(
-    private readonly repo: ContentRepo,
+    private readonly writer: ContentWriter,
     private readonly content: ContentIndex,
-    private readonly events: EventBus,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -92,13 +92,17 @@ export class EntryService {
     const payload = { ...payloadOf(input), status: input.status ?? 'draft', locale: input.locale ?? (type.default_locale || undefined) };
     authorize(principal, collectionRequest(workspace, type.name, 'content.create', payload));
     if (input.status === 'published') authorize(principal, collectionRequest(workspace, type.name, 'content.publish', payload));
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, typeName);
       const entry = buildCreatedEntry(indexed, input, { actor: actorIdOf(principal), now: new Date(this.now()).toISOString() });
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(indexed.type.fields));
-      await this.commit(principal, workspace, entry, `Create ${type.name}/${entry.slug}`, entryFileChanges(workspace, indexed.type, undefined, entry));
-      indexed.index.upsert(entry);
-      this.emit(principal, workspace, entry, ['content.created', ...statusEvents(undefined, entry)]);
+      await this.commit(tx, principal, workspace, {
+        entry,
+        message: `Create ${type.name}/${entry.slug}`,
+        changes: entryFileChanges(workspace, indexed.type, undefined, entry),
+        apply: () => indexed.index.upsert(entry),
+        events: ['content.created', ...statusEvents(undefined, entry)],
+      });
       return this.writeResult(indexed.type, entry, input.locale);
     });
   }
@@ -111,7 +115,7 @@ export class EntryService {
   async update(principal: Principal, workspace: string, typeName: string, identifier: string, body: Record<string, unknown>, ifMatch?: VersionCheck): Promise<EntryResult> {
     const { type } = this.content.getType(workspace, typeName);
     const input = this.parseInput(body, type);
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, typeName);
       const current = this.findEntry(indexed, identifier);
       assertVersion(current, ifMatch);
@@ -119,9 +123,13 @@ export class EntryService {
       if (input.status === 'published') authorize(principal, entryRequest(workspace, current, 'content.publish', payloadOf(input)));
       const entry = buildUpdatedEntry(indexed, current, input, { actor: actorIdOf(principal), now: new Date(this.now()).toISOString() });
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(input.values));
-      await this.commit(principal, workspace, entry, `Update ${type.name}/${entry.slug}`, entryFileChanges(workspace, indexed.type, current, entry));
-      indexed.index.upsert(entry);
-      this.emit(principal, workspace, entry, ['content.updated', ...statusEvents(current, entry)]);
+      await this.commit(tx, principal, workspace, {
+        entry,
+        message: `Update ${type.name}/${entry.slug}`,
+        changes: entryFileChanges(workspace, indexed.type, current, entry),
+        apply: () => indexed.index.upsert(entry),
+        events: ['content.updated', ...statusEvents(current, entry)],
+      });
       return this.writeResult(indexed.type, entry, input.locale);
     });
   }
@@ -129,14 +137,18 @@ export class EntryService {
   /** Soft-deletes an entry: its files move to the trash folder in one commit. Throws not_found, unauthorized, forbidden, precondition_failed. */
   async remove(principal: Principal, workspace: string, typeName: string, identifier: string, ifMatch?: VersionCheck): Promise<void> {
     this.content.getType(workspace, typeName);
-    await this.repo.serialize(async () => {
+    await this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, typeName);
       const current = this.findEntry(indexed, identifier);
       assertVersion(current, ifMatch);
       authorize(principal, entryRequest(workspace, current, 'content.delete'));
-      await this.commit(principal, workspace, current, `Delete ${indexed.type.name}/${current.slug}`, this.trashChanges(principal, workspace, indexed.type, current));
-      indexed.index.remove(current.id);
-      this.emit(principal, workspace, current, ['content.deleted']);
+      await this.commit(tx, principal, workspace, {
+        entry: current,
+        message: `Delete ${indexed.type.name}/${current.slug}`,
+        changes: this.trashChanges(principal, workspace, indexed.type, current),
+        apply: () => indexed.index.remove(current.id),
+        events: ['content.deleted'],
+      });
     });
   }
 
@@ -148,7 +160,7 @@ export class EntryService {
   async bulkUpdate(principal: Principal, workspace: string, typeName: string, ids: string[], body: Record<string, unknown>): Promise<ResolvedEntry[]> {
     const { type } = this.content.getType(workspace, typeName);
     const input = this.parseInput(body, type, 'changes.');
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, typeName);
       const targets = resolveBulkTargets(indexed, ids);
       checkBulkInput(indexed, input, targets.length);
@@ -159,11 +171,15 @@ export class EntryService {
       const context = { actor: actorIdOf(principal), now: new Date(this.now()).toISOString(), findType: (name: string) => this.content.findType(workspace, name) };
       const changes = buildBulkChanges(indexed, targets, input, context);
       const files = changes.flatMap(({ before, after }) => entryFileChanges(workspace, indexed.type, before, after));
-      await commitEntryChange(this.repo, principal, { workspace, type: type.name, ids: targets.map((entry) => entry.id), message: `Update ${changes.length} ${plural(changes.length)} in ${type.name}`, changes: files });
-      for (const { before, after } of changes) {
-        indexed.index.upsert(after);
-        this.emit(principal, workspace, after, ['content.updated', ...statusEvents(before, after)]);
-      }
+      await commitEntryChange(tx, principal, {
+        workspace,
+        type: type.name,
+        ids: targets.map((entry) => entry.id),
+        message: `Update ${changes.length} ${plural(changes.length)} in ${type.name}`,
+        changes: files,
+        apply: () => changes.forEach(({ after }) => indexed.index.upsert(after)),
+        events: changes.flatMap(({ before, after }) => entryEvents(workspace, after, ['content.updated', ...statusEvents(before, after)])),
+      });
       return changes.map(({ after }) => resolveEntry(after, indexed.type, input.locale));
     });
   }
@@ -175,17 +191,21 @@ export class EntryService {
    */
   async bulkRemove(principal: Principal, workspace: string, typeName: string, ids: string[]): Promise<string[]> {
     this.content.getType(workspace, typeName);
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, typeName);
       const targets = resolveBulkTargets(indexed, ids);
       for (const entry of targets) authorize(principal, entryRequest(workspace, entry, 'content.delete'));
       const files = targets.flatMap((entry) => this.trashChanges(principal, workspace, indexed.type, entry));
       const message = `Delete ${targets.length} ${plural(targets.length)} from ${indexed.type.name}`;
-      await commitEntryChange(this.repo, principal, { workspace, type: indexed.type.name, ids: targets.map((entry) => entry.id), message, changes: files });
-      for (const entry of targets) {
-        indexed.index.remove(entry.id);
-        this.emit(principal, workspace, entry, ['content.deleted']);
-      }
+      await commitEntryChange(tx, principal, {
+        workspace,
+        type: indexed.type.name,
+        ids: targets.map((entry) => entry.id),
+        message,
+        changes: files,
+        apply: () => targets.forEach((entry) => indexed.index.remove(entry.id)),
+        events: targets.flatMap((entry) => entryEvents(workspace, entry, ['content.deleted'])),
+      });
       return targets.map((entry) => entry.id);
     });
   }
@@ -198,7 +218,7 @@ export class EntryService {
    */
   async removeTranslation(principal: Principal, workspace: string, typeName: string, identifier: string, locale: string): Promise<EntryResult> {
     this.content.getType(workspace, typeName);
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, typeName);
       const current = this.findEntry(indexed, identifier);
       authorize(principal, entryRequest(workspace, current, 'content.delete', { locale }));
@@ -211,10 +231,13 @@ export class EntryService {
       const actor = actorIdOf(principal);
       if (actor) next.updated_by = actor;
       // The variant's file is among the old files that the new entry no longer has.
-      const changes = entryFileChanges(workspace, indexed.type, current, next);
-      await this.commit(principal, workspace, next, `Delete ${locale} translation of ${indexed.type.name}/${current.slug}`, changes);
-      indexed.index.upsert(next);
-      this.emit(principal, workspace, next, ['content.updated']);
+      await this.commit(tx, principal, workspace, {
+        entry: next,
+        message: `Delete ${locale} translation of ${indexed.type.name}/${current.slug}`,
+        changes: entryFileChanges(workspace, indexed.type, current, next),
+        apply: () => indexed.index.upsert(next),
+        events: ['content.updated'],
+      });
       return this.writeResult(indexed.type, next, undefined);
     });
   }
@@ -284,17 +307,24 @@ export class EntryService {
     return [...entryFileChanges(workspace, type, entry, undefined), ...trashFileChanges(workspace, type, entry, deleted)];
   }
 
-  private async commit(principal: Principal, workspace: string, entry: StoredEntry, message: string, changes: FileChange[]): Promise<void> {
-    await commitEntryChange(this.repo, principal, { workspace, type: entry.type, ids: [entry.id], message, changes });
-  }
-
-  private emit(principal: Principal, workspace: string, entry: StoredEntry, types: EventType[]): void {
-    emitEntryEvents(this.events, principal, workspace, entry, types, this.now());
+  // One entry's commit; `events` are told about that entry.
+  private async commit(tx: ContentTransaction, principal: Principal, workspace: string, write: SingleEntryWrite): Promise<void> {
+    const { entry, message, changes, apply, events } = write;
+    await commitEntryChange(tx, principal, { workspace, type: entry.type, ids: [entry.id], message, changes, apply, events: entryEvents(workspace, entry, events) });
   }
 
   private writeResult(type: ContentType, entry: StoredEntry, locale: string | undefined): EntryResult {
     return { entry: resolveEntry(entry, type, locale), version: entryVersion(entry) };
   }
+}
+
+/** What a write of one entry commits and does once the commit has landed. */
+interface SingleEntryWrite {
+  entry: StoredEntry;
+  message: string;
+  changes: FileChange[];
+  apply: () => void;
+  events: EventType[];
 }
 
 function plural(count: number): string {

@@ -2,12 +2,13 @@
 // revision services: which files a change touches, the commit with its
 // trailers, and the domain events told after it. The rules (what may change)
 // stay with each service; this only turns a decided change into one commit.
-import type { CommitInfo, ContentRepo, FileChange } from '../../storage/content-repo.ts';
-import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
-import type { EventBus, EventType } from '../events.ts';
-import type { ContentType } from '../types/content-type.ts';
-import { entriesDir, entryToFiles, trashDir } from './entry-files.ts';
-import type { StoredEntry } from './entry.ts';
+import type { CommitInfo, FileChange } from '../../storage/content-repo.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { ContentTransaction, EventDraft } from '../content/content-writer.ts';
+import type { EventType } from '../model/events.ts';
+import type { ContentType } from '../model/content-type.ts';
+import { entriesDir, entryToFiles, trashDir } from '../model/entry-files.ts';
+import type { StoredEntry } from '../model/entry.ts';
 
 /**
  * The file changes that turn `before` into `after` under `{ws}/entries/{type}`:
@@ -34,7 +35,7 @@ export function trashFileChanges(workspace: string, type: ContentType, entry: St
   return [...files].map(([file, content]) => ({ path: `${folder}/${file}`, content }));
 }
 
-/** What one entry commit says about itself. */
+/** What one entry commit says about itself, and what it does in memory once it has landed. */
 export interface EntryCommit {
   workspace: string;
   type: string;
@@ -42,36 +43,29 @@ export interface EntryCommit {
   ids: string[];
   message: string;
   changes: FileChange[];
+  /** The index update (see ContentChange.apply). */
+  apply?: () => void;
+  events?: EventDraft[];
 }
 
 /**
- * Writes one commit authored by the principal, with the Workspace, Type,
- * Entry (or Entries) and Actor trailers. Call it inside `repo.serialize`.
- * Throws what commitChanges throws (invalid_request, conflict).
+ * Commits an entry change through the transaction, authored by the
+ * principal, with the Workspace, Type and Entry (or Entries) trailers.
+ * Throws what ContentTransaction.commit throws (invalid_request, conflict).
  */
-export function commitEntryChange(repo: ContentRepo, principal: Principal, commit: EntryCommit): Promise<CommitInfo> {
+export function commitEntryChange(tx: ContentTransaction, principal: Principal, commit: EntryCommit): Promise<CommitInfo> {
   const ids: Record<string, string> = commit.ids.length === 1 ? { Entry: commit.ids[0] } : { Entries: commit.ids.join(' ') };
-  return repo.commitChanges({
+  return tx.commit({
+    by: principal,
     changes: commit.changes,
     message: commit.message,
-    author: gitAuthorOf(principal),
-    trailers: { Workspace: commit.workspace, Type: commit.type, ...ids, Actor: actorIdOf(principal) ?? 'anonymous' },
+    trailers: { Workspace: commit.workspace, Type: commit.type, ...ids },
+    apply: commit.apply,
+    events: commit.events,
   });
 }
 
-/** Tells the event bus about a committed entry change, one event per type, with `{ type, id, slug }`. Throws nothing. */
-export function emitEntryEvents(events: EventBus, principal: Principal, workspace: string, entry: StoredEntry, types: EventType[], now: number): void {
-  const occurredAt = new Date(now).toISOString();
-  for (const type of types) {
-    events.emit({ type, workspace, occurredAt, actor: actorIdOf(principal), data: { type: entry.type, id: entry.id, slug: entry.slug } });
-  }
-}
-
-/** content.published when an entry becomes published, content.unpublished when it leaves published. */
-export function statusEvents(before: StoredEntry | undefined, after: StoredEntry): EventType[] {
-  const was = before?.status === 'published';
-  const is = after.status === 'published';
-  if (is && !was) return ['content.published'];
-  if (was && !is) return ['content.unpublished'];
-  return [];
+/** The events of one entry change, one per type, with `{ type, id, slug }`. */
+export function entryEvents(workspace: string, entry: StoredEntry, types: EventType[]): EventDraft[] {
+  return types.map((type) => ({ type, workspace, data: { type: entry.type, id: entry.id, slug: entry.slug } }));
 }

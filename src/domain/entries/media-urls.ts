@@ -1,7 +1,7 @@
 // Media field values in responses: the public API turns filenames into
 // absolute URLs, also inside expanded relations; the admin API keeps filenames.
-import type { ContentType } from '../types/content-type.ts';
-import type { ResolvedEntry } from './entry.ts';
+import type { ContentType } from '../model/content-type.ts';
+import type { ResolvedEntry } from '../model/entry.ts';
 
 /** How media field values are presented: public reads give absolute URLs, admin reads keep filenames. */
 export type MediaPresenter = (filename: string) => string;

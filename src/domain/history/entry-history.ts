@@ -2,11 +2,12 @@
 // that touched its files in any locale, newest first, following slug renames
 // and moves to and from the trash by the `id:` its files carry; and the entry
 // as it was at one of those commits. Commits made with plain git count too.
-import type { CommitInfo, ContentRepo } from '../../storage/content-repo.ts';
-import { entriesDir, entryFileName, entryFromFiles, parseEntryFileName, trashDir } from '../entries/entry-files.ts';
-import type { StoredEntry } from '../entries/entry.ts';
-import { parseFrontMatter } from '../entries/front-matter.ts';
-import type { ContentType } from '../types/content-type.ts';
+import type { CommitInfo } from '../../storage/content-repo.ts';
+import { entriesDir, entryFileName, entryFromFiles, parseEntryFileName, trashDir } from '../model/entry-files.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import { parseFrontMatter } from '../model/front-matter.ts';
+import type { ContentType } from '../model/content-type.ts';
+import type { ContentReader } from '../content/content-writer.ts';
 
 /** Which entry a history question is about. */
 export interface EntryRef {
@@ -20,7 +21,7 @@ export interface EntryRef {
  * back through renames and trash moves: when a commit added a followed file,
  * the files it deleted that carry the same id are followed further back.
  */
-export async function entryCommits(repo: ContentRepo, ref: EntryRef): Promise<CommitInfo[]> {
+export async function entryCommits(repo: ContentReader, ref: EntryRef): Promise<CommitInfo[]> {
   const { workspace, type, entry } = ref;
   return repo.log({ paths: currentFiles(ref), follow: (path, content) => idOfFile(workspace, type.name, path, content) === entry.id });
 }
@@ -37,7 +38,7 @@ function currentFiles(ref: EntryRef): string[] {
  * undefined when the commit left no file of it (it was removed outright).
  * Throws a plain Error naming the problem when its files cannot be parsed.
  */
-export async function entryAt(repo: ContentRepo, ref: EntryRef, commit: CommitInfo): Promise<StoredEntry | undefined> {
+export async function entryAt(repo: ContentReader, ref: EntryRef, commit: CommitInfo): Promise<StoredEntry | undefined> {
   const location = await locate(repo, ref, commit);
   if (location === undefined) return undefined;
   const root = await repo.readAt(commit.oid, `${location.dir}/${entryFileName(location.slug)}`);
@@ -61,7 +62,7 @@ interface Location {
 
 // Where the entry's files sat after `commit`: among the files the commit
 // wrote under the type's entries or trash folder, the ones with the entry's id.
-async function locate(repo: ContentRepo, ref: EntryRef, commit: CommitInfo): Promise<Location | undefined> {
+async function locate(repo: ContentReader, ref: EntryRef, commit: CommitInfo): Promise<Location | undefined> {
   const { workspace, type, entry } = ref;
   const written = await writtenFiles(repo, ref, commit);
   const found: Location[] = [];
@@ -84,14 +85,14 @@ async function locate(repo: ContentRepo, ref: EntryRef, commit: CommitInfo): Pro
 
 // The first commit of a repository has nothing to diff against; the entry's
 // current file names are the only candidates there.
-async function writtenFiles(repo: ContentRepo, ref: EntryRef, commit: CommitInfo): Promise<string[]> {
+async function writtenFiles(repo: ContentReader, ref: EntryRef, commit: CommitInfo): Promise<string[]> {
   const parent = commit.parents[0];
   if (parent === undefined) return currentFiles(ref);
   const changed = await repo.changedPaths(parent, commit.oid, ref.workspace);
   return changed.filter((change) => change.change !== 'deleted').map((change) => change.path);
 }
 
-async function rootIdAt(repo: ContentRepo, workspace: string, type: string, oid: string, path: string): Promise<string | undefined> {
+async function rootIdAt(repo: ContentReader, workspace: string, type: string, oid: string, path: string): Promise<string | undefined> {
   const content = await repo.readAt(oid, path);
   return content === undefined ? undefined : idOfFile(workspace, type, path, content);
 }

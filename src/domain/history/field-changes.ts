@@ -2,7 +2,7 @@
 // admin UI's revision diff. Shared fields are named as in responses (`title`,
 // `status`, …), custom root values `data.{field}`, and each locale variant's
 // values `translations.{locale}.title` and `translations.{locale}.data.{field}`.
-import type { StoredEntry, Translation } from '../entries/entry.ts';
+import type { StoredEntry, Translation } from '../model/entry.ts';
 
 /** One changed value; `null` stands for "absent". */
 export interface FieldChange {

@@ -3,17 +3,18 @@
 // the entry it was plus a field-by-field diff against its predecessor, and
 // restored as a new commit. History itself is read in entry-history.ts.
 import { AppError, notFound, validationFailed, type FieldErrors } from '../../errors/app-error.ts';
-import type { CommitInfo, ContentRepo } from '../../storage/content-repo.ts';
+import type { CommitInfo } from '../../storage/content-repo.ts';
 import { authorize } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
+import type { ContentReader, ContentWriter } from '../content/content-writer.ts';
 import { entryRequest } from '../entries/entry-access.ts';
 import { checkReferences } from '../entries/entry-changes.ts';
-import { entryVersion } from '../entries/entry-version.ts';
-import { commitEntryChange, emitEntryEvents, entryFileChanges, statusEvents } from '../entries/entry-writes.ts';
-import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
-import { validateFieldValues } from '../entries/field-values.ts';
-import type { EventBus } from '../events.ts';
+import { entryVersion } from '../model/entry-version.ts';
+import { commitEntryChange, entryEvents, entryFileChanges } from '../entries/entry-writes.ts';
+import type { ResolvedEntry, StoredEntry } from '../model/entry.ts';
+import { validateFieldValues } from '../model/field-values.ts';
+import { statusEvents } from '../model/events.ts';
 import { resolveEntry } from '../locales/resolve.ts';
 import { entryAt, entryCommits, type EntryRef } from './entry-history.ts';
 import { diffEntries, type FieldChange } from './field-changes.ts';
@@ -43,9 +44,9 @@ const REVISION_ID = /^[0-9a-f]{40}$/;
 /** Revision list, detail and restore over the content repo's history. */
 export class RevisionService {
   constructor(
-    private readonly repo: ContentRepo,
+    private readonly repo: ContentReader,
+    private readonly writer: ContentWriter,
     private readonly content: ContentIndex,
-    private readonly events: EventBus,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -88,7 +89,7 @@ export class RevisionService {
     const { commits, position } = await this.findRevision(ref, revisionId);
     const old = await this.readEntry(ref, commits[position]);
     if (!old) throw validationFailed({ revision: 'The entry has no content at this revision.' });
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, typeName);
       const current = indexed.index.get(ref.entry.id);
       if (!current) throw notFound('Content entry not found.');
@@ -97,9 +98,15 @@ export class RevisionService {
       if (next.status === 'published') authorize(principal, entryRequest(workspace, current, 'content.publish', { status: next.status }));
       assertFits(indexed, next);
       const message = `Restore ${typeName}/${current.slug} to revision ${commits[position].oid.slice(0, 7)}`;
-      await commitEntryChange(this.repo, principal, { workspace, type: typeName, ids: [current.id], message, changes: entryFileChanges(workspace, indexed.type, current, next) });
-      indexed.index.upsert(next);
-      emitEntryEvents(this.events, principal, workspace, next, ['content.updated', ...statusEvents(current, next)], this.now());
+      await commitEntryChange(tx, principal, {
+        workspace,
+        type: typeName,
+        ids: [current.id],
+        message,
+        changes: entryFileChanges(workspace, indexed.type, current, next),
+        apply: () => indexed.index.upsert(next),
+        events: entryEvents(workspace, next, ['content.updated', ...statusEvents(current, next)]),
+      });
       return { entry: resolveEntry(next, indexed.type, undefined), version: entryVersion(next) };
     });
   }

@@ -2,8 +2,8 @@
 // translation) into the one-locale view that reads, filters, sorting and search
 // work on (SPEC schema rule 5). Writing translations belongs to domain/entries.
 
-import type { ContentType, FieldDefinition } from '../types/content-type.ts';
-import type { ResolvedEntry, StoredEntry, Translation } from '../entries/entry.ts';
+import type { ContentType, FieldDefinition } from '../model/content-type.ts';
+import type { ResolvedEntry, StoredEntry, Translation } from '../model/entry.ts';
 
 /**
  * The locale a read of `type` resolves to: the requested code when the type

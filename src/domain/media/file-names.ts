@@ -2,7 +2,7 @@
 // name is made safe (lowercase ASCII words joined by hyphens, plus the
 // extension), and how it is made unique in a workspace with -2, -3, ….
 import slugifyText from '@sindresorhus/slugify';
-import { MEDIA_FILENAME_PATTERN } from '../entries/field-values.ts';
+import { MEDIA_FILENAME_PATTERN } from '../model/field-values.ts';
 
 /** The longest base name (before the extension) made from an uploaded file's name. */
 export const MAX_BASE_LENGTH = 100;

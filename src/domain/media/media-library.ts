@@ -2,9 +2,10 @@
 // which lists and file serving are answered from. Loaded at start, updated by
 // MediaService after each commit, and re-read file by file when commits
 // arrive from outside the server.
-import type { ChangedPath, ContentRepo } from '../../storage/content-repo.ts';
+import type { ChangedPath } from '../../storage/content-repo.ts';
 import { sortCategories, withAncestors } from './categories.ts';
 import { categoriesFromYaml, categoriesPath, filenameOfRecordPath, mediaDir, recordFromYaml, type MediaRecord } from './media-record.ts';
+import type { ContentReader } from '../content/content-writer.ts';
 
 /** Called for every metadata file that cannot be read; the file is skipped. */
 export type MediaProblemReporter = (problem: { workspace: string; path: string; reason: string }) => void;
@@ -21,7 +22,7 @@ interface WorkspaceMedia {
 export class MediaLibrary {
   private readonly workspaces = new Map<string, WorkspaceMedia>();
 
-  constructor(private readonly repo: ContentRepo, private readonly reportProblem: MediaProblemReporter) {}
+  constructor(private readonly repo: ContentReader, private readonly reportProblem: MediaProblemReporter) {}
 
   /** Reads every metadata file and the category list of a workspace from the working tree. */
   async loadWorkspace(workspace: string): Promise<void> {

@@ -3,8 +3,8 @@
 // commit as the rename; this module works out those rewrites.
 import type { FileChange } from '../../storage/content-repo.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
-import { entriesDir, entryToFiles } from '../entries/entry-files.ts';
-import type { StoredEntry, Translation } from '../entries/entry.ts';
+import { entriesDir, entryToFiles } from '../model/entry-files.ts';
+import type { StoredEntry, Translation } from '../model/entry.ts';
 
 /** One entry whose media references change: the entry before and after, and its file writes. */
 export interface ReferenceRewrite {
@@ -23,7 +23,7 @@ export interface RewriteContext {
 /**
  * Finds every active entry of `workspace` whose media fields (root values and
  * translations) name `from`, and returns it rewritten to name `to`, with the
- * file writes for the commit. Call it inside the repo's write queue, and
+ * file writes for the commit. Call it inside a content transaction, and
  * upsert each `after` into its index once the commit succeeded. Throws nothing.
  */
 export function rewriteMediaReferences(content: ContentIndex, workspace: string, from: string, to: string, context: RewriteContext): ReferenceRewrite[] {

@@ -5,6 +5,7 @@ import { AppError } from '../../errors/app-error.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
+import type { ContentTransaction } from '../content/content-writer.ts';
 import { extensionOf, isValidMediaFilename } from './file-names.ts';
 import type { MediaLibrary } from './media-library.ts';
 import type { MediaRecord } from './media-record.ts';
@@ -18,13 +19,14 @@ export interface RenameContext {
   library: MediaLibrary;
   content: ContentIndex;
   writer: MediaWriter;
+  tx: ContentTransaction;
   /** The time recorded as the rewritten entries' `updated_at`. */
   now: string;
 }
 
 /**
- * Renames `current` to `newName` in `workspace`; call it inside the write
- * queue. Returns the renamed record (the same one when the name is
+ * Renames `current` to `newName` in `workspace`, committing through
+ * `context.tx`. Returns the renamed record (the same one when the name is
  * unchanged). Throws validation_failed for a name that is not a valid media
  * file name with an extension of the file's type, conflict when it is taken.
  */
@@ -43,11 +45,12 @@ export async function renameMedia(context: RenameContext, principal: Principal, 
   const rewrites = rewriteMediaReferences(context.content, workspace, filename, newName, { actor: actorIdOf(principal), now: context.now });
   const renamed = { ...current, filename: newName };
   try {
-    await writer.apply(principal, workspace, {
+    await writer.apply(context.tx, principal, workspace, {
       message: `Rename media ${filename} to ${newName}`,
       remove: [filename],
       put: [renamed],
       extra: rewrites.flatMap((rewrite) => rewrite.changes),
+      applyExtra: () => rewrites.forEach(({ indexed, after }) => indexed.index.upsert(after)),
       events: [
         { type: 'media.updated', data: { filename: newName, previous_filename: filename } },
         ...rewrites.map(({ after }) => ({ type: 'content.updated' as const, data: { type: after.type, id: after.id, slug: after.slug } })),
@@ -58,7 +61,6 @@ export async function renameMedia(context: RenameContext, principal: Principal, 
     if (movedThumb) await store.move('thumb', workspace, newName, filename);
     throw error;
   }
-  for (const { indexed, after } of rewrites) indexed.index.upsert(after);
   return renamed;
 }
 

@@ -5,12 +5,11 @@
 // (storage/media-store.ts), HTTP (api/media/).
 import { AppError, notFound } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
-import type { ContentRepo } from '../../storage/content-repo.ts';
 import type { MediaFileKind, MediaStore, OpenedMediaFile, StagedUpload } from '../../storage/media-store.ts';
 import { authorize, can } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import type { EventBus } from '../events.ts';
+import type { ContentWriter } from '../content/content-writer.ts';
 import type { RawQuery } from '../query/list-query.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { parseCategory } from './categories.ts';
@@ -31,12 +30,11 @@ export type { MediaFileKind } from '../../storage/media-store.ts';
 
 /** What MediaService is built from (services.ts). */
 export interface MediaServiceDeps {
-  repo: ContentRepo;
+  writer: ContentWriter;
   content: ContentIndex;
   workspaces: WorkspaceService;
   library: MediaLibrary;
   store: MediaStore;
-  events: EventBus;
   allowedTypes: AllowedTypes;
   logger: Logger;
   now?: () => number;
@@ -62,12 +60,12 @@ export interface MediaMetaInput {
 
 /** The media library of every workspace. */
 export class MediaService {
-  private readonly writer: MediaWriter;
+  private readonly mediaWriter: MediaWriter;
   private readonly now: () => number;
 
   constructor(private readonly deps: MediaServiceDeps) {
     this.now = deps.now ?? Date.now;
-    this.writer = new MediaWriter(deps.repo, deps.library, deps.events, this.now);
+    this.mediaWriter = new MediaWriter(deps.library);
   }
 
   /**
@@ -144,12 +142,12 @@ export class MediaService {
       if (input.files.length === 0) throw new AppError('validation_failed', 'No file was uploaded.', { fields: { 'media[]': 'Send at least one file in media[].' } });
       const prepared: PreparedUpload[] = [];
       for (const file of input.files) prepared.push(await prepareUpload(this.deps.store, this.deps.allowedTypes, file));
-      return await this.deps.repo.serialize(async () => {
+      return await this.deps.writer.transaction(async (tx) => {
         const context = { workspace, category, uploadedBy: actorIdOf(principal) ?? null, uploadedAt: this.isoNow() };
         const { records, undo } = await placeUploads(this.deps.store, this.deps.library, prepared, context);
         const names = records.map((record) => record.filename);
         try {
-          await this.writer.apply(principal, workspace, {
+          await this.mediaWriter.apply(tx, principal, workspace, {
             message: names.length === 1 ? `Upload media ${names[0]}` : `Upload ${names.length} media files`,
             put: records,
             categories: category === '' ? undefined : listWith(this.state(workspace), category),
@@ -209,10 +207,10 @@ export class MediaService {
   async remove(principal: Principal, workspace: string, filenames: string[], bulk: boolean): Promise<void> {
     this.deps.workspaces.get(workspace);
     for (const filename of filenames) authorize(principal, request(workspace, 'media.delete', `media:${filename}`));
-    const removed = await this.deps.repo.serialize(async () => {
+    const removed = await this.deps.writer.transaction(async (tx) => {
       const records = this.getRecords(workspace, filenames, bulk);
       const names = records.map((record) => record.filename);
-      await this.writer.apply(principal, workspace, {
+      await this.mediaWriter.apply(tx, principal, workspace, {
         message: `Delete media ${summarize(names)}`,
         remove: names,
         events: names.map((filename) => ({ type: 'media.deleted', data: { filename } })),
@@ -233,10 +231,10 @@ export class MediaService {
    */
   async rename(principal: Principal, workspace: string, filename: string, newName: string): Promise<MediaRecord> {
     this.authorizeOn(principal, workspace, 'media.update', `media:${filename}`);
-    return this.deps.repo.serialize(async () => {
+    return this.deps.writer.transaction(async (tx) => {
       const [current] = this.getRecords(workspace, [filename], false);
       const { store, library, content } = this.deps;
-      return renameMedia({ store, library, content, writer: this.writer, now: this.isoNow() }, principal, workspace, current, newName);
+      return renameMedia({ store, library, content, writer: this.mediaWriter, tx, now: this.isoNow() }, principal, workspace, current, newName);
     });
   }
 
@@ -247,10 +245,10 @@ export class MediaService {
    */
   async createCategory(principal: Principal, workspace: string, name: string, parent: string | undefined): Promise<string> {
     this.authorizeOn(principal, workspace, 'media.update', 'media:*');
-    return this.deps.repo.serialize(async () => {
+    return this.deps.writer.transaction(async (tx) => {
       const path = newCategoryPath(this.state(workspace), name, parent);
       const categories = listWith(this.state(workspace), path);
-      if (categories) await this.writer.apply(principal, workspace, { message: `Create media category ${path}`, categories, events: [] });
+      if (categories) await this.mediaWriter.apply(tx, principal, workspace, { message: `Create media category ${path}`, categories, events: [] });
       return path;
     });
   }
@@ -263,11 +261,11 @@ export class MediaService {
   async renameCategory(principal: Principal, workspace: string, rawCategory: string, name: string): Promise<string> {
     const from = parseCategory(rawCategory, 'category');
     this.authorizeOn(principal, workspace, 'media.update', `media:category:${from}`);
-    return this.deps.repo.serialize(async () => {
+    return this.deps.writer.transaction(async (tx) => {
       const state = this.state(workspace);
       assertCategoryExists(state, from);
       const to = renamedCategoryPath(state, from, name);
-      if (to !== from) await this.writer.apply(principal, workspace, planCategoryRename(state, from, to));
+      if (to !== from) await this.mediaWriter.apply(tx, principal, workspace, planCategoryRename(state, from, to));
       return to;
     });
   }
@@ -280,10 +278,10 @@ export class MediaService {
   async deleteCategory(principal: Principal, workspace: string, rawCategory: string): Promise<void> {
     const category = parseCategory(rawCategory, 'category');
     this.authorizeOn(principal, workspace, 'media.update', `media:category:${category}`);
-    await this.deps.repo.serialize(async () => {
+    await this.deps.writer.transaction(async (tx) => {
       const state = this.state(workspace);
       assertCategoryExists(state, category);
-      await this.writer.apply(principal, workspace, planCategoryDelete(state, category));
+      await this.mediaWriter.apply(tx, principal, workspace, planCategoryDelete(state, category));
     });
   }
 
@@ -295,7 +293,7 @@ export class MediaService {
     options: { bulk: boolean; message: string; category?: string },
     change: (current: MediaRecord) => MediaRecord,
   ): Promise<MediaRecord[]> {
-    return this.deps.repo.serialize(async () => {
+    return this.deps.writer.transaction(async (tx) => {
       const next = this.getRecords(workspace, filenames, options.bulk).map(change);
       const changed = next.filter((record) => !sameRecord(record, this.deps.library.find(workspace, record.filename)));
       const categories = options.category ? listWith(this.state(workspace), options.category) : undefined;
@@ -306,7 +304,7 @@ export class MediaService {
         categories,
         events: changed.map((record) => ({ type: 'media.updated', data: { filename: record.filename } })),
       };
-      await this.writer.apply(principal, workspace, set);
+      await this.mediaWriter.apply(tx, principal, workspace, set);
       return next;
     });
   }

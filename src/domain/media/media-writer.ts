@@ -1,9 +1,11 @@
 // Every media write ends here: one set of metadata changes becomes exactly one
-// commit, then the in-memory library is updated and the events are emitted.
-// Binaries are moved by the callers around this step (see media-service.ts).
-import type { ContentRepo, FileChange } from '../../storage/content-repo.ts';
-import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
-import type { EventBus, EventType } from '../events.ts';
+// commit through the content transaction, which then updates the in-memory
+// library and tells the events. Binaries are moved by the callers around this
+// step (see media-service.ts).
+import type { FileChange } from '../../storage/content-repo.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { ContentTransaction } from '../content/content-writer.ts';
+import type { EventType } from '../model/events.ts';
 import type { MediaLibrary } from './media-library.ts';
 import { categoriesPath, categoriesToYaml, mediaRecordPath, recordToYaml, type MediaRecord } from './media-record.ts';
 
@@ -19,44 +21,41 @@ export interface MediaChangeSet {
   categories?: string[];
   /** Further files of the same commit (entries whose media references change). */
   extra?: FileChange[];
+  /** Further in-memory updates of the same commit (the index of those entries). */
+  applyExtra?: () => void;
   /** Events to emit after the commit; media events carry `{ filename }`. */
   events: { type: EventType; data: Record<string, string> }[];
 }
 
-/** Commits media change sets; call apply() inside the repo's write queue. */
+/** Commits media change sets through a content transaction. */
 export class MediaWriter {
-  constructor(
-    private readonly repo: ContentRepo,
-    private readonly library: MediaLibrary,
-    private readonly events: EventBus,
-    private readonly now: () => number,
-  ) {}
+  constructor(private readonly library: MediaLibrary) {}
 
   /**
    * Writes the change set as one commit authored by the principal, then
-   * updates the library and emits the events. Throws what commitChanges throws
+   * updates the library and tells the events. Throws what the commit throws
    * (conflict, invalid_request); nothing is changed in memory then.
    */
-  async apply(principal: Principal, workspace: string, set: MediaChangeSet): Promise<void> {
+  async apply(tx: ContentTransaction, principal: Principal, workspace: string, set: MediaChangeSet): Promise<void> {
     const changes: FileChange[] = [];
     for (const filename of set.remove ?? []) changes.push({ path: mediaRecordPath(workspace, filename), content: null });
     for (const record of set.put ?? []) changes.push({ path: mediaRecordPath(workspace, record.filename), content: recordToYaml(record) });
     if (set.categories) changes.push({ path: categoriesPath(workspace), content: categoriesToYaml(set.categories) });
     changes.push(...(set.extra ?? []));
     const files = [...new Set([...(set.remove ?? []), ...(set.put ?? []).map((record) => record.filename)])];
-    await this.repo.commitChanges({
-      changes: dedupe(changes),
+    await tx.commit({
+      by: principal,
       message: set.message,
-      author: gitAuthorOf(principal),
-      trailers: { Workspace: workspace, Media: summarize(files), Actor: actorIdOf(principal) ?? 'anonymous' },
+      changes: dedupe(changes),
+      trailers: { Workspace: workspace, Media: summarize(files) },
+      apply: () => {
+        this.library.remove(workspace, set.remove ?? []);
+        this.library.put(workspace, set.put ?? []);
+        if (set.categories) this.library.setCategories(workspace, set.categories);
+        set.applyExtra?.();
+      },
+      events: set.events.map((event) => ({ type: event.type, workspace, data: event.data })),
     });
-    this.library.remove(workspace, set.remove ?? []);
-    this.library.put(workspace, set.put ?? []);
-    if (set.categories) this.library.setCategories(workspace, set.categories);
-    const occurredAt = new Date(this.now()).toISOString();
-    for (const event of set.events) {
-      this.events.emit({ type: event.type, workspace, occurredAt, actor: actorIdOf(principal), data: event.data });
-    }
   }
 }
 

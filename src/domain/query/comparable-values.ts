@@ -3,7 +3,7 @@
 // same way: numbers as numbers, ISO dates as epoch ms, other strings
 // case-insensitively. Parsing happens once per value, never inside a sort.
 
-import type { ContentType } from '../types/content-type.ts';
+import type { ContentType } from '../model/content-type.ts';
 
 /** How a field's values compare. */
 export type ValueKind = 'number' | 'boolean' | 'date' | 'string';

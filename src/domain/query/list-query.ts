@@ -3,7 +3,7 @@
 // unknown non-list keys (tokens, cache busters) are ignored here on purpose.
 
 import { AppError } from '../../errors/app-error.ts';
-import type { ContentType } from '../types/content-type.ts';
+import type { ContentType } from '../model/content-type.ts';
 import { fieldKind, parseBooleanText, parseIsoDate, toValueItem } from './comparable-values.ts';
 import type { ValueItem, ValueKind } from './comparable-values.ts';
 

@@ -3,8 +3,8 @@
 // built on first use and patched slot by slot on writes. Shared system fields
 // (id, slug, status, dates) live in one view for every locale.
 
-import type { ContentType } from '../types/content-type.ts';
-import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
+import type { ContentType } from '../model/content-type.ts';
+import type { ResolvedEntry, StoredEntry } from '../model/entry.ts';
 import { resolveEntry } from '../locales/resolve.ts';
 import { SearchIndex } from '../search/search-index.ts';
 import { fieldKind, toValueItems } from './comparable-values.ts';

@@ -3,8 +3,8 @@
 // omitting relations to types the caller may not read. Entries are copied,
 // never mutated, because they may come from the index caches.
 
-import type { ContentType } from '../types/content-type.ts';
-import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
+import type { ContentType } from '../model/content-type.ts';
+import type { ResolvedEntry, StoredEntry } from '../model/entry.ts';
 import type { TypeIndex } from './type-index.ts';
 
 /** What expandRelations needs from the caller: other types' indexes and the caller's rights. */

@@ -3,8 +3,8 @@
 // queries without sorting or resolving per request (DESIGN.md "Read path").
 // Grants are the caller's: it says which reader class asks (visibility.ts).
 
-import type { ContentType } from '../types/content-type.ts';
-import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
+import type { ContentType } from '../model/content-type.ts';
+import type { ResolvedEntry, StoredEntry } from '../model/entry.ts';
 import { effectiveLocale } from '../locales/resolve.ts';
 import { SHARED_QUERY_FIELDS } from './comparable-values.ts';
 import { compileFilters } from './filter-match.ts';

@@ -4,7 +4,7 @@
 // who read the whole collection, and the public, who see published entries
 // and scheduled ones whose publish time has passed (isPubliclyVisible).
 
-import type { StoredEntry } from '../entries/entry.ts';
+import type { StoredEntry } from '../model/entry.ts';
 
 /** Which entries a list query may return: every active one, or the publicly visible ones at `now`. */
 export type QueryVisibility = { mode: 'all' } | { mode: 'public'; now: number };

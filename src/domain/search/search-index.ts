@@ -4,9 +4,9 @@
 // imports minisearch; TypeIndex owns the instances and keeps them current.
 
 import MiniSearch from 'minisearch';
-import { TEXT_LIKE_FIELD_TYPES } from '../types/content-type.ts';
-import type { ContentType } from '../types/content-type.ts';
-import type { ResolvedEntry } from '../entries/entry.ts';
+import { TEXT_LIKE_FIELD_TYPES } from '../model/content-type.ts';
+import type { ContentType } from '../model/content-type.ts';
+import type { ResolvedEntry } from '../model/entry.ts';
 
 /** One search hit; a higher score is more relevant. */
 export interface SearchHit {

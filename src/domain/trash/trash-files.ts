@@ -3,10 +3,10 @@
 // `deleted_by` in the root front matter. The trash is not indexed in memory:
 // only admin screens read it, and reading the folder keeps it true to the
 // working tree, commits made with plain git included.
-import type { ContentRepo } from '../../storage/content-repo.ts';
-import { entryFromFiles, parseEntryFileName, trashDir } from '../entries/entry-files.ts';
-import type { StoredEntry } from '../entries/entry.ts';
-import type { ContentType } from '../types/content-type.ts';
+import { entryFromFiles, parseEntryFileName, trashDir } from '../model/entry-files.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import type { ContentType } from '../model/content-type.ts';
+import type { ContentReader } from '../content/content-writer.ts';
 
 /** A soft-deleted entry with who deleted it, when, and the repo paths of its files. */
 export interface TrashedEntry {
@@ -24,7 +24,7 @@ export interface TrashProblem {
 }
 
 /** Every trashed entry of a type, newest deletion first, and the folders that could not be read. */
-export async function readTrash(repo: ContentRepo, workspace: string, type: ContentType): Promise<{ entries: TrashedEntry[]; problems: TrashProblem[] }> {
+export async function readTrash(repo: ContentReader, workspace: string, type: ContentType): Promise<{ entries: TrashedEntry[]; problems: TrashProblem[] }> {
   const root = trashDir(workspace, type.name);
   const folders = new Map<string, string[]>();
   for (const path of await repo.listFiles(root)) {
@@ -44,14 +44,14 @@ export async function readTrash(repo: ContentRepo, workspace: string, type: Cont
 }
 
 /** The trashed entry in folder `{id}`, or undefined when there is none (or it cannot be read; `files` then still lists what is there). */
-export async function readTrashedEntry(repo: ContentRepo, workspace: string, type: ContentType, id: string): Promise<{ trashed?: TrashedEntry; files: string[] }> {
+export async function readTrashedEntry(repo: ContentReader, workspace: string, type: ContentType, id: string): Promise<{ trashed?: TrashedEntry; files: string[] }> {
   const files = (await repo.listFiles(`${trashDir(workspace, type.name)}/${id}`)).filter((path) => path.split('/').length === 5);
   if (files.length === 0) return { files };
   const read = await readFolder(repo, type, files);
   return 'reason' in read ? { files } : { trashed: read, files };
 }
 
-async function readFolder(repo: ContentRepo, type: ContentType, files: string[]): Promise<TrashedEntry | { reason: string }> {
+async function readFolder(repo: ContentReader, type: ContentType, files: string[]): Promise<TrashedEntry | { reason: string }> {
   const named = files.map((path) => ({ path, name: parseEntryFileName(path.slice(path.lastIndexOf('/') + 1)) }));
   const rootFile = named.find(({ name }) => name !== undefined && name.locale === undefined);
   const root = rootFile && (await repo.readFile(rootFile.path));

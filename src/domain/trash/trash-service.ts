@@ -4,18 +4,17 @@
 // `trash:{type}` (list, empty) and `trash:{type}:{id}` (one entry), see
 // docs/permissions.md. Soft deletes themselves belong to the entry service.
 import { AppError, notFound, validationFailed } from '../../errors/app-error.ts';
-import type { ContentRepo } from '../../storage/content-repo.ts';
 import { authorize } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
+import type { ContentReader, ContentWriter } from '../content/content-writer.ts';
 import { checkReferences } from '../entries/entry-changes.ts';
-import { entryVersion } from '../entries/entry-version.ts';
-import { commitEntryChange, emitEntryEvents, entryFileChanges } from '../entries/entry-writes.ts';
-import type { ResolvedEntry, StoredEntry } from '../entries/entry.ts';
-import { validateFieldValues } from '../entries/field-values.ts';
-import type { EventBus } from '../events.ts';
+import { entryVersion } from '../model/entry-version.ts';
+import { commitEntryChange, entryEvents, entryFileChanges } from '../entries/entry-writes.ts';
+import type { ResolvedEntry, StoredEntry } from '../model/entry.ts';
+import { validateFieldValues } from '../model/field-values.ts';
 import { resolveEntry } from '../locales/resolve.ts';
-import type { ContentType } from '../types/content-type.ts';
+import type { ContentType } from '../model/content-type.ts';
 import { readTrash, readTrashedEntry, type TrashedEntry } from './trash-files.ts';
 
 /** A trash item as the admin API shows it: the entry plus when and by whom it was deleted. */
@@ -37,9 +36,9 @@ export interface TrashList {
 /** Trash rules over the content repo's `{ws}/trash/{type}/{id}/` folders. */
 export class TrashService {
   constructor(
-    private readonly repo: ContentRepo,
+    private readonly repo: ContentReader,
+    private readonly writer: ContentWriter,
     private readonly content: ContentIndex,
-    private readonly events: EventBus,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -63,7 +62,7 @@ export class TrashService {
   async restore(principal: Principal, workspace: string, typeName: string, id: string): Promise<{ entry: ResolvedEntry; version: string }> {
     this.content.getType(workspace, typeName);
     authorize(principal, { action: 'trash.restore', resource: `trash:${typeName}:${id}`, workspace });
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, typeName);
       const { trashed, files } = await readTrashedEntry(this.repo, workspace, indexed.type, id);
       if (!trashed) throw notFound(`No entry "${id}" in the trash of "${typeName}".`);
@@ -72,9 +71,15 @@ export class TrashService {
       const actor = actorIdOf(principal);
       if (actor) restored.updated_by = actor;
       const changes = [...files.map((path) => ({ path, content: null })), ...entryFileChanges(workspace, indexed.type, undefined, restored)];
-      await commitEntryChange(this.repo, principal, { workspace, type: typeName, ids: [id], message: `Restore ${typeName}/${restored.slug} from trash`, changes });
-      indexed.index.upsert(restored);
-      emitEntryEvents(this.events, principal, workspace, restored, ['content.restored'], this.now());
+      await commitEntryChange(tx, principal, {
+        workspace,
+        type: typeName,
+        ids: [id],
+        message: `Restore ${typeName}/${restored.slug} from trash`,
+        changes,
+        apply: () => indexed.index.upsert(restored),
+        events: entryEvents(workspace, restored, ['content.restored']),
+      });
       return { entry: resolveEntry(restored, indexed.type, undefined), version: entryVersion(restored) };
     });
   }
@@ -86,13 +91,19 @@ export class TrashService {
   async purge(principal: Principal, workspace: string, typeName: string, id: string): Promise<void> {
     this.content.getType(workspace, typeName);
     authorize(principal, { action: 'trash.purge', resource: `trash:${typeName}:${id}`, workspace });
-    await this.repo.serialize(async () => {
+    await this.writer.transaction(async (tx) => {
       const { type } = this.content.getType(workspace, typeName);
       const { trashed, files } = await readTrashedEntry(this.repo, workspace, type, id);
       if (files.length === 0) throw notFound(`No entry "${id}" in the trash of "${typeName}".`);
       const slug = trashed?.entry.slug ?? id;
-      await commitEntryChange(this.repo, principal, { workspace, type: typeName, ids: [id], message: `Purge ${typeName}/${slug} from trash`, changes: files.map((path) => ({ path, content: null })) });
-      if (trashed) emitEntryEvents(this.events, principal, workspace, trashed.entry, ['content.purged'], this.now());
+      await commitEntryChange(tx, principal, {
+        workspace,
+        type: typeName,
+        ids: [id],
+        message: `Purge ${typeName}/${slug} from trash`,
+        changes: files.map((path) => ({ path, content: null })),
+        events: trashed ? entryEvents(workspace, trashed.entry, ['content.purged']) : [],
+      });
     });
   }
 
@@ -104,14 +115,20 @@ export class TrashService {
   async empty(principal: Principal, workspace: string, typeName: string): Promise<number> {
     this.content.getType(workspace, typeName);
     authorize(principal, { action: 'trash.purge', resource: `trash:${typeName}`, workspace });
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const { type } = this.content.getType(workspace, typeName);
       const { entries, problems } = await readTrash(this.repo, workspace, type);
       const paths = [...entries.flatMap((trashed) => trashed.files), ...problems.flatMap((problem) => problem.files)];
       if (paths.length === 0) return 0;
       const ids = [...entries.map((trashed) => trashed.entry.id), ...problems.map((problem) => problem.folder.slice(problem.folder.lastIndexOf('/') + 1))];
-      await commitEntryChange(this.repo, principal, { workspace, type: typeName, ids, message: `Empty the trash of ${typeName}`, changes: paths.map((path) => ({ path, content: null })) });
-      for (const trashed of entries) emitEntryEvents(this.events, principal, workspace, trashed.entry, ['content.purged'], this.now());
+      await commitEntryChange(tx, principal, {
+        workspace,
+        type: typeName,
+        ids,
+        message: `Empty the trash of ${typeName}`,
+        changes: paths.map((path) => ({ path, content: null })),
+        events: entries.flatMap((trashed) => entryEvents(workspace, trashed.entry, ['content.purged'])),
+      });
       return ids.length;
     });
   }

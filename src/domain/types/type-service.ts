@@ -1,25 +1,26 @@
 // Content type rules: who may read or change a schema, what a change does to
 // existing entries (SPEC "Schema rules"), and the one commit each change is.
 import { AppError, validationFailed, type FieldErrors } from '../../errors/app-error.ts';
-import type { ContentRepo, FileChange } from '../../storage/content-repo.ts';
+import type { FileChange } from '../../storage/content-repo.ts';
 import { authorize, can } from '../auth/authorize.ts';
-import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import { entriesDir, entryToFiles, trashDir } from '../entries/entry-files.ts';
-import type { StoredEntry } from '../entries/entry.ts';
-import type { EventBus, EventType } from '../events.ts';
+import type { ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
+import { entriesDir, entryToFiles, trashDir } from '../model/entry-files.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import type { EventType } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
-import { isLocalized, type ContentType } from './content-type.ts';
-import { typeFilePath, typeToYaml } from './type-files.ts';
-import { normalizeContentTypeInput } from './type-input.ts';
+import { isLocalized, type ContentType } from '../model/content-type.ts';
+import { typeFilePath, typeToYaml } from '../model/type-files.ts';
+import { normalizeContentTypeInput } from '../model/type-input.ts';
 
 /** Content type reads and schema changes, each change one commit; created once by services.ts. */
 export class TypeService {
   constructor(
-    private readonly repo: ContentRepo,
+    private readonly repo: ContentReader,
+    private readonly writer: ContentWriter,
     private readonly content: ContentIndex,
     private readonly workspaces: WorkspaceService,
-    private readonly events: EventBus,
   ) {}
 
   /** Types the principal may see (public ones, plus private ones with schema.read), in the workspace's order. */
@@ -48,16 +49,17 @@ export class TypeService {
   async create(principal: Principal, workspace: string, body: Record<string, unknown>): Promise<ContentType> {
     const name = typeof body.name === 'string' ? body.name : '';
     authorize(principal, { action: 'schema.create', resource: `schema:${name}`, workspace });
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const type = normalizeContentTypeInput(body, { mode: 'create', typeExists: (other) => other === name || !!this.content.findType(workspace, other) });
       if (this.content.findType(workspace, type.name)) {
         throw new AppError('conflict', `A content type named "${type.name}" already exists.`);
       }
-      await this.commit(principal, workspace, type.name, `Create type ${type.name}`, [
-        { path: typeFilePath(workspace, type.name), content: typeToYaml(type) },
-      ]);
-      this.content.putType(workspace, type);
-      this.emit(principal, workspace, type.name, 'schema.created');
+      await this.commit(tx, principal, workspace, type.name, {
+        message: `Create type ${type.name}`,
+        changes: [{ path: typeFilePath(workspace, type.name), content: typeToYaml(type) }],
+        apply: () => this.content.putType(workspace, type),
+        event: 'schema.created',
+      });
       return type;
     });
   }
@@ -70,7 +72,7 @@ export class TypeService {
   async update(principal: Principal, workspace: string, name: string, body: Record<string, unknown>): Promise<ContentType> {
     this.content.getType(workspace, name);
     authorize(principal, { action: 'schema.update', resource: `schema:${name}`, workspace });
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, name);
       const type = normalizeContentTypeInput(body, {
         mode: 'update',
@@ -84,10 +86,15 @@ export class TypeService {
       const changes: FileChange[] = [{ path: typeFilePath(workspace, name), content: typeToYaml(type) }];
       const localized = !isLocalized(indexed.type) && isLocalized(type) ? copyRootIntoLocale(indexed.index.all(), type) : [];
       for (const entry of localized) changes.push(...filesOf(workspace, entry, type));
-      await this.commit(principal, workspace, name, `Update type ${name}`, changes);
-      this.content.putType(workspace, type);
-      for (const entry of localized) indexed.index.upsert(entry);
-      this.emit(principal, workspace, name, 'schema.updated');
+      await this.commit(tx, principal, workspace, name, {
+        message: `Update type ${name}`,
+        changes,
+        apply: () => {
+          this.content.putType(workspace, type);
+          for (const entry of localized) indexed.index.upsert(entry);
+        },
+        event: 'schema.updated',
+      });
       return type;
     });
   }
@@ -107,8 +114,11 @@ export class TypeService {
       else if (names.indexOf(name) !== position) errors[`names.${position}`] = `The type "${name}" is named more than once.`;
     });
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
-    const previous = this.content.types(workspace).map(({ type }) => type.name).sort((a, b) => this.compare(workspace, a, b));
-    await this.workspaces.setTypeOrder(workspace, [...names, ...previous.filter((name) => !names.includes(name))], principal);
+    // The order is read and saved under one hold of the write lock; setTypeOrder joins it.
+    await this.writer.transaction(async () => {
+      const previous = this.content.types(workspace).map(({ type }) => type.name).sort((a, b) => this.compare(workspace, a, b));
+      await this.workspaces.setTypeOrder(workspace, [...names, ...previous.filter((name) => !names.includes(name))], principal);
+    });
     return this.list(principal, workspace);
   }
 
@@ -116,31 +126,41 @@ export class TypeService {
   async remove(principal: Principal, workspace: string, name: string): Promise<void> {
     this.content.getType(workspace, name);
     authorize(principal, { action: 'schema.delete', resource: `schema:${name}`, workspace });
-    await this.repo.serialize(async () => {
+    await this.writer.transaction(async (tx) => {
       this.content.getType(workspace, name);
       const files = [
         typeFilePath(workspace, name),
         ...(await this.repo.listFiles(entriesDir(workspace, name))),
         ...(await this.repo.listFiles(trashDir(workspace, name))),
       ];
-      await this.commit(principal, workspace, name, `Delete type ${name}`, files.map((path) => ({ path, content: null })));
-      this.content.removeType(workspace, name);
-      this.emit(principal, workspace, name, 'schema.deleted');
+      await this.commit(tx, principal, workspace, name, {
+        message: `Delete type ${name}`,
+        changes: files.map((path) => ({ path, content: null })),
+        apply: () => this.content.removeType(workspace, name),
+        event: 'schema.deleted',
+      });
     });
   }
 
-  private emit(principal: Principal, workspace: string, name: string, type: EventType): void {
-    this.events.emit({ type, workspace, occurredAt: new Date().toISOString(), actor: actorIdOf(principal), data: { type: name } });
-  }
-
-  private async commit(principal: Principal, workspace: string, name: string, message: string, changes: FileChange[]) {
-    await this.repo.commitChanges({
-      changes,
-      message,
-      author: gitAuthorOf(principal),
-      trailers: { Workspace: workspace, Type: name, Actor: actorIdOf(principal) ?? 'anonymous' },
+  // One schema commit of the type `name`, telling `event` about it.
+  private async commit(tx: ContentTransaction, principal: Principal, workspace: string, name: string, write: SchemaWrite): Promise<void> {
+    await tx.commit({
+      by: principal,
+      message: write.message,
+      changes: write.changes,
+      trailers: { Workspace: workspace, Type: name },
+      apply: write.apply,
+      events: [{ type: write.event, workspace, data: { type: name } }],
     });
   }
+}
+
+/** What a schema change commits and does once the commit has landed. */
+interface SchemaWrite {
+  message: string;
+  changes: FileChange[];
+  apply: () => void;
+  event: EventType;
 }
 
 function schemaRead(workspace: string, name: string) {

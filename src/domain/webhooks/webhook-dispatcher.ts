@@ -6,7 +6,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { WebhookSettings } from '../../config/config.ts';
 import type { StateStore } from '../../storage/state-store.ts';
-import type { DomainEvent, EventType } from '../events.ts';
+import type { DomainEvent, EventType } from '../model/events.ts';
 import { DELIVERIES_LOG, type DeliveryAttempt, type WebhookRecord } from './webhook-service.ts';
 
 /** A delivery waiting for its next attempt. */

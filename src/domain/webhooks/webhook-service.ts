@@ -8,8 +8,8 @@ import type { StateStore } from '../../storage/state-store.ts';
 import { authorize } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
-import { StateFile } from '../auth/state-file.ts';
-import { EVENT_TYPES, type EventType } from '../events.ts';
+import { StateFile } from '../state/state-file.ts';
+import { EVENT_TYPES, type EventType } from '../model/events.ts';
 
 /** A stored webhook; `secret` never leaves the domain (presenters show `has_secret`). */
 export interface WebhookRecord {

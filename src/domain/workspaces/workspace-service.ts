@@ -2,22 +2,12 @@
 // `{ws}/workspace.yaml` (label, archived flag, type order). Held in memory so
 // no request reads the disk; every change is one commit. What lives inside a
 // workspace (types, entries, media) belongs to the other domain folders.
-import YAML from 'yaml';
 import { AppError, notFound } from '../../errors/app-error.ts';
-import type { ContentRepo } from '../../storage/content-repo.ts';
 import { authorize } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
-import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
-
-/** A workspace as the admin API shows it. */
-export interface Workspace {
-  slug: string;
-  label: string;
-  archived: boolean;
-  type_order: string[];
-  created_at: string;
-  updated_at: string;
-}
+import type { Principal } from '../auth/principal.ts';
+import type { ChangeAuthor, ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
+import { WORKSPACE_SLUG, parseWorkspaceYaml, workspaceFilePath, workspaceToYaml, type Workspace } from '../model/workspace-file.ts';
 
 /** Body of POST /admin/api/workspaces. */
 export interface CreateWorkspaceInput {
@@ -31,9 +21,6 @@ export interface UpdateWorkspaceInput {
   archived?: boolean;
 }
 
-/** The slug rule, shared with type names: lowercase letters, digits, hyphens. */
-export const WORKSPACE_SLUG = /^[a-z0-9-]{1,64}$/;
-
 /** The workspace every installation has; it can never be archived. */
 export const BUILT_IN_WORKSPACE = 'default';
 
@@ -41,12 +28,14 @@ const MAX_LABEL = 100;
 
 /** Workspace registry: in-memory reads, one commit per change. */
 export class WorkspaceService {
-  private readonly repo: ContentRepo;
+  private readonly repo: ContentReader;
+  private readonly writer: ContentWriter;
   private readonly bySlug = new Map<string, Workspace>();
   private readonly protectedSlugs: Set<string>;
 
-  private constructor(repo: ContentRepo, protectedSlugs: string[]) {
+  private constructor(repo: ContentReader, writer: ContentWriter, protectedSlugs: string[]) {
     this.repo = repo;
+    this.writer = writer;
     this.protectedSlugs = new Set([BUILT_IN_WORKSPACE, ...protectedSlugs]);
   }
 
@@ -55,8 +44,8 @@ export class WorkspaceService {
    * (the configured default workspace) can never be archived, like `default`.
    * A file that does not parse is skipped. Throws what the repo throws.
    */
-  static async load(repo: ContentRepo, protectedSlugs: string[] = []): Promise<WorkspaceService> {
-    const service = new WorkspaceService(repo, protectedSlugs);
+  static async load(repo: ContentReader, writer: ContentWriter, protectedSlugs: string[] = []): Promise<WorkspaceService> {
+    const service = new WorkspaceService(repo, writer, protectedSlugs);
     // Workspaces are the top-level folders; walking every entry file to find them would cost start-up time.
     for (const slug of await repo.listFolders('')) await service.reload(slug);
     return service;
@@ -105,10 +94,10 @@ export class WorkspaceService {
     checkSlug(slug);
     const existing = this.bySlug.get(slug);
     if (existing) return existing;
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const again = this.bySlug.get(slug);
       if (again) return again;
-      return this.write(SYSTEM, newWorkspace(slug, checkLabel(label)), `Create workspace ${slug}`);
+      return this.write(tx, 'system', newWorkspace(slug, checkLabel(label)), `Create workspace ${slug}`);
     });
   }
 
@@ -120,9 +109,9 @@ export class WorkspaceService {
     authorize(principal, { action: 'workspaces.manage', resource: `workspaces:${input.slug}`, workspace: input.slug });
     checkSlug(input.slug);
     const label = checkLabel(input.label);
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       if (this.bySlug.has(input.slug)) throw new AppError('conflict', `A workspace "${input.slug}" already exists.`);
-      return this.write(principal, newWorkspace(input.slug, label), `Create workspace ${input.slug}`);
+      return this.write(tx, principal, newWorkspace(input.slug, label), `Create workspace ${input.slug}`);
     });
   }
 
@@ -134,7 +123,7 @@ export class WorkspaceService {
   async update(principal: Principal, slug: string, input: UpdateWorkspaceInput): Promise<Workspace> {
     authorize(principal, { action: 'workspaces.manage', resource: `workspaces:${slug}`, workspace: slug });
     const label = input.label === undefined ? undefined : checkLabel(input.label);
-    return this.repo.serialize(async () => {
+    return this.writer.transaction(async (tx) => {
       const current = this.bySlug.get(slug);
       if (!current) throw notFound(`No workspace "${slug}".`);
       if (input.archived === true && this.protectedSlugs.has(slug)) {
@@ -143,7 +132,7 @@ export class WorkspaceService {
       const next: Workspace = { ...current, label: label ?? current.label, archived: input.archived ?? current.archived };
       if (next.label === current.label && next.archived === current.archived) return current;
       const verb = next.archived === current.archived ? 'Update' : next.archived ? 'Archive' : 'Restore';
-      return this.write(principal, next, `${verb} workspace ${slug}`);
+      return this.write(tx, principal, next, `${verb} workspace ${slug}`);
     });
   }
 
@@ -154,12 +143,13 @@ export class WorkspaceService {
 
   /**
    * Saves the order of types in a workspace (PATCH content-types/order); the
-   * caller has checked permissions. Throws not_found (404) for an unknown workspace.
+   * caller has checked permissions. Joins the caller's transaction when it
+   * holds one. Throws not_found (404) for an unknown workspace.
    */
-  async setTypeOrder(slug: string, names: string[], principal: Principal = SYSTEM): Promise<void> {
-    await this.repo.serialize(async () => {
+  async setTypeOrder(slug: string, names: string[], by: ChangeAuthor = 'system'): Promise<void> {
+    await this.writer.transaction(async (tx) => {
       const current = this.get(slug);
-      await this.write(principal, { ...current, type_order: [...names] }, `Reorder types in ${slug}`);
+      await this.write(tx, by, { ...current, type_order: [...names] }, `Reorder types in ${slug}`);
     });
   }
 
@@ -172,60 +162,23 @@ export class WorkspaceService {
     else this.bySlug.delete(slug);
   }
 
-  private async write(principal: Principal, workspace: Workspace, message: string): Promise<Workspace> {
+  private async write(tx: ContentTransaction, by: ChangeAuthor, workspace: Workspace, message: string): Promise<Workspace> {
     const now = new Date().toISOString();
     const next: Workspace = { ...workspace, updated_at: now };
-    await this.repo.commitChanges({
-      changes: [{ path: workspaceFilePath(workspace.slug), content: workspaceToYaml(next) }],
+    await tx.commit({
+      by,
       message,
-      author: gitAuthorOf(principal),
-      trailers: { Workspace: workspace.slug, Actor: actorIdOf(principal) ?? 'system' },
+      changes: [{ path: workspaceFilePath(workspace.slug), content: workspaceToYaml(next) }],
+      trailers: { Workspace: workspace.slug },
+      apply: () => this.bySlug.set(next.slug, next),
     });
-    this.bySlug.set(next.slug, next);
     return next;
   }
-}
-
-// Writes made by the server itself (first start) are authored by the system.
-const SYSTEM: Principal = { kind: 'anonymous' };
-
-/** The repo path of a workspace's description file. */
-export function workspaceFilePath(slug: string): string {
-  return `${slug}/workspace.yaml`;
 }
 
 function newWorkspace(slug: string, label: string): Workspace {
   const now = new Date().toISOString();
   return { slug, label, archived: false, type_order: [], created_at: now, updated_at: now };
-}
-
-function workspaceToYaml(workspace: Workspace): string {
-  const { slug: _slug, type_order, ...rest } = workspace;
-  return YAML.stringify({ ...rest, types: type_order }, { lineWidth: 0 });
-}
-
-// Hand-edited files are accepted leniently: missing keys get defaults, wrong
-// types are ignored, and a file that is not a mapping is skipped.
-function parseWorkspaceYaml(slug: string, text: string): Workspace | undefined {
-  let parsed: unknown;
-  try {
-    parsed = YAML.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (parsed === null || parsed === undefined) parsed = {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
-  const raw = parsed as Record<string, unknown>;
-  const types = Array.isArray(raw.types) ? raw.types.filter((name): name is string => typeof name === 'string') : [];
-  const stamp = (value: unknown) => (typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : '');
-  return {
-    slug,
-    label: typeof raw.label === 'string' && raw.label.trim() !== '' ? raw.label : slug,
-    archived: raw.archived === true,
-    type_order: types,
-    created_at: stamp(raw.created_at),
-    updated_at: stamp(raw.updated_at),
-  };
 }
 
 function checkSlug(slug: string): void {

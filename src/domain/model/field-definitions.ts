@@ -3,7 +3,7 @@
 // `fields.<name>.<prop>` so a client can point at the offending input.
 import { validationFailed } from '../../errors/app-error.ts';
 import type { FieldErrors } from '../../errors/app-error.ts';
-import { isEmptyValue, validateFieldValue } from '../entries/field-values.ts';
+import { isEmptyValue, validateFieldValue } from './field-values.ts';
 import { FIELD_TYPES, SYSTEM_KEYS, TEXT_LIKE_FIELD_TYPES } from './content-type.ts';
 import type { FieldDefinition, FieldType, SelectOption } from './content-type.ts';
 

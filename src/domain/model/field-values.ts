@@ -1,7 +1,7 @@
 // Custom field value rules: type checks, limits and normalization of the values
 // in an entry's `data`, per field definition. Pure: existence of related
 // entries, slug and unique-value collisions are checked by the entry service.
-import type { FieldDefinition, FieldType } from '../types/content-type.ts';
+import type { FieldDefinition, FieldType } from './content-type.ts';
 import type { FieldErrors } from '../../errors/app-error.ts';
 import { sanitizeHtml } from './html-sanitizer.ts';
 import { isValidSlug } from './slug.ts';

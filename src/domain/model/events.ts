@@ -1,6 +1,7 @@
 // Domain events: what happened, told after the commit that made it. Listeners
 // (search index upkeep, webhooks, the activity log) run after the response
 // path and can never fail the write that caused them.
+import type { StoredEntry } from './entry.ts';
 
 /** The event names API.md lists (`resource.action`); webhooks subscribe to these. */
 export const EVENT_TYPES = [
@@ -48,4 +49,13 @@ export class EventBus {
       });
     }
   }
+}
+
+/** content.published when an entry becomes published, content.unpublished when it leaves published. */
+export function statusEvents(before: StoredEntry | undefined, after: StoredEntry): EventType[] {
+  const was = before?.status === 'published';
+  const is = after.status === 'published';
+  if (is && !was) return ['content.published'];
+  if (was && !is) return ['content.unpublished'];
+  return [];
 }

@@ -3,7 +3,7 @@
 // {slug}.{locale}.md one translation. Custom fields sit at the top level of the
 // front matter so static site generators read them directly; the type's first
 // markdown field is the file body.
-import type { ContentType } from '../types/content-type.ts';
+import type { ContentType } from './content-type.ts';
 import { ENTRY_STATUSES, type EntryStatus, type StoredEntry, type Translation } from './entry.ts';
 import { parseFrontMatter, stringifyFrontMatter } from './front-matter.ts';
 import { IDENTIFIER_PATTERN } from './slug.ts';

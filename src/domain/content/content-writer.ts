@@ -1,0 +1,183 @@
+// The one write path of the content repo. Every change to it runs here: an
+// API write, a backup restore, and commits that arrived from outside (a
+// developer's git commit or pull, later a push). It takes the repo's write
+// lock, makes the commit, updates the in-memory indexes and tells the event
+// bus, in that order and only once the commit has landed. Services hold a
+// ContentReader (the repo without its write methods) and this writer; the
+// architecture test checks that nothing else commits.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { AppError } from '../../errors/app-error.ts';
+import type { ChangedPath, CommitInfo, ContentRepo, FileChange } from '../../storage/content-repo.ts';
+import { ANONYMOUS, actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
+import type { DomainEvent, EventBus } from '../model/events.ts';
+
+/** The content repo as everything but the write path sees it: reads, history, object transfer. */
+export type ContentReader = Omit<ContentRepo, 'commitChanges' | 'serialize' | 'watchHead' | 'close'>;
+
+/** Who a change is by: the acting principal, or the server itself (first start, type order). */
+export type ChangeAuthor = Principal | 'system';
+
+/** An event to tell once the commit has landed; the writer adds the time and the actor. */
+export type EventDraft = Pick<DomainEvent, 'type' | 'workspace' | 'data'>;
+
+/** One change to the content repo: one commit and what it does in memory. */
+export interface ContentChange {
+  by: ChangeAuthor;
+  /** The commit subject, e.g. `Update posts/hello-world`. */
+  message: string;
+  changes: FileChange[];
+  /** Trailers before the `Actor` trailer, which the writer adds (Workspace, Type, Entry, Media, Backup…). */
+  trailers: Record<string, string>;
+  /** Further parents (a restored backup's head), each present with its whole history. */
+  mergeParents?: string[];
+  /** Updates the in-memory indexes; runs once the commit has landed, never when it failed. */
+  apply?: () => void;
+  /** Told after `apply`, with the change's actor. */
+  events?: EventDraft[];
+  /**
+   * Instead of `apply` and `events`: re-read the paths the commit changed and
+   * tell what changed, as for a commit from outside (a backup restore).
+   */
+  reread?: boolean;
+}
+
+/**
+ * Brings the in-memory indexes in line with the paths commits changed and
+ * returns the events those changes mean (external-commits.ts).
+ */
+export type Reindexer = (changes: ChangedPath[]) => Promise<EventDraft[]>;
+
+/** What a transaction may do while it holds the write lock. */
+export interface ContentTransaction {
+  /**
+   * Commits the change, then applies it in memory and tells its events.
+   * Throws what the repo throws (invalid_request, conflict; nothing changed
+   * then) and internal_error when used after its transaction ended or while
+   * another commit of it is running.
+   */
+  commit(change: ContentChange): Promise<CommitInfo>;
+  /**
+   * The entry point for commits that arrived from outside the server (git
+   * CLI, pull, push): HEAD moved from `from` to `to` without this writer.
+   * Re-reads the changed paths into the indexes and tells what changed.
+   * Returns the changed paths. Throws what reading the repo throws.
+   */
+  receiveCommits(from: string, to: string): Promise<ChangedPath[]>;
+}
+
+/** Called with each run of commits made outside the server, inside a transaction. */
+export type ExternalCommitHandler = (tx: ContentTransaction, from: string, to: string) => Promise<void>;
+
+// The server's own writes have always been authored as anonymous; their
+// `Actor: system` trailer tells them apart.
+const SYSTEM_AUTHOR = gitAuthorOf(ANONYMOUS);
+
+/** The write path of one content repo; created once by services.ts. */
+export class ContentWriter {
+  private readonly running = new AsyncLocalStorage<Transaction>();
+
+  constructor(
+    private readonly repo: ContentRepo,
+    private readonly events: EventBus,
+    private readonly reindex: Reindexer,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Runs `work` holding the write lock: after every earlier write, and with
+   * no other write or outside commit landing until it settles, so a
+   * service's checks and its commit never interleave with another's. Called
+   * from inside a running transaction (one service calling another), `work`
+   * joins it and runs at once instead of waiting for itself. Resolves or
+   * rejects with `work`'s result.
+   */
+  transaction<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
+    const current = this.running.getStore();
+    if (current?.isOpen) return work(current);
+    return this.repo.serialize(() => this.hold(work));
+  }
+
+  /**
+   * Polls HEAD every `intervalMs` for commits this process did not write and
+   * hands each run of them to `onCommits` inside a transaction. Returns stop().
+   */
+  onExternalCommits(onCommits: ExternalCommitHandler, intervalMs: number): () => void {
+    // The repo's watcher already holds the write lock when it calls back.
+    return this.repo.watchHead((from, to) => this.hold((tx) => onCommits(tx, from, to)), intervalMs);
+  }
+
+  private async hold<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
+    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, actor) => this.tell(drafts, actor) });
+    try {
+      return await this.running.run(tx, () => work(tx));
+    } finally {
+      tx.isOpen = false;
+    }
+  }
+
+  // Listeners run outside the transaction's context, so a listener that writes
+  // queues behind it instead of joining it.
+  private tell(drafts: EventDraft[], actor: string | undefined): void {
+    const occurredAt = new Date(this.now()).toISOString();
+    this.running.exit(() => {
+      for (const draft of drafts) this.events.emit({ type: draft.type, workspace: draft.workspace, occurredAt, actor, data: draft.data });
+    });
+  }
+}
+
+/** What a transaction commits and re-reads with; only ContentWriter hands it out. */
+interface WriteParts {
+  repo: ContentRepo;
+  reindex: Reindexer;
+  tell: (drafts: EventDraft[], actor: string | undefined) => void;
+}
+
+// One holding of the write lock. Its commits run one at a time, and it can
+// no longer commit once the work it was made for has settled.
+class Transaction implements ContentTransaction {
+  isOpen = true;
+  private isCommitting = false;
+
+  constructor(private readonly parts: WriteParts) {}
+
+  async commit(change: ContentChange): Promise<CommitInfo> {
+    return this.exclusively(async () => {
+      const { repo, reindex, tell } = this.parts;
+      const by = change.by;
+      const info = await repo.commitChanges({
+        changes: change.changes,
+        message: change.message,
+        author: by === 'system' ? SYSTEM_AUTHOR : gitAuthorOf(by),
+        trailers: { ...change.trailers, Actor: by === 'system' ? 'system' : (actorIdOf(by) ?? 'anonymous') },
+        mergeParents: change.mergeParents,
+      });
+      if (change.reread) {
+        // What a re-read finds is told like an outside commit: without an actor.
+        tell(await reindex(await repo.changedPaths(info.parents[0], info.oid)), undefined);
+      } else {
+        change.apply?.();
+        tell(change.events ?? [], by === 'system' ? undefined : actorIdOf(by));
+      }
+      return info;
+    });
+  }
+
+  async receiveCommits(from: string, to: string): Promise<ChangedPath[]> {
+    return this.exclusively(async () => {
+      const changes = await this.parts.repo.changedPaths(from, to);
+      this.parts.tell(await this.parts.reindex(changes), undefined);
+      return changes;
+    });
+  }
+
+  private async exclusively<T>(step: () => Promise<T>): Promise<T> {
+    if (!this.isOpen) throw new AppError('internal_error', 'The content transaction has ended; write inside ContentWriter.transaction().');
+    if (this.isCommitting) throw new AppError('internal_error', 'A content transaction makes one commit at a time; await the previous one.');
+    this.isCommitting = true;
+    try {
+      return await step();
+    } finally {
+      this.isCommitting = false;
+    }
+  }
+}
