@@ -1,7 +1,8 @@
-// Server-sent events (text/event-stream) over a Koa response: named events
+// Server-sent events (text/event-stream) over a Koa request: named events
 // with JSON data, comment heartbeats, and one end() however the stream stops
-// (the client leaves, the session ends, the server shuts down).
-import { PassThrough } from 'node:stream';
+// (the client leaves, the session ends, the server shuts down). The stream
+// writes to the Node response itself (ctx.respond = false): a client going
+// away is the normal end of a stream, not an error for Koa to report.
 import type { Context } from 'koa';
 
 /** An open event stream. */
@@ -10,47 +11,44 @@ export interface EventStream {
   send(name: string, data: unknown): void;
   /** Sends a comment line, which clients ignore; keeps proxies from closing an idle connection. */
   heartbeat(): void;
-  /** Ends the response; resolves once it is sent. Safe to call more than once. */
+  /** Ends the response; resolves once it is closed. Safe to call more than once. */
   end(): Promise<void>;
 }
 
 /**
- * Turns the response into an event stream and returns it. `onEnd` runs once
- * when the stream ends for any reason. `retryMs` tells browsers how long to
- * wait before reconnecting after a dropped connection.
+ * Starts the event-stream response and returns it. `onEnd` runs once when
+ * the stream ends for any reason. `retryMs` tells browsers how long to wait
+ * before reconnecting after a dropped connection.
  */
 export function openEventStream(ctx: Context, options: { retryMs: number; onEnd: () => void }): EventStream {
-  const body = new PassThrough();
-  const sent = new Promise<void>((resolve) => {
-    ctx.res.once('finish', resolve);
-    ctx.res.once('close', resolve);
-  });
+  const res = ctx.res;
+  const closed = new Promise<void>((resolve) => res.once('close', resolve));
   let ended = false;
   const end = () => {
     if (!ended) {
       ended = true;
       options.onEnd();
-      body.end();
+      res.end();
     }
-    return sent;
+    return closed;
+  };
+  const write = (text: string) => {
+    if (!ended) res.write(text);
   };
   ctx.req.socket.setTimeout(0);
   ctx.req.socket.setNoDelay(true);
-  ctx.req.once('close', () => void end());
+  res.once('close', () => void end());
+  ctx.respond = false;
   ctx.status = 200;
   ctx.type = 'text/event-stream; charset=utf-8';
   ctx.set('Cache-Control', 'no-cache, no-transform');
   // Tells nginx-style proxies not to buffer the stream.
   ctx.set('X-Accel-Buffering', 'no');
-  ctx.body = body;
-  body.write(`retry: ${options.retryMs}\n\n`);
+  res.writeHead(200);
+  write(`retry: ${options.retryMs}\n\n`);
   return {
-    send: (name, data) => {
-      if (!ended) body.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-    },
-    heartbeat: () => {
-      if (!ended) body.write(': heartbeat\n\n');
-    },
+    send: (name, data) => write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`),
+    heartbeat: () => write(': heartbeat\n\n'),
     end,
   };
 }

@@ -96,9 +96,7 @@ export function TypeNav({ title, types, hrefOf, onReorder }: TypeNavProps) {
                   title="Drag, or use the up and down arrow keys, to change the order"
                   onKeyDown={(event) => onKeyDown(event, name)}
                   onPointerDown={(event) => onPointerDown(event, name)}
-                >
-                  <span aria-hidden="true">⠿</span>
-                </button>
+                />
               )}
             </li>
           );
