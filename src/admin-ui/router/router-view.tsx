@@ -23,15 +23,20 @@ export function RouterView({ mainId }: { mainId: string }) {
   const match = matchRoute(location.path);
   const name = match?.route.screen ? match.name : undefined;
   const [, setVersion] = useState(0);
+  const [failed, setFailed] = useState<RouteName>();
   const firstRender = useRef(true);
 
   useEffect(() => {
     if (!match || !name || loaded.has(name)) return;
     let active = true;
-    void match.route.screen?.().then((screen) => {
-      loaded.set(name, screen);
-      if (active) setVersion((version) => version + 1);
-    });
+    void match.route.screen?.().then(
+      (screen) => {
+        loaded.set(name, screen);
+        if (active) setVersion((version) => version + 1);
+      },
+      // A chunk that cannot be fetched (offline, or an update replaced the build): say so instead of waiting forever.
+      () => active && setFailed(name),
+    );
     return () => {
       active = false;
     };
@@ -47,6 +52,13 @@ export function RouterView({ mainId }: { mainId: string }) {
     return (
       <EmptyState title="Page not found">
         There is nothing at this address. <Link href="/admin">Go to the start page</Link>.
+      </EmptyState>
+    );
+  }
+  if (failed === name) {
+    return (
+      <EmptyState title="This page could not be loaded">
+        Check your connection and <a href={location.path}>reload the page</a>.
       </EmptyState>
     );
   }
