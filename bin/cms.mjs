@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx, so there is no build step.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI (dist/server, built by `npm run build`, which
+// `npm install` runs); stack traces point into the TypeScript sources.
+import { existsSync } from 'node:fs';
 
-register();
-const { runCli } = await import('../src/cli.ts');
+process.setSourceMapsEnabled(true);
+const cli = new URL('../dist/server/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  process.stderr.write('git-cms is not built yet: run `npm run build` (npm install does it too).\n');
+  process.exit(1);
+}
+const { runCli } = await import(cli.href);
 await runCli(process.argv.slice(2));

@@ -10,6 +10,7 @@ import type { AppState } from './http/state.ts';
 import { createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
 import { createAdminRouter } from './api/admin.ts';
 import { createMediaFilesRouter } from './api/media/media-files.routes.ts';
+import { createAdminAppRouter } from './api/admin-app/admin-app.routes.ts';
 import { createAuthenticate } from './http/authenticate.ts';
 import { createDeniedTokenRecorder } from './http/denied-tokens.ts';
 import { recordDeniedToken } from './domain/activity/activity-feeds.ts';
@@ -37,6 +38,9 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   const adminRouter = createAdminRouter(services, config);
   app.use(adminRouter.routes());
   app.use(adminRouter.allowedMethods());
+  const adminApp = createAdminAppRouter(services.adminApp);
+  app.use(adminApp.routes());
+  app.use(adminApp.allowedMethods());
   const mediaFiles = createMediaFilesRouter(services.media);
   app.use(mediaFiles.routes());
   app.use(mediaFiles.allowedMethods());

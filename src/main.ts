@@ -32,6 +32,8 @@ export async function startServer(sources: ConfigSources = {}): Promise<RunningS
     services,
     url: `http://${host}:${port}`,
     close: async () => {
+      // Open live-event streams would keep server.close() waiting.
+      await services.live.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await services.close();

@@ -11,6 +11,7 @@ import { HealthService } from './domain/health.ts';
 import { TypeService } from './domain/types/type-service.ts';
 import { WorkspaceService } from './domain/workspaces/workspace-service.ts';
 import type { Logger } from './lib/logger.ts';
+import { findPackageRoot } from './lib/package-root.ts';
 import { ContentRepo } from './storage/content-repo.ts';
 import { StateStore } from './storage/state-store.ts';
 import { reindexChangedPaths, watchExternalCommits } from './domain/content/external-commits.ts';
@@ -40,6 +41,8 @@ import { AppInfoService } from './domain/dashboard/app-info.ts';
 import { DashboardService } from './domain/dashboard/dashboard-service.ts';
 import { RevisionService } from './domain/history/revision-service.ts';
 import { TrashService } from './domain/trash/trash-service.ts';
+import { AppBundle } from './storage/app-bundle.ts';
+import { LiveFeed } from './domain/live/live-feed.ts';
 
 export interface Services {
   config: Config;
@@ -85,6 +88,10 @@ export interface Services {
   appInfo: AppInfoService;
   /** Announces scheduled entries as their publish time passes. */
   scheduler: PublishScheduler;
+  /** The admin app's open live-event streams, fed by `events`; close() ends them. */
+  live: LiveFeed;
+  /** The built admin web app, or undefined when it has not been built. */
+  adminApp: AppBundle | undefined;
   /** Stops background work (the external-commit watcher, pending state writes). */
   close(): Promise<void>;
 }
@@ -139,6 +146,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     intervalMs: config.schedulerIntervalMs,
     onError: (error) => logger.error('the publish scheduler failed', { error }),
   });
+  const live = new LiveFeed({ principalFor: (userId) => users.principalFor(userId), content });
+  events.on((event) => live.publish(event));
   const types = new TypeService(repo, writer, content, workspaces);
   const health = await HealthService.create(await packageInfo());
   const backups = new BackupService({
@@ -207,7 +216,10 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     dashboard: new DashboardService({ content, types, activity, media: mediaLibrary }),
     appInfo: new AppInfoService({ config, health, repoHead: async () => ({ branch: await repo.currentBranch(), head: await repo.head() }) }),
     scheduler,
+    live,
+    adminApp: await AppBundle.load(config.adminAppDir),
     close: async () => {
+      await live.close();
       searchWarmUp.abort();
       await warmingSearch;
       stopWatching();
@@ -223,6 +235,6 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 }
 
 async function packageInfo(): Promise<{ name: string; version: string }> {
-  const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  const manifest = JSON.parse(await readFile(path.join(findPackageRoot(import.meta.url), 'package.json'), 'utf8')) as { name: string; version: string };
   return { name: manifest.name, version: manifest.version };
 }

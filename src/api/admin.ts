@@ -43,6 +43,8 @@ import { createRevisionsRouter } from './admin/revisions.routes.ts';
 import { createTranslationsRouter } from './admin/translations.routes.ts';
 import { createTrashRouter } from './admin/trash.routes.ts';
 import { createTypeOrderRouter } from './admin/type-order.routes.ts';
+import { createEventsRouter } from './admin/events.routes.ts';
+import type { LiveFeed } from '../domain/live/live-feed.ts';
 
 /** The admin API root. */
 export const ADMIN_PREFIX = '/admin/api';
@@ -67,6 +69,8 @@ export interface AdminApiServices {
   revisions: RevisionService;
   dashboard: DashboardService;
   appInfo: AppInfoService;
+  live: LiveFeed;
+  sessions: { isLive(key: string): boolean };
 }
 
 /**
@@ -97,6 +101,7 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createWebhooksRouter(services.webhooks, config),
     createBackupsRouter(services.backups, config),
     createUpdateRouter(services.updates),
+    createEventsRouter(services, { heartbeatMs: config.eventsHeartbeatMs }),
     createMediaRouter(services.media, config, { admin: true }),
   ]) {
     admin.use(router.routes(), router.allowedMethods({ throw: true }));

@@ -1,6 +1,7 @@
 // Configuration: environment variables and command-line flags become one
 // validated, frozen Config. This is the only module that reads process.env.
 import path from 'node:path';
+import { findPackageRoot } from '../lib/package-root.ts';
 
 /** Request size limits. */
 export interface Limits {
@@ -64,6 +65,10 @@ export interface Config {
   updateFeed: string | undefined;
   /** Folder that installed releases are unpacked into, each in `{version}/`. */
   releasesDir: string;
+  /** The built admin web app (index.html and assets/), served at /admin. */
+  adminAppDir: string;
+  /** Milliseconds between heartbeats on the admin live-event stream. */
+  eventsHeartbeatMs: number;
 }
 
 /** Where loadConfig() reads settings; tests pass their own instead of process.env. */
@@ -130,6 +135,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     },
     updateFeed,
     releasesDir: path.resolve(cwd, env.CMS_RELEASES_DIR ?? path.join(dataDir, 'releases')),
+    eventsHeartbeatMs: parseInteger(env.CMS_EVENTS_HEARTBEAT_MS ?? '15000', 'CMS_EVENTS_HEARTBEAT_MS', 100, 300_000),
+    adminAppDir: path.resolve(cwd, env.CMS_ADMIN_APP_DIR ?? path.join(findPackageRoot(import.meta.url), 'dist', 'admin')),
   });
 }
 

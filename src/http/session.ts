@@ -67,6 +67,11 @@ export function sessionUserId(ctx: Context): string | undefined {
   return typeof userId === 'string' ? userId : undefined;
 }
 
+/** The key the signed session cookie carries (the session store's key), if the cookie is there and its signature holds. */
+export function sessionKeyOf(ctx: Context): string | undefined {
+  return ctx.cookies.get(SESSION_COOKIE, { signed: true }) || undefined;
+}
+
 /**
  * Starts a signed-in session for `userId` holding `csrfToken`. A session
  * that existed before gets a new key, so a key planted before login is never

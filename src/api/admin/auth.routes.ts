@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import type { Config } from '../../config/config.ts';
 import type { LoginService } from '../../domain/auth/login-service.ts';
 import type { UserService } from '../../domain/auth/user-service.ts';
+import { capabilitiesOf } from '../../domain/auth/capabilities.ts';
 import { csrfTokenOf, newCsrfToken } from '../../http/csrf.ts';
 import { bodyOf, jsonBody } from '../../http/json-body.ts';
 import { endSession, startSession } from '../../http/session.ts';
@@ -49,10 +50,16 @@ export function createAuthRouter(services: AuthRouteServices, config: Config): R
 
   router.get('/me', (ctx) => {
     const principal = ctx.state.principal;
+    const workspace = ctx.state.workspace ?? config.defaultWorkspace;
     const user = principal.kind === 'user' ? services.users.find(principal.id) : undefined;
     ctx.body = {
       data: user ? presentUser(user, ctx.state.baseUrl) : null,
-      meta: { csrf_token: csrfTokenOf(ctx), permissions: principal.kind === 'user' ? principal.grants : [], workspace: ctx.state.workspace },
+      meta: {
+        csrf_token: csrfTokenOf(ctx),
+        permissions: principal.kind === 'user' ? principal.grants : [],
+        can: capabilitiesOf(principal, workspace),
+        workspace,
+      },
     };
   });
   return router;

@@ -64,6 +64,12 @@ export class SessionStore {
     return session.data;
   }
 
+  /** Whether the session for `key` exists and is not idle too long; unlike get(), asking does not count as use. */
+  isLive(key: string): boolean {
+    const session = this.file.value[hashKey(key)];
+    return session !== undefined && this.now() - session.last_seen_at <= this.idleMs;
+  }
+
   /** Creates or replaces the session for `key` and saves at once (logins must survive a crash). */
   async set(key: string, data: Record<string, unknown>): Promise<void> {
     const id = hashKey(key);

@@ -1,0 +1,23 @@
+// The signed-in user's own profile.
+import { post, put } from './client.ts';
+import type { User } from './types.ts';
+
+/** What PUT /profile accepts; a password change needs `old_password`. */
+export interface ProfileInput {
+  display_name?: string;
+  email?: string;
+  password?: string;
+  old_password?: string;
+}
+
+/** Saves the profile. Throws ApiError (422 validation_failed with fields, 401 invalid_credentials for a wrong old password). */
+export async function updateProfile(input: ProfileInput): Promise<User> {
+  return (await put<User>('/profile', input)).data;
+}
+
+/** Uploads a new avatar (PNG, JPEG, GIF or WebP up to 2 MB). Throws ApiError (413, 422 file_type_not_allowed). */
+export async function uploadAvatar(file: File): Promise<User> {
+  const form = new FormData();
+  form.append('avatar', file);
+  return (await post<User>('/profile/avatar', form)).data;
+}

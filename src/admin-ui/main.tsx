@@ -1,0 +1,6 @@
+// Entry point: draws the app into #app.
+import { render } from 'preact';
+import { App } from './app.tsx';
+import './styles.css';
+
+render(<App />, document.getElementById('app') as HTMLElement);

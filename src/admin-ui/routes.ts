@@ -1,0 +1,95 @@
+// The route table: every screen of the app, its path and, once it is built,
+// the module that draws it (loaded on first visit, so each screen is its own
+// chunk). A route without `screen` is planned and not linked anywhere yet:
+// links are made with pathTo(), which gives undefined for those.
+import type { ComponentType } from 'preact';
+
+/** What every screen component receives. */
+export interface ScreenProps {
+  /** The path parameters, e.g. `{ type: 'posts' }` for /admin/content/:type. */
+  params: Record<string, string>;
+}
+
+/** One entry of the table. */
+export interface RouteDefinition {
+  /** Path pattern; `:name` matches one segment. */
+  path: string;
+  /** The window title (screens with a more specific one call useTitle). */
+  title: string;
+  /** Loads the screen component; absent while the screen is not built. */
+  screen?: () => Promise<ComponentType<ScreenProps>>;
+}
+
+export const routes = {
+  // The start screen; issue 12 item 8 turns it into the dashboard.
+  home: { path: '/admin', title: 'Home', screen: () => import('./screens/home/home-screen.tsx').then((m) => m.HomeScreen) },
+  // Issue 11: content.
+  entries: { path: '/admin/content/:type', title: 'Entries' },
+  newEntry: { path: '/admin/content/:type/new', title: 'New entry' },
+  entry: { path: '/admin/content/:type/:id', title: 'Edit entry' },
+  versions: { path: '/admin/content/:type/:id/versions', title: 'Versions' },
+  trash: { path: '/admin/trash', title: 'Trash' },
+  typeTrash: { path: '/admin/trash/:type', title: 'Trash' },
+  types: { path: '/admin/types', title: 'Content types' },
+  newType: { path: '/admin/types/new', title: 'New content type' },
+  type: { path: '/admin/types/:name', title: 'Edit content type' },
+  // Issue 12: media and administration.
+  media: { path: '/admin/media', title: 'Media' },
+  mediaFile: { path: '/admin/media/:filename', title: 'Media file' },
+  users: { path: '/admin/users', title: 'Users' },
+  user: { path: '/admin/users/:id', title: 'User' },
+  roles: { path: '/admin/roles', title: 'Roles' },
+  role: { path: '/admin/roles/:id', title: 'Role' },
+  tokens: { path: '/admin/tokens', title: 'API tokens' },
+  webhooks: { path: '/admin/webhooks', title: 'Webhooks' },
+  backups: { path: '/admin/backups', title: 'Backups' },
+  workspaces: { path: '/admin/workspaces', title: 'Workspaces' },
+  activity: { path: '/admin/activity', title: 'Activity' },
+  updates: { path: '/admin/updates', title: 'Updates' },
+  profile: { path: '/admin/profile', title: 'Your profile', screen: () => import('./screens/profile/profile-screen.tsx').then((m) => m.ProfileScreen) },
+} satisfies Record<string, RouteDefinition>;
+
+/** A route's name in the table. */
+export type RouteName = keyof typeof routes;
+
+/**
+ * The URL of a built screen with `params` filled in (and an optional query),
+ * or undefined when the screen is not built yet, so callers leave the link out.
+ */
+export function pathTo(name: RouteName, params: Record<string, string> = {}, query?: Record<string, string>): string | undefined {
+  const route: RouteDefinition = routes[name];
+  if (!route.screen) return undefined;
+  const path = route.path.replace(/:([a-z]+)/gi, (_, key: string) => encodeURIComponent(params[key] ?? ''));
+  const search = query ? new URLSearchParams(query).toString() : '';
+  return search ? `${path}?${search}` : path;
+}
+
+/** The route matching `path` and its parameters; literal segments win over parameters (`/types/new` before `/types/:name`). */
+export function matchRoute(path: string): { name: RouteName; route: RouteDefinition; params: Record<string, string> } | undefined {
+  let best: { name: RouteName; route: RouteDefinition; params: Record<string, string>; score: number } | undefined;
+  const segments = path.split('/');
+  for (const [name, route] of Object.entries(routes) as [RouteName, RouteDefinition][]) {
+    const pattern = route.path.split('/');
+    if (pattern.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let score = 0;
+    const matches = pattern.every((part, index) => {
+      if (part.startsWith(':')) {
+        params[part.slice(1)] = safeDecode(segments[index]);
+        return segments[index] !== '';
+      }
+      score += 1;
+      return part === segments[index];
+    });
+    if (matches && (!best || score > best.score)) best = { name, route, params, score };
+  }
+  return best && { name: best.name, route: best.route, params: best.params };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

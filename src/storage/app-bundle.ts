@@ -1,0 +1,78 @@
+// The built admin web app (`npm run build` writes it to dist/admin): its
+// index.html and the content-hashed files of assets/, read once at start and
+// held in memory with a gzip copy each. Files are found by exact name in a
+// map, never by joining a request path onto the folder, so no path can escape it.
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { isNotFound } from '../lib/errno.ts';
+
+/** One file of the app, ready to send. */
+export interface BundleFile {
+  contentType: string;
+  body: Buffer;
+  /** The gzip-compressed body, when compressing makes it smaller. */
+  gzipped: Buffer | undefined;
+  /** A strong entity tag of the body, quoted. */
+  etag: string;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+
+/** The app's files; `load` gives undefined when the app has not been built. */
+export class AppBundle {
+  private constructor(
+    readonly index: BundleFile,
+    private readonly assets: ReadonlyMap<string, BundleFile>,
+  ) {}
+
+  /**
+   * Reads `dir`/index.html and every file directly in `dir`/assets. Returns
+   * undefined when index.html is missing (the app was not built); throws
+   * what reading the files throws otherwise.
+   */
+  static async load(dir: string): Promise<AppBundle | undefined> {
+    let html: Buffer;
+    try {
+      html = await readFile(path.join(dir, 'index.html'));
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+    const assets = new Map<string, BundleFile>();
+    const assetDir = path.join(dir, 'assets');
+    const entries = await readdir(assetDir, { withFileTypes: true }).catch((error: unknown) => {
+      if (isNotFound(error)) return [];
+      throw error;
+    });
+    for (const entry of entries) {
+      if (entry.isFile()) assets.set(entry.name, bundleFile(entry.name, await readFile(path.join(assetDir, entry.name))));
+    }
+    return new AppBundle(bundleFile('index.html', html), assets);
+  }
+
+  /** The file `assets/{name}`, or undefined when there is none by exactly that name. */
+  asset(name: string): BundleFile | undefined {
+    return this.assets.get(name);
+  }
+}
+
+function bundleFile(name: string, body: Buffer): BundleFile {
+  const contentType = CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream';
+  const compressed = contentType.startsWith('image/png') || contentType.startsWith('font/') ? undefined : gzipSync(body, { level: 9 });
+  return {
+    contentType,
+    body,
+    gzipped: compressed && compressed.length < body.length ? compressed : undefined,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+  };
+}
