@@ -1,11 +1,10 @@
 // Setup, login, logout and "who am I" (API.md "Admin session"). Setup and
 // login start a session and hand out its CSRF token in meta.csrf_token.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import type { LoginService } from '../../domain/auth/login-service.ts';
 import type { UserService } from '../../domain/auth/user-service.ts';
 import { csrfTokenOf, newCsrfToken } from '../../http/csrf.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import { endSession, startSession } from '../../http/session.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
@@ -20,9 +19,8 @@ export interface AuthRouteServices {
 }
 
 /** Routes /setup, /login, /logout and /me, relative to the admin root. */
-export function createAuthRouter(services: AuthRouteServices, config: Config): Router<AppState> {
+export function createAuthRouter(services: AuthRouteServices, body: JsonBodyParser): Router<AppState> {
   const router = new Router<AppState>();
-  const body = jsonBody(config.limits.jsonBodyBytes);
   const parseSetup = compileBody(setupSchema);
   const parseLogin = compileBody(loginSchema);
 
