@@ -6,6 +6,7 @@ import { parse } from 'node:querystring';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/config.ts';
 import { ANONYMOUS, type Principal } from '../src/domain/auth/principal.ts';
+import { parseListParams, parseReadParams } from '../src/http/query-params.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { createServices, type Services } from '../src/services.ts';
 import type { ReadCase } from './bench-cases.ts';
@@ -39,10 +40,10 @@ function callFor(services: Services, readCase: ReadCase): (i: number) => unknown
     const raw = parse(search);
     const parts = pathname.split('/').filter(Boolean);
     if (parts.length === 3) {
-      const { entry } = services.entries.get(principal, WORKSPACE, parts[1], parts[2], raw, options);
+      const { entry } = services.entries.get(principal, WORKSPACE, parts[1], parts[2], parseReadParams(raw), options);
       return { data: entry };
     }
-    const { entries, meta } = services.entries.list(principal, WORKSPACE, parts[1], raw, options);
+    const { entries, meta } = services.entries.list(principal, WORKSPACE, parts[1], parseListParams(raw), options);
     return { data: entries, meta };
   };
 }

@@ -7,8 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { isPubliclyVisible } from '../src/domain/model/entry.ts';
 import type { StoredEntry } from '../src/domain/model/entry.ts';
 import type { ContentType } from '../src/domain/model/content-type.ts';
-import { parseListQuery } from '../src/domain/query/list-query.ts';
-import type { RawQuery } from '../src/domain/query/list-query.ts';
+import { resolveListQuery } from '../src/domain/query/list-query.ts';
+import { parseListParams, type QueryValues } from '../src/http/query-params.ts';
 import { expandRelations } from '../src/domain/query/relations.ts';
 import { TypeIndex } from '../src/domain/query/type-index.ts';
 
@@ -94,7 +94,7 @@ function main(): void {
   console.log(`built ${ENTRIES} + ${AUTHORS} entries in ${(performance.now() - buildStart).toFixed(0)} ms`);
   const now = Date.now();
   const options = { mode: 'public', now } as const;
-  const list = (raw: RawQuery) => articles.query(parseListQuery(raw, ARTICLES), options);
+  const list = (raw: QueryValues) => articles.query(resolveListQuery(parseListParams(raw), ARTICLES), options);
   const ctx = {
     lookup: (name: string) => (name === 'authors' ? { type: AUTHORS_TYPE, index: authors } : undefined),
     canReadType: () => true,
@@ -111,7 +111,7 @@ function main(): void {
   measure('q 2 terms (distinct)', (i) => list({ q: `${WORDS[i % 3_000]} ${WORDS[(i * 13) % 3_000].slice(0, 5)}`, limit: '20' }));
   measure('q broad prefix (worst)', (i) => list({ q: WORDS[i % 3_000].slice(0, 4), limit: '20' }));
   measure('include on a page', (i) => {
-    const query = parseListQuery({ limit: '20', offset: String((i % 50) * 20), include: 'author' }, ARTICLES);
+    const query = resolveListQuery(parseListParams({ limit: '20', offset: String((i % 50) * 20), include: 'author' }), ARTICLES);
     const page = articles.query(query, options);
     return expandRelations(page.entries, ARTICLES, query.include, ctx);
   });

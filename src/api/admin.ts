@@ -17,6 +17,7 @@ import type { BackupService } from '../domain/backups/backup-service.ts';
 import type { UpdateService } from '../domain/updates/update-service.ts';
 import type { MediaService } from '../domain/media/media-service.ts';
 import { createAdminGuard } from '../http/admin-guard.ts';
+import { jsonBody } from '../http/json-body.ts';
 import type { AppState } from '../http/state.ts';
 import { createAuthRouter } from './admin/auth.routes.ts';
 import { createContentTypesRouter } from './content-types/content-types.routes.ts';
@@ -80,29 +81,30 @@ export interface AdminApiServices {
 export function createAdminRouter(services: AdminApiServices, config: Config): Router<AppState> {
   const admin = new Router<AppState>({ prefix: ADMIN_PREFIX });
   admin.use(createAdminGuard({ prefix: ADMIN_PREFIX, isSetUp: () => services.users.hasUsers(), defaultWorkspace: config.defaultWorkspace }));
+  const body = jsonBody(config.limits.jsonBodyBytes);
   for (const router of [
-    createAuthRouter(services, config),
-    createProfileRouter(services.profiles, config),
-    createUsersRouter(services.users, services.profiles, config),
-    createRolesRouter(services.roles, config),
-    createTokensRouter(services.tokens, config),
-    createWorkspacesRouter(services.workspaces, config),
+    createAuthRouter(services, body, config.defaultWorkspace),
+    createProfileRouter(services.profiles, body),
+    createUsersRouter(services.users, services.profiles, body),
+    createRolesRouter(services.roles, body),
+    createTokensRouter(services.tokens, body),
+    createWorkspacesRouter(services.workspaces, body),
     createDashboardRouter(services.dashboard),
     createAppRouter(services.appInfo),
     createActivityRouter(services.activity),
     createTrashRouter(services.trash),
     // Before the content-type and entry routes, whose `:type` and `:id` would match "order" and "bulk".
-    createTypeOrderRouter(services.types, config),
-    createBulkRouter(services.entries, config),
+    createTypeOrderRouter(services.types, body),
+    createBulkRouter(services.entries, body),
     createRevisionsRouter(services.revisions),
     createTranslationsRouter(services.entries),
-    createContentTypesRouter(services.types, config, { fieldTypesInMeta: true }),
-    createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: false }),
-    createWebhooksRouter(services.webhooks, config),
-    createBackupsRouter(services.backups, config),
+    createContentTypesRouter(services.types, body, { fieldTypesInMeta: true }),
+    createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: false }),
+    createWebhooksRouter(services.webhooks, body),
+    createBackupsRouter(services.backups, body, config.backups.maxBytes),
     createUpdateRouter(services.updates),
     createEventsRouter(services, { heartbeatMs: config.eventsHeartbeatMs }),
-    createMediaRouter(services.media, config, { admin: true }),
+    createMediaRouter(services.media, { admin: true, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
   ]) {
     admin.use(router.routes(), router.allowedMethods({ throw: true }));
   }

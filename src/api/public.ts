@@ -4,6 +4,7 @@
 import Router from '@koa/router';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
+import { jsonBody } from '../http/json-body.ts';
 import type { AppState } from '../http/state.ts';
 import type { ContentIndex } from '../domain/content/content-index.ts';
 import type { EntryService } from '../domain/entries/entry-service.ts';
@@ -42,6 +43,7 @@ export function createPublicRouter(services: PublicApiServices, config: Config):
   const health = createHealthRouter(services.health);
   api.use(health.routes(), health.allowedMethods());
 
+  const body = jsonBody(config.limits.jsonBodyBytes);
   const scoped = new Router<AppState>({ prefix: '/workspaces/:ws' });
   scoped.param('ws', (ws, _ctx, next) => {
     services.workspaces.get(ws);
@@ -49,9 +51,9 @@ export function createPublicRouter(services: PublicApiServices, config: Config):
   });
   for (const router of [
     health,
-    createContentTypesRouter(services.types, config, { fieldTypesInMeta: false }),
-    createEntriesRouter(services.entries, services.content, config, { mediaAsUrls: true }),
-    createMediaRouter(services.media, config, { admin: false }),
+    createContentTypesRouter(services.types, body, { fieldTypesInMeta: false }),
+    createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true }),
+    createMediaRouter(services.media, { admin: false, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
   ]) {
     scoped.use(router.routes(), router.allowedMethods());
   }

@@ -5,8 +5,11 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import { AppError } from '../errors/app-error.ts';
 import { toAppError } from './error-handler.ts';
 
+/** The middleware jsonBody() makes; routers receive it ready-made rather than the config. */
+export type JsonBodyParser = (ctx: Context, next: Next) => Promise<void>;
+
 /** Middleware that parses a JSON object body into ctx.request.body ({} when there is no body). */
-export function jsonBody(limitBytes: number) {
+export function jsonBody(limitBytes: number): JsonBodyParser {
   const parse = koaBody({
     json: true,
     jsonStrict: true,

@@ -124,6 +124,11 @@ describe('admin revisions', () => {
     expect(german.body.data.current).to.equal(true);
     expect(german.body.data.entry.title).to.equal('Verglichen');
     expect(german.body.data.changes).to.deep.equal([{ field: 'translations.de.title', before: null, after: 'Verglichen' }]);
+    for (const query of ['locale=../x', 'locale=de&locale=fr']) {
+      const refused = await adminRequest(server, admin, 'GET', `/content/posts/${entry.id}/revisions/${first}?${query}`);
+      expect(refused.status, query).to.equal(400);
+      expect(refused.body.error.code, query).to.equal('invalid_request');
+    }
   });
 
   it('lists a git commit that touched only a translation file', async () => {

@@ -142,7 +142,7 @@ describe('admin trash', () => {
   });
 
   it('answers 400 for bad paging values', async () => {
-    for (const query of ['limit=0', 'limit=abc', 'offset=-1']) {
+    for (const query of ['limit=0', 'limit=abc', 'offset=-1', 'limit=', 'limit=1&limit=2', 'locale=../x']) {
       const response = await adminRequest(server, admin, 'GET', `/trash/posts?${query}`);
       expect(response.status, query).to.equal(400);
       expect(response.body.error.code).to.equal('invalid_request');

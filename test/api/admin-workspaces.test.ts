@@ -134,9 +134,11 @@ describe('admin API: workspaces', () => {
   });
 
   it('answers 400 for a bad include_archived value', async () => {
-    const response = await adminRequest(server, admin, 'GET', '/workspaces?include_archived=yes');
-    expect(response.status).to.equal(400);
-    expect(response.body.error.code).to.equal('invalid_request');
+    for (const query of ['include_archived=yes', 'include_archived=', 'include_archived=true&include_archived=true']) {
+      const response = await adminRequest(server, admin, 'GET', `/workspaces?${query}`);
+      expect(response.status, query).to.equal(400);
+      expect(response.body.error.code, query).to.equal('invalid_request');
+    }
   });
 
   it('selects the admin workspace with X-Service-Workspace; a malformed one is 404', async () => {

@@ -152,6 +152,15 @@ describe('entries (public API)', () => {
       expect(list.body.data.id).to.equal('home');
       expect(list.body).to.not.have.property('meta');
     });
+
+    it('checks the list parameters on the list route of a single page like on any list route', async () => {
+      for (const query of ['limit=abc', 'order=up', 'filter[]=x', 'locale=../x']) {
+        const response = await server.request('GET', `${ROOT}/content/home?${query}`);
+        expect(response.status, query).to.equal(400);
+        expect(response.body.error.code, query).to.equal('invalid_request');
+      }
+      expect((await server.request('GET', `${ROOT}/content/home?locale=en&limit=5`)).status).to.equal(200);
+    });
   });
 
   describe('visibility', () => {

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { parseListQuery } from '../../src/domain/query/list-query.ts';
-import type { RawQuery } from '../../src/domain/query/list-query.ts';
+import type { QueryValues } from '../../src/http/query-params.ts';
 import type { QueryVisibility, TypeIndex } from '../../src/domain/query/type-index.ts';
-import { NOW, PAGES, PRODUCTS, buildIndex, buildPages, buildProducts } from './query-fixtures.ts';
+import { NOW, PAGES, PRODUCTS, buildIndex, buildPages, buildProducts, listQueryOf } from './query-fixtures.ts';
 import type { ContentType } from '../../src/domain/model/content-type.ts';
 
 const ALL: QueryVisibility = { mode: 'all' };
@@ -27,11 +26,11 @@ describe('TypeIndex.query on the products fixture', () => {
     index = buildIndex(PRODUCTS, buildProducts());
   });
 
-  function run(raw: RawQuery, visibility: QueryVisibility = ALL) {
-    return index.query(parseListQuery(raw, PRODUCTS), visibility);
+  function run(raw: QueryValues, visibility: QueryVisibility = ALL) {
+    return index.query(listQueryOf(raw, PRODUCTS), visibility);
   }
 
-  function ids(raw: RawQuery, visibility?: QueryVisibility): string[] {
+  function ids(raw: QueryValues, visibility?: QueryVisibility): string[] {
     return run(raw, visibility).entries.map((e) => e.id);
   }
 
@@ -232,9 +231,9 @@ describe('TypeIndex.query on the products fixture', () => {
 });
 
 describe('TypeIndex.query with locales', () => {
-  function ids(raw: RawQuery, type: ContentType = PAGES): string[] {
+  function ids(raw: QueryValues, type: ContentType = PAGES): string[] {
     const index = buildIndex(type, buildPages());
-    return index.query(parseListQuery(raw, type), ALL).entries.map((e) => e.id);
+    return index.query(listQueryOf(raw, type), ALL).entries.map((e) => e.id);
   }
 
   it('sorts by the resolved title of the requested locale', () => {
@@ -265,7 +264,7 @@ describe('TypeIndex.query with locales', () => {
 
   it('resolves the page entries for the locale', () => {
     const index = buildIndex(PAGES, buildPages());
-    const result = index.query(parseListQuery({ sort: 'id', locale: 'de' }, PAGES), ALL);
+    const result = index.query(listQueryOf({ sort: 'id', locale: 'de' }, PAGES), ALL);
     expect(result.entries.map((e) => e.title)).to.deep.equal(['Hallo', 'Only root', 'Willkommen']);
     expect(result.entries[2].data).to.deep.equal({ body: 'welcome body', teaser: 'Über uns', weight: 30 });
   });

@@ -4,7 +4,14 @@
 
 import type { ContentType, FieldDefinition } from '../../src/domain/model/content-type.ts';
 import type { EntryStatus, StoredEntry, Translation } from '../../src/domain/model/entry.ts';
+import { resolveListQuery, type ListQuery } from '../../src/domain/query/list-query.ts';
 import { TypeIndex } from '../../src/domain/query/type-index.ts';
+import { parseListParams, type QueryValues } from '../../src/http/query-params.ts';
+
+/** The ListQuery a content list request with these query values runs: parsed at the edge, then checked against `type`. */
+export function listQueryOf(raw: QueryValues, type: ContentType): ListQuery {
+  return resolveListQuery(parseListParams(raw), type);
+}
 
 /** A content type with SPEC defaults; `fields` and overrides as given. */
 export function buildType(name: string, fields: Record<string, FieldDefinition>, overrides: Partial<ContentType> = {}): ContentType {

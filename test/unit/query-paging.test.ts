@@ -2,13 +2,12 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { isPubliclyVisible } from '../../src/domain/model/entry.ts';
 import type { StoredEntry } from '../../src/domain/model/entry.ts';
-import { parseListQuery } from '../../src/domain/query/list-query.ts';
-import type { RawQuery } from '../../src/domain/query/list-query.ts';
+import type { QueryValues } from '../../src/http/query-params.ts';
 import type { QueryVisibility } from '../../src/domain/query/type-index.ts';
-import { NOW, PRODUCTS, buildIndex, buildProducts } from './query-fixtures.ts';
+import { NOW, PRODUCTS, buildIndex, buildProducts, listQueryOf } from './query-fixtures.ts';
 
 interface FilterCase {
-  raw: RawQuery;
+  raw: QueryValues;
   matches: (entry: StoredEntry) => boolean;
 }
 
@@ -42,11 +41,11 @@ describe('query paging (property)', () => {
         fc.constantFrom(undefined, 'summary', 'product', 'item 1'),
         (limit, sort, filter, visibility, q) => {
           const { query, isVisible } = VISIBILITY[visibility];
-          const base: RawQuery = { ...filter.raw, sort, ...(q === undefined ? {} : { q }) };
-          const full = index.query(parseListQuery(base, PRODUCTS), query);
+          const base: QueryValues = { ...filter.raw, sort, ...(q === undefined ? {} : { q }) };
+          const full = index.query(listQueryOf(base, PRODUCTS), query);
           const walked: string[] = [];
           for (let offset = 0; offset < full.total; offset += limit) {
-            const page = index.query(parseListQuery({ ...base, limit: String(limit), offset: String(offset) }, PRODUCTS), query);
+            const page = index.query(listQueryOf({ ...base, limit: String(limit), offset: String(offset) }, PRODUCTS), query);
             expect(page.total).to.equal(full.total);
             walked.push(...page.entries.map((e) => e.id));
           }
@@ -72,8 +71,8 @@ describe('query paging (property)', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 25 }), (ops) => {
         const patched = buildIndex(PRODUCTS, buildProducts());
-        const queries: RawQuery[] = [{ sort: 'price' }, { sort: '-price' }, { sort: 'title' }, { sort: '-title' }, { q: 'alpha' }, { 'filter[price][gte]': '10', sort: 'id' }];
-        const run = (idx: typeof patched, raw: RawQuery) => idx.query(parseListQuery(raw, PRODUCTS), { mode: 'all' }).entries.map((e) => e.id);
+        const queries: QueryValues[] = [{ sort: 'price' }, { sort: '-price' }, { sort: 'title' }, { sort: '-title' }, { q: 'alpha' }, { 'filter[price][gte]': '10', sort: 'id' }];
+        const run = (idx: typeof patched, raw: QueryValues) => idx.query(listQueryOf(raw, PRODUCTS), { mode: 'all' }).entries.map((e) => e.id);
         for (const raw of queries) run(patched, raw);
         let added = 0;
         for (const step of ops) {

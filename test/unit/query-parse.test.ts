@@ -1,14 +1,13 @@
 import { expect } from 'chai';
 import { AppError } from '../../src/errors/app-error.ts';
-import { parseListQuery } from '../../src/domain/query/list-query.ts';
-import type { RawQuery } from '../../src/domain/query/list-query.ts';
-import { PRODUCTS } from './query-fixtures.ts';
+import type { QueryValues } from '../../src/http/query-params.ts';
+import { PRODUCTS, listQueryOf } from './query-fixtures.ts';
 
-function parse(raw: RawQuery) {
-  return parseListQuery(raw, PRODUCTS);
+function parse(raw: QueryValues) {
+  return listQueryOf(raw, PRODUCTS);
 }
 
-function rejection(raw: RawQuery): AppError {
+function rejection(raw: QueryValues): AppError {
   try {
     parse(raw);
   } catch (error) {
@@ -18,7 +17,7 @@ function rejection(raw: RawQuery): AppError {
   throw new Error(`expected ${JSON.stringify(raw)} to be rejected`);
 }
 
-describe('parseListQuery', () => {
+describe('list query: parseListParams, then resolveListQuery', () => {
   it('returns defaults for an empty query', () => {
     expect(parse({})).to.deep.equal({ offset: 0, include: [], filters: [] });
   });
@@ -102,7 +101,7 @@ describe('parseListQuery', () => {
   });
 });
 
-describe('parseListQuery: filters', () => {
+describe('list query filters: parseListParams, then resolveListQuery', () => {
   it('parses an exact match and each operator', () => {
     const query = parse({ 'filter[category]': 'tools', 'filter[price][gte]': '2', 'filter[title][contains]': 'Mug', 'filter[status][ne]': 'draft' });
     expect(query.filters.map((f) => [f.field, f.op])).to.deep.equal([

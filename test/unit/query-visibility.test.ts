@@ -2,11 +2,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { isPubliclyVisible } from '../../src/domain/model/entry.ts';
 import type { EntryStatus, StoredEntry } from '../../src/domain/model/entry.ts';
-import { parseListQuery } from '../../src/domain/query/list-query.ts';
-import type { RawQuery } from '../../src/domain/query/list-query.ts';
+import type { QueryValues } from '../../src/http/query-params.ts';
 import { pageWindow } from '../../src/domain/query/page-window.ts';
 import { VisibilityTable } from '../../src/domain/query/visibility.ts';
-import { NOW, PRODUCTS, buildIndex, buildProducts } from './query-fixtures.ts';
+import { NOW, PRODUCTS, buildIndex, buildProducts, listQueryOf } from './query-fixtures.ts';
 
 const JAN = Date.parse('2024-01-01T00:00:00Z');
 const FEB = Date.parse('2024-02-01T00:00:00Z');
@@ -96,7 +95,7 @@ describe('TypeIndex.query with a visibility mode', () => {
     const index = buildIndex(PRODUCTS, entries);
     for (const now of [...times, NOW]) {
       const visible = entries.filter((e) => isPubliclyVisible(e, now)).sort((a, b) => (a.id < b.id ? -1 : 1)).map((e) => e.id);
-      const result = index.query(parseListQuery({ sort: 'id', limit: '10', offset: '30' }, PRODUCTS), { mode: 'public', now });
+      const result = index.query(listQueryOf({ sort: 'id', limit: '10', offset: '30' }, PRODUCTS), { mode: 'public', now });
       expect(result.total, new Date(now).toISOString()).to.equal(visible.length);
       expect(result.entries.map((e) => e.id)).to.deep.equal(visible.slice(30, 40));
     }
@@ -110,11 +109,11 @@ describe('TypeIndex.query with a visibility mode', () => {
       status: fc.constantFrom(...statuses),
       time: fc.option(fc.constantFrom(...times.map((t) => new Date(t).toISOString()), 'garbage')),
     });
-    const queries: RawQuery[] = [{ limit: '7' }, { sort: 'id', limit: '5', offset: '20' }, { sort: '-price', limit: '9', offset: '35' }];
+    const queries: QueryValues[] = [{ limit: '7' }, { sort: 'id', limit: '5', offset: '20' }, { sort: '-price', limit: '9', offset: '35' }];
     fc.assert(
       fc.property(fc.array(step, { maxLength: 30 }), fc.constantFrom(...times), (steps, now) => {
         const index = buildIndex(PRODUCTS, buildProducts());
-        for (const raw of queries) index.query(parseListQuery(raw, PRODUCTS), { mode: 'public', now });
+        for (const raw of queries) index.query(listQueryOf(raw, PRODUCTS), { mode: 'public', now });
         let added = 0;
         for (const { at, kind, status, time } of steps) {
           const all = index.all();
@@ -125,13 +124,13 @@ describe('TypeIndex.query with a visibility mode', () => {
         }
         const fresh = buildIndex(PRODUCTS, index.all());
         for (const raw of queries) {
-          const got = index.query(parseListQuery(raw, PRODUCTS), { mode: 'public', now });
-          const want = fresh.query(parseListQuery(raw, PRODUCTS), { mode: 'public', now });
+          const got = index.query(listQueryOf(raw, PRODUCTS), { mode: 'public', now });
+          const want = fresh.query(listQueryOf(raw, PRODUCTS), { mode: 'public', now });
           expect(got.total).to.equal(index.all().filter((e) => isPubliclyVisible(e, now)).length);
           expect(got.entries.map((e) => e.id)).to.deep.equal(want.entries.map((e) => e.id));
         }
         const byId = index.all().filter((e) => isPubliclyVisible(e, now)).map((e) => e.id).sort();
-        const page = index.query(parseListQuery({ sort: 'id', limit: '5', offset: '20' }, PRODUCTS), { mode: 'public', now });
+        const page = index.query(listQueryOf({ sort: 'id', limit: '5', offset: '20' }, PRODUCTS), { mode: 'public', now });
         expect(page.entries.map((e) => e.id)).to.deep.equal(byId.slice(20, 25));
       }),
       { numRuns: 150 },

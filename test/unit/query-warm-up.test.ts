@@ -3,14 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ContentIndex } from '../../src/domain/content/content-index.ts';
-import { parseListQuery } from '../../src/domain/query/list-query.ts';
 import type { TypeIndex } from '../../src/domain/query/type-index.ts';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
-import { PAGES, PRODUCTS, buildIndex, buildPages, buildProducts } from './query-fixtures.ts';
+import { PAGES, PRODUCTS, buildIndex, buildPages, buildProducts, listQueryOf } from './query-fixtures.ts';
 
 function search(index: TypeIndex, q: string, locale?: string): string[] {
   const raw = locale === undefined ? { q } : { q, locale };
-  return index.query(parseListQuery(raw, index.type), { mode: 'all' }).entries.map((e) => e.id).sort();
+  return index.query(listQueryOf(raw, index.type), { mode: 'all' }).entries.map((e) => e.id).sort();
 }
 
 const WORDS = ['zebra', 'summary', 'product', 'torch', 'giraffe', 'slicer'];

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { parseListQuery } from '../../src/domain/query/list-query.ts';
-import type { RawQuery } from '../../src/domain/query/list-query.ts';
+import type { QueryValues } from '../../src/http/query-params.ts';
 import { SearchIndex, foldTerm, toPlainText } from '../../src/domain/search/search-index.ts';
 import { resolveEntry } from '../../src/domain/locales/resolve.ts';
-import { PAGES, PRODUCTS, buildIndex, buildPages, buildProducts } from './query-fixtures.ts';
+import { PAGES, PRODUCTS, buildIndex, buildPages, buildProducts, listQueryOf } from './query-fixtures.ts';
 
 function searchProducts(q: string): string[] {
   const index = new SearchIndex(PRODUCTS);
@@ -76,9 +75,9 @@ describe('search: SearchIndex', () => {
 });
 
 describe('search: through TypeIndex', () => {
-  function ids(raw: RawQuery): string[] {
+  function ids(raw: QueryValues): string[] {
     const index = buildIndex(PAGES, buildPages());
-    return index.query(parseListQuery(raw, PAGES), { mode: 'all' }).entries.map((e) => e.id);
+    return index.query(listQueryOf(raw, PAGES), { mode: 'all' }).entries.map((e) => e.id);
   }
 
   it('searches the resolved values of the requested locale', () => {
@@ -90,7 +89,7 @@ describe('search: through TypeIndex', () => {
 
   it('keeps the index current after writes', () => {
     const index = buildIndex(PRODUCTS, buildProducts());
-    const query = (q: string) => index.query(parseListQuery({ q }, PRODUCTS), { mode: 'all' }).entries.map((e) => e.id);
+    const query = (q: string) => index.query(listQueryOf({ q }, PRODUCTS), { mode: 'all' }).entries.map((e) => e.id);
     expect(query('zebra')).to.deep.equal(['p05']);
     const p05 = index.get('p05');
     if (!p05) throw new Error('no p05');
@@ -107,14 +106,14 @@ describe('search: through TypeIndex', () => {
     const p02 = warmed.get('p02');
     if (!p02) throw new Error('no p02');
     warmed.upsert({ ...p02, title: 'Zebra peeler' });
-    const result = warmed.query(parseListQuery({ q: 'zebra', sort: 'id' }, PRODUCTS), { mode: 'all' });
+    const result = warmed.query(listQueryOf({ q: 'zebra', sort: 'id' }, PRODUCTS), { mode: 'all' });
     expect(result.entries.map((e) => e.id)).to.deep.equal(['p02', 'p05']);
   });
 
   it('answers a 500-character q without throwing', () => {
     const index = buildIndex(PRODUCTS, buildProducts());
     const q = 'a'.repeat(250) + ' ' + 'b'.repeat(249);
-    const result = index.query(parseListQuery({ q }, PRODUCTS), { mode: 'all' });
+    const result = index.query(listQueryOf({ q }, PRODUCTS), { mode: 'all' });
     expect(result.total).to.equal(0);
   });
 });

@@ -1,12 +1,11 @@
 // Setup, login, logout and "who am I" (API.md "Admin session"). Setup and
 // login start a session and hand out its CSRF token in meta.csrf_token.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import type { LoginService } from '../../domain/auth/login-service.ts';
 import type { UserService } from '../../domain/auth/user-service.ts';
 import { capabilitiesOf } from '../../domain/auth/capabilities.ts';
 import { csrfTokenOf, newCsrfToken } from '../../http/csrf.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import { endSession, startSession } from '../../http/session.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
@@ -21,9 +20,9 @@ export interface AuthRouteServices {
 }
 
 /** Routes /setup, /login, /logout and /me, relative to the admin root. */
-export function createAuthRouter(services: AuthRouteServices, config: Config): Router<AppState> {
+/** `defaultWorkspace` is the one `/me` describes when no `X-Service-Workspace` is sent. */
+export function createAuthRouter(services: AuthRouteServices, body: JsonBodyParser, defaultWorkspace: string): Router<AppState> {
   const router = new Router<AppState>();
-  const body = jsonBody(config.limits.jsonBodyBytes);
   const parseSetup = compileBody(setupSchema);
   const parseLogin = compileBody(loginSchema);
 
@@ -50,7 +49,7 @@ export function createAuthRouter(services: AuthRouteServices, config: Config): R
 
   router.get('/me', (ctx) => {
     const principal = ctx.state.principal;
-    const workspace = ctx.state.workspace ?? config.defaultWorkspace;
+    const workspace = ctx.state.workspace ?? defaultWorkspace;
     const user = principal.kind === 'user' ? services.users.find(principal.id) : undefined;
     ctx.body = {
       data: user ? presentUser(user, ctx.state.baseUrl) : null,

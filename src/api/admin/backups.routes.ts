@@ -1,27 +1,25 @@
 // Backups (SPEC admin table: /backups): list, create, upload, inspect,
 // download, restore and delete ZIP archives; guarded by backups.*.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import { BACKUP_PARTS, DEFAULT_PARTS } from '../../domain/backups/backup-format.ts';
 import type { BackupService } from '../../domain/backups/backup-service.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import { createMultipartReader } from '../../http/multipart.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
 import { presentBackupDetail, presentBackupSummary, presentRestore } from './backups.presenter.ts';
 import { createBackupSchema, restoreBackupSchema } from './backups.schemas.ts';
 
-/** Routes /backups…, relative to the admin root. */
-export function createBackupsRouter(backups: BackupService, config: Config): Router<AppState> {
+/** Routes /backups…, relative to the admin root; `maxUploadBytes` bounds an uploaded archive. */
+export function createBackupsRouter(backups: BackupService, body: JsonBodyParser, maxUploadBytes: number): Router<AppState> {
   const router = new Router<AppState>();
-  const body = jsonBody(config.limits.jsonBodyBytes);
   const parseCreate = compileBody(createBackupSchema);
   const parseRestore = compileBody(restoreBackupSchema);
   const readUpload = createMultipartReader({
     fileFields: ['backup'],
     textFields: [],
-    maxFileBytes: config.backups.maxBytes,
+    maxFileBytes: maxUploadBytes,
     maxFiles: 1,
     openSink: () => backups.openUploadSink(),
     discard: (id) => backups.discardUpload(id),

@@ -2,9 +2,8 @@
 // /content/{collection}/bulk): one commit per call, all or nothing. Mounted
 // before the entry routes so that "bulk" is never read as an entry id.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import type { EntryService } from '../../domain/entries/entry-service.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
 import { nameParam } from '../context.ts';
@@ -12,9 +11,8 @@ import { adminWorkspaceOf } from './admin-params.ts';
 import { bulkDeleteSchema, bulkUpdateSchema } from './bulk.schemas.ts';
 
 /** Routes /content/{type}/bulk, relative to the admin root. */
-export function createBulkRouter(entries: EntryService, config: Config): Router<AppState> {
+export function createBulkRouter(entries: EntryService, body: JsonBodyParser): Router<AppState> {
   const router = new Router<AppState>();
-  const body = jsonBody(config.limits.jsonBodyBytes);
   const parseUpdate = compileBody(bulkUpdateSchema);
   const parseDelete = compileBody(bulkDeleteSchema);
 

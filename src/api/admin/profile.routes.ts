@@ -1,8 +1,7 @@
 // The signed-in user's own profile and avatar (SPEC admin table: /profile).
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import { MAX_AVATAR_BYTES, type ProfileService } from '../../domain/auth/profile-service.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
 import { withoutNulls } from '../context.ts';
@@ -11,12 +10,12 @@ import { profileSchema } from './profile.schemas.ts';
 import { presentUser } from './users.presenter.ts';
 
 /** Routes PUT /profile, POST and DELETE /profile/avatar, relative to the admin root. */
-export function createProfileRouter(profiles: ProfileService, config: Config): Router<AppState> {
+export function createProfileRouter(profiles: ProfileService, body: JsonBodyParser): Router<AppState> {
   const router = new Router<AppState>();
   const parseProfile = compileBody(profileSchema);
   const readAvatar = createAvatarReader(MAX_AVATAR_BYTES);
 
-  router.put('/profile', jsonBody(config.limits.jsonBodyBytes), async (ctx) => {
+  router.put('/profile', body, async (ctx) => {
     const user = await profiles.update(ctx.state.principal, withoutNulls(parseProfile(bodyOf(ctx))));
     ctx.body = { data: presentUser(user, ctx.state.baseUrl) };
   });

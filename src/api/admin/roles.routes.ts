@@ -1,9 +1,8 @@
 // Role management (SPEC admin table: /roles), guarded by roles.* grants in
 // the service.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import type { RoleService } from '../../domain/auth/role-service.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
 import { nameParam } from '../context.ts';
@@ -11,9 +10,8 @@ import { presentRole } from './roles.presenter.ts';
 import { createRoleSchema, updateRoleSchema } from './roles.schemas.ts';
 
 /** Routes /roles and /roles/{id}, relative to the admin root. */
-export function createRolesRouter(roles: RoleService, config: Config): Router<AppState> {
+export function createRolesRouter(roles: RoleService, body: JsonBodyParser): Router<AppState> {
   const router = new Router<AppState>();
-  const body = jsonBody(config.limits.jsonBodyBytes);
   const parseCreate = compileBody(createRoleSchema);
   const parseUpdate = compileBody(updateRoleSchema);
   const present = (role: Parameters<typeof presentRole>[0]) => presentRole(role, roles.countUsers(role.id));

@@ -1,9 +1,8 @@
 // API token management (SPEC admin table: /tokens): list, create (the plain
 // token is in this one response only), revoke.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import type { TokenService } from '../../domain/auth/token-service.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
 import { nameParam } from '../context.ts';
@@ -11,7 +10,7 @@ import { presentToken } from './tokens.presenter.ts';
 import { createTokenSchema } from './tokens.schemas.ts';
 
 /** Routes /tokens and /tokens/{id}, relative to the admin root. */
-export function createTokensRouter(tokens: TokenService, config: Config): Router<AppState> {
+export function createTokensRouter(tokens: TokenService, body: JsonBodyParser): Router<AppState> {
   const router = new Router<AppState>();
   const parseCreate = compileBody(createTokenSchema);
 
@@ -20,7 +19,7 @@ export function createTokensRouter(tokens: TokenService, config: Config): Router
     ctx.body = { data: list.map(presentToken), meta: { total: list.length } };
   });
 
-  router.post('/tokens', jsonBody(config.limits.jsonBodyBytes), async (ctx) => {
+  router.post('/tokens', body, async (ctx) => {
     const { permissions, ...rest } = bodyOf(ctx);
     const input = parseCreate(rest);
     const created = await tokens.create(ctx.state.principal, { name: input.name, description: input.description ?? undefined, expires_at: input.expires_at ?? null, permissions });

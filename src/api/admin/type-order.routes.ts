@@ -2,20 +2,19 @@
 // the workspace's workspace.yaml and every type list follows it. Mounted
 // before the content-type routes so that "order" is never read as a type name.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import { FIELD_TYPES } from '../../domain/model/content-type.ts';
 import type { TypeService } from '../../domain/types/type-service.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
 import { adminWorkspaceOf } from './admin-params.ts';
 import { typeOrderSchema } from './type-order.schemas.ts';
 
 /** Route PATCH /content-types/order, relative to the admin root; answers like the list, with meta.field_types. */
-export function createTypeOrderRouter(types: TypeService, config: Config): Router<AppState> {
+export function createTypeOrderRouter(types: TypeService, body: JsonBodyParser): Router<AppState> {
   const router = new Router<AppState>();
   const parse = compileBody(typeOrderSchema);
-  router.patch('/content-types/order', jsonBody(config.limits.jsonBodyBytes), async (ctx) => {
+  router.patch('/content-types/order', body, async (ctx) => {
     const { names } = parse(bodyOf(ctx));
     const data = await types.reorder(ctx.state.principal, adminWorkspaceOf(ctx), names);
     ctx.body = { data, meta: { field_types: [...FIELD_TYPES] } };

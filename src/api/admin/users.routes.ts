@@ -1,10 +1,9 @@
 // User management (SPEC admin table: /users), guarded by users.* grants in
 // the service, plus the avatar image of any user.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import type { ProfileService } from '../../domain/auth/profile-service.ts';
 import type { UserService } from '../../domain/auth/user-service.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
 import { nameParam, withoutNulls } from '../context.ts';
@@ -12,9 +11,8 @@ import { createUserSchema, updateUserSchema } from './users.schemas.ts';
 import { presentUser } from './users.presenter.ts';
 
 /** Routes /users and /users/{id}[/avatar], relative to the admin root. */
-export function createUsersRouter(users: UserService, profiles: ProfileService, config: Config): Router<AppState> {
+export function createUsersRouter(users: UserService, profiles: ProfileService, body: JsonBodyParser): Router<AppState> {
   const router = new Router<AppState>();
-  const body = jsonBody(config.limits.jsonBodyBytes);
   const parseCreate = compileBody(createUserSchema);
   const parseUpdate = compileBody(updateUserSchema);
 

@@ -1,10 +1,9 @@
 // Workspaces (SPEC admin table: /workspaces): any signed-in user may list
 // active ones; creating, relabelling and archiving need workspaces.manage.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
-import { AppError } from '../../errors/app-error.ts';
 import type { WorkspaceService } from '../../domain/workspaces/workspace-service.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
+import { choiceParam, validateQuery, type QueryValues } from '../../http/query-params.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
 import { nameParam, withoutNulls } from '../context.ts';
@@ -12,18 +11,13 @@ import { presentWorkspace } from './workspaces.presenter.ts';
 import { createWorkspaceSchema, updateWorkspaceSchema } from './workspaces.schemas.ts';
 
 /** Routes /workspaces and /workspaces/{ws}, relative to the admin root. */
-export function createWorkspacesRouter(workspaces: WorkspaceService, config: Config): Router<AppState> {
+export function createWorkspacesRouter(workspaces: WorkspaceService, body: JsonBodyParser): Router<AppState> {
   const router = new Router<AppState>();
-  const body = jsonBody(config.limits.jsonBodyBytes);
   const parseCreate = compileBody(createWorkspaceSchema);
   const parseUpdate = compileBody(updateWorkspaceSchema);
 
-  router.get('/workspaces', (ctx) => {
-    const flag = ctx.query.include_archived;
-    if (flag !== undefined && flag !== 'true' && flag !== 'false') {
-      throw new AppError('invalid_request', 'include_archived must be true or false.');
-    }
-    const list = workspaces.listFor(ctx.state.principal, flag === 'true');
+  router.get('/workspaces', validateQuery(includesArchived), (ctx) => {
+    const list = workspaces.listFor(ctx.state.principal, ctx.state.query);
     ctx.body = { data: list.map(presentWorkspace), meta: { total: list.length } };
   });
 
@@ -43,4 +37,9 @@ export function createWorkspacesRouter(workspaces: WorkspaceService, config: Con
     ctx.body = { data: { ok: true } };
   });
   return router;
+}
+
+// `include_archived`: true or false (the default).
+function includesArchived(query: QueryValues): boolean {
+  return choiceParam(query, 'include_archived', ['true', 'false']) === 'true';
 }

@@ -2,10 +2,9 @@
 // mount them with their own options). The rules of schema changes are
 // domain/types/; this folder only translates HTTP to TypeService calls.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import { FIELD_TYPES } from '../../domain/model/content-type.ts';
 import type { TypeService } from '../../domain/types/type-service.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import type { AppState } from '../../http/state.ts';
 import { nameParam, type ApiContext } from '../context.ts';
 
@@ -16,9 +15,8 @@ export interface ContentTypesRouterOptions {
 }
 
 /** The content-type routes of SPEC "Content types", relative to a workspace root (public) or the admin root. */
-export function createContentTypesRouter(types: TypeService, config: Config, options: ContentTypesRouterOptions): Router<AppState> {
+export function createContentTypesRouter(types: TypeService, body: JsonBodyParser, options: ContentTypesRouterOptions): Router<AppState> {
   const router = new Router<AppState>();
-  const body = jsonBody(config.limits.jsonBodyBytes);
   // Public routes carry the workspace in the path; admin routes in ctx.state (X-Service-Workspace).
   const workspace = (ctx: ApiContext) => ctx.state.workspace ?? nameParam(ctx, 'ws');
 

@@ -2,11 +2,11 @@
 // with their own options). Queries, visibility and writes are decided in
 // domain/entries/ and domain/query/; this folder only translates HTTP.
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import type { ContentIndex } from '../../domain/content/content-index.ts';
 import type { EntryService, ReadOptions } from '../../domain/entries/entry-service.ts';
 import { sendWithEtag, ifMatchOf } from '../../http/etag.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
+import { parseListParams, parseReadParams, validateQuery } from '../../http/query-params.ts';
 import type { AppState } from '../../http/state.ts';
 import { nameParam, type ApiContext } from '../context.ts';
 
@@ -17,25 +17,26 @@ export interface EntriesRouterOptions {
 }
 
 /** The entry routes of SPEC "Content entries", relative to a workspace root (public) or the admin root. */
-export function createEntriesRouter(entries: EntryService, content: ContentIndex, config: Config, options: EntriesRouterOptions): Router<AppState> {
+export function createEntriesRouter(entries: EntryService, content: ContentIndex, body: JsonBodyParser, options: EntriesRouterOptions): Router<AppState> {
   const router = new Router<AppState>();
-  const body = jsonBody(config.limits.jsonBodyBytes);
   const readOptions = (ctx: ApiContext, workspace: string): ReadOptions =>
     options.mediaAsUrls ? { mediaUrl: (file) => `${ctx.state.baseUrl}/media/${workspace}/${encodeURIComponent(file)}` } : {};
   const target = (ctx: ApiContext) => ({ workspace: workspaceOf(ctx), type: nameParam(ctx, 'type') });
 
-  router.get('/content/:type', (ctx) => {
+  // A single page type answers its list route with the entry: of the list parameters it reads include and locale.
+  router.get('/content/:type', validateQuery(parseListParams), (ctx) => {
     const { workspace, type } = target(ctx);
+    const { query } = ctx.state;
     if (content.getType(workspace, type).type.singleton) {
-      const { entry, version } = entries.getSingleton(ctx.state.principal, workspace, type, ctx.query, readOptions(ctx, workspace));
+      const { entry, version } = entries.getSingleton(ctx.state.principal, workspace, type, query, readOptions(ctx, workspace));
       return sendWithEtag(ctx, { data: entry }, version);
     }
-    const { entries: data, meta } = entries.list(ctx.state.principal, workspace, type, ctx.query, readOptions(ctx, workspace));
+    const { entries: data, meta } = entries.list(ctx.state.principal, workspace, type, query, readOptions(ctx, workspace));
     sendWithEtag(ctx, { data, meta });
   });
-  router.get('/content/:type/:id', (ctx) => {
+  router.get('/content/:type/:id', validateQuery(parseReadParams), (ctx) => {
     const { workspace, type } = target(ctx);
-    const { entry, version } = entries.get(ctx.state.principal, workspace, type, nameParam(ctx, 'id'), ctx.query, readOptions(ctx, workspace));
+    const { entry, version } = entries.get(ctx.state.principal, workspace, type, nameParam(ctx, 'id'), ctx.state.query, readOptions(ctx, workspace));
     sendWithEtag(ctx, { data: entry }, version);
   });
   router.post('/content/:type', body, async (ctx) => {

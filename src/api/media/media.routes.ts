@@ -3,33 +3,35 @@
 // Category routes are registered before the per-file ones so that
 // /media/categories/{x} is never taken for a file called "categories".
 import Router from '@koa/router';
-import type { Config } from '../../config/config.ts';
 import type { MediaService } from '../../domain/media/media-service.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { sendWithEtag } from '../../http/etag.ts';
-import { bodyOf, jsonBody } from '../../http/json-body.ts';
+import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import { createMultipartReader } from '../../http/multipart.ts';
+import { validateQuery } from '../../http/query-params.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
 import type { ApiContext } from '../context.ts';
 import type { MediaRecord } from '../../domain/media/media-record.ts';
 import { presentMediaItem, type MediaItem } from './media.presenter.ts';
 import {
-  bulkCategorySchema, bulkDeleteSchema, bulkVisibilitySchema, categorySchema, createCategorySchema, metaSchema, renameCategorySchema, renameSchema, visibilitySchema,
+  bulkCategorySchema, bulkDeleteSchema, bulkVisibilitySchema, categorySchema, createCategorySchema, metaSchema, parseMediaListQuery, renameCategorySchema, renameSchema, visibilitySchema,
 } from './media.schemas.ts';
 
 type Presenter = (ctx: ApiContext) => (record: MediaRecord) => MediaItem;
 
-/** Which API the router serves. */
+/** Which API the router serves, and the limits of its request bodies. */
 export interface MediaRouterOptions {
   /** The admin API also renames files and has bulk category and delete routes. */
   admin: boolean;
+  body: JsonBodyParser;
+  upload: { maxFileBytes: number; maxFiles: number };
 }
 
 /** Builds the media JSON routes. */
-export function createMediaRouter(media: MediaService, config: Config, options: MediaRouterOptions): Router<AppState> {
+export function createMediaRouter(media: MediaService, options: MediaRouterOptions): Router<AppState> {
   const router = new Router<AppState>();
-  const body = jsonBody(config.limits.jsonBodyBytes);
+  const { body } = options;
   const parse = {
     meta: compileBody(metaSchema),
     visibility: compileBody(visibilitySchema),
@@ -41,8 +43,7 @@ export function createMediaRouter(media: MediaService, config: Config, options: 
   const readUpload = createMultipartReader({
     fileFields: ['media[]', 'media'],
     textFields: ['category'],
-    maxFileBytes: config.limits.uploadFileBytes,
-    maxFiles: config.limits.uploadFiles,
+    ...options.upload,
     openSink: (maxBytes) => media.createUploadSink(maxBytes),
     discard: (id) => media.discardUpload(id),
   });
@@ -52,8 +53,8 @@ export function createMediaRouter(media: MediaService, config: Config, options: 
   };
   const categoriesMeta = (ctx: ApiContext) => ({ categories: media.categories(workspaceOf(ctx)) });
 
-  router.get('/media', (ctx) => {
-    const { items, meta } = media.list(ctx.state.principal, workspaceOf(ctx), ctx.query);
+  router.get('/media', validateQuery(parseMediaListQuery), (ctx) => {
+    const { items, meta } = media.list(ctx.state.principal, workspaceOf(ctx), ctx.state.query);
     sendWithEtag(ctx, { data: items.map(present(ctx)), meta });
   });
   router.post('/media', async (ctx) => {
@@ -116,7 +117,7 @@ export function createMediaRouter(media: MediaService, config: Config, options: 
 function addAdminRoutes(
   router: Router<AppState>,
   media: MediaService,
-  body: ReturnType<typeof jsonBody>,
+  body: JsonBodyParser,
   present: Presenter,
 ): void {
   const parseRename = compileBody(renameSchema);

@@ -1,6 +1,9 @@
-// Request bodies of the media routes (SPEC "Media"). Names and values are
-// checked further by the domain (file names, category paths).
+// Request bodies and the list query of the media routes (SPEC "Media").
+// Names and values in bodies are checked further by the domain (file names, category paths).
 import type { JSONSchemaType } from 'ajv';
+import { parseCategory } from '../../domain/media/categories.ts';
+import type { MediaQuery } from '../../domain/media/media-query.ts';
+import { pagingParams, searchParam, textParam, type QueryValues } from '../../http/query-params.ts';
 
 const filename = { type: 'string', maxLength: 255 } as const;
 const files = { type: 'array', items: filename, minItems: 1, maxItems: 1000 } as const;
@@ -129,3 +132,14 @@ export const renameSchema: JSONSchemaType<RenameBody> = {
   properties: { filename: { ...filename, nullable: true }, name: { ...filename, nullable: true } },
   additionalProperties: false,
 };
+
+/**
+ * GET /media: `q`, `category` (a category path, written as in bodies), `limit`
+ * and `offset`; unknown keys are ignored, as on content lists. Throws
+ * invalid_request naming the parameter.
+ */
+export function parseMediaListQuery(query: QueryValues): MediaQuery {
+  const q = searchParam(query);
+  const category = parseCategory(textParam(query, 'category') ?? '', 'category', 'invalid_request');
+  return { ...pagingParams(query), ...(q === undefined ? {} : { q }), ...(category === '' ? {} : { category }) };
+}

@@ -9,7 +9,7 @@ import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
 import type { ContentTransaction, ContentWriter } from '../content/content-writer.ts';
 import { resolveEntry } from '../locales/resolve.ts';
-import { parseListQuery, type RawQuery } from '../query/list-query.ts';
+import { resolveListQuery, type ListParams, type ReadParams } from '../query/list-query.ts';
 import { expandRelations, omitUnreadableRelations } from '../query/relations.ts';
 import { statusEvents, type EventType } from '../model/events.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
@@ -57,10 +57,10 @@ export class EntryService {
    * Lists entries visible to the principal, filtered, sorted and paged.
    * Throws not_found, unauthorized, forbidden, invalid_request.
    */
-  list(principal: Principal, workspace: string, typeName: string, raw: RawQuery, options: ReadOptions = {}): ListResult {
+  list(principal: Principal, workspace: string, typeName: string, params: ListParams, options: ReadOptions = {}): ListResult {
     const { type, index } = this.content.getType(workspace, typeName);
     assertCanReadType(principal, workspace, type);
-    const query = parseListQuery(raw, type);
+    const query = resolveListQuery(params, type);
     const now = this.now();
     const whole = readsWholeCollection(principal, workspace, type.name);
     const result = index.query(query, whole ? { mode: 'all' } : { mode: 'public', now });
@@ -71,17 +71,17 @@ export class EntryService {
   }
 
   /** One entry by id or slug, resolved for `locale`. Throws not_found, unauthorized, forbidden, invalid_request. */
-  get(principal: Principal, workspace: string, typeName: string, identifier: string, raw: RawQuery, options: ReadOptions = {}): EntryResult {
+  get(principal: Principal, workspace: string, typeName: string, identifier: string, params: ReadParams, options: ReadOptions = {}): EntryResult {
     const indexed = this.content.getType(workspace, typeName);
     const stored = this.readableEntry(principal, workspace, indexed, identifier);
-    const query = parseListQuery(pickReadParams(raw), indexed.type);
+    const query = resolveListQuery({ include: params.include, locale: params.locale, offset: 0, filters: [] }, indexed.type);
     const [entry] = this.present(principal, workspace, indexed.type, [resolveEntry(stored, indexed.type, query.locale)], query.include, query.locale, options);
     return { entry, version: entryVersion(stored) };
   }
 
   /** The single page entry of a singleton type (its list route). Throws not_found, unauthorized, forbidden. */
-  getSingleton(principal: Principal, workspace: string, typeName: string, raw: RawQuery, options: ReadOptions = {}): EntryResult {
-    return this.get(principal, workspace, typeName, typeName, raw, options);
+  getSingleton(principal: Principal, workspace: string, typeName: string, params: ReadParams, options: ReadOptions = {}): EntryResult {
+    return this.get(principal, workspace, typeName, typeName, params, options);
   }
 
   /** Creates an entry (one commit). Throws not_found, unauthorized, forbidden, validation_failed, conflict. */
@@ -333,10 +333,6 @@ function plural(count: number): string {
 
 function payloadOf(input: EntryInput) {
   return { status: input.status, locale: input.locale, fields: Object.keys(input.values) };
-}
-
-function pickReadParams(raw: RawQuery): RawQuery {
-  return { include: raw.include, locale: raw.locale };
 }
 
 function assertVersion(entry: StoredEntry, ifMatch: VersionCheck | undefined): void {

@@ -10,7 +10,6 @@ import { authorize, can } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import type { ContentWriter } from '../content/content-writer.ts';
-import type { RawQuery } from '../query/list-query.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { parseCategory } from './categories.ts';
 import {
@@ -19,7 +18,7 @@ import {
 import { isValidMediaFilename } from './file-names.ts';
 import { makeThumbnail } from './images.ts';
 import type { MediaLibrary } from './media-library.ts';
-import { matchesMediaQuery, parseMediaQuery } from './media-query.ts';
+import { mediaMatcher, type MediaQuery } from './media-query.ts';
 import { hasThumbnail, type MediaRecord, type MediaVisibility } from './media-record.ts';
 import { renameMedia } from './media-rename.ts';
 import type { AllowedTypes } from './media-types.ts';
@@ -71,13 +70,13 @@ export class MediaService {
   /**
    * Lists files matching `q` and `category`, newest first, paged. Anonymous
    * callers see public files; `media.read` on `media:*` adds private ones.
-   * Throws not_found (workspace), invalid_request (query).
+   * Throws not_found (workspace).
    */
-  list(principal: Principal, workspace: string, raw: RawQuery): MediaList {
+  list(principal: Principal, workspace: string, query: MediaQuery): MediaList {
     this.deps.workspaces.get(workspace);
-    const query = parseMediaQuery(raw);
     const withPrivate = can(principal, request(workspace, 'media.read', 'media:*'));
-    const matching = this.deps.library.all(workspace).filter((record) => (withPrivate || record.visibility === 'public') && matchesMediaQuery(record, query));
+    const matches = mediaMatcher(query);
+    const matching = this.deps.library.all(workspace).filter((record) => (withPrivate || record.visibility === 'public') && matches(record));
     const items = matching.slice(query.offset, query.limit === undefined ? undefined : query.offset + query.limit);
     return { items, meta: { total: matching.length, limit: query.limit ?? matching.length, offset: query.offset, categories: this.categories(workspace) } };
   }
