@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { composeMessage, splitTrailers } from '../../src/storage/git/commit-object.ts';
-import { encodeIndexEntry, GitIndex } from '../../src/storage/git/index-file.ts';
+import { encodeIndexEntry, GitIndex, IndexFormatError } from '../../src/storage/git/index-file.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
 import { decodeEwah, encodeEwah, SplitIndex } from '../../src/storage/git/split-index.ts';
 import { diffTreeViews, FILE_MODE, TREE_MODE, TreeView } from '../../src/storage/git/tree.ts';
@@ -161,7 +161,7 @@ describe('git formats', () => {
       const chunks = GitIndex.EMPTY.edit([{ path: 'a.md', entry: encodeIndexEntry('a.md', BLOB, 0o100644) }]).toChunks();
       const data = Buffer.concat(chunks);
       data[data.length - 1] ^= 0xff;
-      expect(GitIndex.parse(data)).to.equal(undefined);
+      expect(() => GitIndex.parse(data)).to.throw(IndexFormatError, 'checksum');
     });
   });
 

@@ -33,6 +33,9 @@ const EXTENDED_FLAG = 0x4000;
 const NAME_MASK = 0xfff;
 const U32 = 0xffffffffn;
 
+/** Why an index file cannot be used (the message completes "The git index … cannot be used: "). */
+export class IndexFormatError extends Error {}
+
 /** An immutable index: entries sorted by path bytes, then stage. */
 export class GitIndex {
   static readonly EMPTY = new GitIndex(2, Buffer.alloc(0));
@@ -44,23 +47,28 @@ export class GitIndex {
   ) {}
 
   /**
-   * Parses an index file; undefined when it is corrupt or uses a required
-   * extension other than `link` (sparse index). A split index's entries are
-   * returned in file order; SplitIndex merges them with the shared index.
+   * Parses an index file. A split index's entries are returned in file
+   * order; SplitIndex merges them with the shared index. Throws
+   * IndexFormatError saying why when the file is damaged or uses a required
+   * extension other than `link` (a sparse index), which the server cannot rewrite.
    */
-  static parse(data: Buffer): ParsedIndex | undefined {
-    if (data.length < HEADER_BYTES + 20 || data.toString('latin1', 0, 4) !== SIGNATURE) return undefined;
+  static parse(data: Buffer): ParsedIndex {
+    if (data.length < HEADER_BYTES + 20 || data.toString('latin1', 0, 4) !== SIGNATURE) throw new IndexFormatError('it is not a git index file');
     const version = data.readUInt32BE(4);
-    if (version < 2 || version > 4 || !hasValidChecksum(data)) return undefined;
+    if (version < 2 || version > 4) throw new IndexFormatError(`it has version ${version}, which the server cannot read`);
+    if (!hasValidChecksum(data)) throw new IndexFormatError('its checksum does not match its content');
     const parsed = version === 4 ? parseVersion4(data) : { region: undefined, end: scanEntries(data, data.readUInt32BE(8)) };
-    if (parsed === undefined || parsed.end < 0) return undefined;
+    if (parsed === undefined || parsed.end < 0) throw new IndexFormatError('its entries are damaged');
     let link: LinkExtension | undefined;
     for (let p = parsed.end; p < data.length - 20; p += 8 + data.readUInt32BE(p + 4)) {
       const signature = data.toString('latin1', p, p + 4);
       const body = data.subarray(p + 8, p + 8 + data.readUInt32BE(p + 4));
-      if (signature === 'link') link = parseLink(body);
-      else if (data[p] < 0x41 || data[p] > 0x5a) return undefined;
-      if (signature === 'link' && link === undefined) return undefined;
+      if (signature === 'link') {
+        link = parseLink(body);
+        if (link === undefined) throw new IndexFormatError('its split-index link is damaged');
+      } else if (data[p] < 0x41 || data[p] > 0x5a) {
+        throw new IndexFormatError(`it uses the index extension "${signature.replace(/[^\x20-\x7e]/g, '?')}" (a sparse index), which the server cannot rewrite`);
+      }
     }
     const region = parsed.region ?? data.subarray(HEADER_BYTES, parsed.end);
     return { index: new GitIndex(version === 2 ? 2 : 3, region), link };

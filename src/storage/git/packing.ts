@@ -1,0 +1,180 @@
+// Bounded repository growth: every commit writes new loose objects (a new
+// tree per folder on the changed path), so git's own packing runs in the
+// background through the git CLI once enough of them piled up. `git repack
+// --geometric` rolls loose objects and small packs into larger ones at a cost
+// that grows with the new objects, not the history, and keeps git's rules:
+// new packs are in place before loose copies and old packs go, so no object
+// is ever missing for a reader. Writes never wait for it.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { isNotFound } from '../../lib/errno.ts';
+import type { Logger } from '../../lib/logger.ts';
+
+/** What the packer needs to know about the objects this process wrote. */
+export interface WrittenObjects {
+  objects: number;
+  bytes: number;
+}
+
+/** Options of Packer.start(). */
+export interface PackerOptions {
+  logger?: Logger;
+  /** Called after each background run, so readers drop packs it deleted. */
+  onPacked?: () => void;
+  /** Loose objects written before a run (default 1500); a loose object takes a file system block at least. */
+  objectsPerRun?: number;
+  /** Loose bytes written before a run (default 16 MiB). */
+  bytesPerRun?: number;
+}
+
+const run = promisify(execFile);
+const OBJECTS_PER_RUN = 1500;
+const BYTES_PER_RUN = 16 * 1024 * 1024;
+// git gc writes gc.pid while it runs and removes it after; an older one is stale (git's own rule).
+const GC_PID_FRESH_MS = 12 * 60 * 60 * 1000;
+// Without --geometric (git before 2.32), loose objects go into a new pack each run and the packs are combined past this count.
+const PACKS_BEFORE_COMBINING = 50;
+const NICE = 10;
+
+/** Schedules background packing of one repository; a no-op without a usable git CLI. */
+export class Packer {
+  private running: ChildProcess | undefined;
+  private closed = false;
+  private packedAt: WrittenObjects = { objects: 0, bytes: 0 };
+
+  private constructor(
+    private readonly gitdir: string,
+    private readonly geometric: boolean,
+    private readonly options: PackerOptions,
+  ) {}
+
+  /**
+   * Checks the git CLI and returns a packer, or undefined (after one clear
+   * warning in the log) when git is missing: the server then works as
+   * before, and the repository grows by every commit until `cms gc` or
+   * `git gc` packs it.
+   */
+  static async start(gitdir: string, options: PackerOptions = {}): Promise<Packer | undefined> {
+    const version = await gitVersion();
+    if (version === undefined) {
+      options.logger?.error('the git CLI was not found, so the content repository is not packed in the background and grows by every commit; install git and restart');
+      return undefined;
+    }
+    const packer = new Packer(gitdir, version[0] > 2 || (version[0] === 2 && version[1] >= 32), options);
+    // Loose objects from before (an older server, commits made with git) are packed right away.
+    if ((await estimateLooseObjects(gitdir)) >= (options.objectsPerRun ?? OBJECTS_PER_RUN)) void packer.pack();
+    return packer;
+  }
+
+  /** Tells the packer how much this process has written so far; starts a run in the background when enough piled up. */
+  noteWritten(written: WrittenObjects): void {
+    if (this.running !== undefined || this.closed) return;
+    const objects = written.objects - this.packedAt.objects;
+    const bytes = written.bytes - this.packedAt.bytes;
+    if (objects < (this.options.objectsPerRun ?? OBJECTS_PER_RUN) && bytes < (this.options.bytesPerRun ?? BYTES_PER_RUN)) return;
+    this.packedAt = { ...written };
+    void this.pack();
+  }
+
+  /** Stops a run in progress (git removes its temp files on SIGTERM) and waits for it to end. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const child = this.running;
+    if (child === undefined) return;
+    const exited = new Promise((resolve) => child.once('close', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  private async pack(): Promise<void> {
+    if (isGcRunning(this.gitdir)) return;
+    const args = this.geometric ? ['repack', '-d', '-q', '--geometric=2'] : ['repack', '-d', '-q', ...((await countPacks(this.gitdir)) > PACKS_BEFORE_COMBINING ? ['-A'] : [])];
+    // --git-dir names the repository, so a GIT_DIR inherited from a hook never redirects git.
+    const child = spawn('git', ['--git-dir', this.gitdir, '-c', 'pack.threads=1', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.running = child;
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+    });
+    if (child.pid !== undefined) {
+      try {
+        // Packing yields the CPU to requests.
+        os.setPriority(child.pid, NICE);
+      } catch {
+        // Not allowed on this platform: it runs at normal priority.
+      }
+    }
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('error', () => resolve(-1));
+      child.once('close', resolve);
+    });
+    this.running = undefined;
+    this.options.onPacked?.();
+    if (code !== 0 && !this.closed) this.options.logger?.error('packing the content repository failed; it is retried after the next commits', { exitCode: code, stderr: stderr.trim() });
+  }
+}
+
+/** Sizes of `.git` before and after packRepository(). */
+export interface PackResult {
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+/**
+ * Packs the repository by hand (`cms gc`): `git gc`, which repacks every
+ * object into one pack, packs refs and prunes unreachable objects older than
+ * two weeks, under git's own gc lock; safe while the server runs. Throws
+ * with git's message when git is missing or fails.
+ */
+export async function packRepository(gitdir: string): Promise<PackResult> {
+  const bytesBefore = await folderBytes(gitdir);
+  await run('git', ['--git-dir', gitdir, 'gc', '--quiet'], { maxBuffer: 1024 * 1024 });
+  return { bytesBefore, bytesAfter: await folderBytes(gitdir) };
+}
+
+/** Disk usage of a folder in bytes (allocated blocks, like `du`). */
+export async function folderBytes(folder: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const file = path.join(folder, entry.name);
+    if (entry.isDirectory()) total += await folderBytes(file);
+    else total += await stat(file).then((info) => info.blocks * 512, () => 0);
+  }
+  return total;
+}
+
+// [major, minor] of the git CLI, or undefined when there is none.
+async function gitVersion(): Promise<[number, number] | undefined> {
+  try {
+    const { stdout } = await run('git', ['--version']);
+    const match = /(\d+)\.(\d+)/.exec(stdout);
+    return match === null ? undefined : [Number(match[1]), Number(match[2])];
+  } catch {
+    return undefined;
+  }
+}
+
+function isGcRunning(gitdir: string): boolean {
+  try {
+    return Date.now() - statSync(path.join(gitdir, 'gc.pid')).mtimeMs < GC_PID_FRESH_MS;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+// git's own estimate: the objects in one of the 256 folders, times 256.
+async function estimateLooseObjects(gitdir: string): Promise<number> {
+  const names = await readdir(path.join(gitdir, 'objects', '17')).catch(() => []);
+  return names.filter((name) => /^[0-9a-f]{38}$/.test(name)).length * 256;
+}
+
+async function countPacks(gitdir: string): Promise<number> {
+  const names = await readdir(path.join(gitdir, 'objects', 'pack')).catch(() => []);
+  return names.filter((name) => name.endsWith('.pack')).length;
+}
+
