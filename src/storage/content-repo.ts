@@ -21,7 +21,7 @@ import type { ContentLogOptions, LoggedCommit, PathLogOptions } from './git/hist
 import { ObjectReader } from './git/object-reader.ts';
 import { isObjectId } from './git/objects.ts';
 import { encodeObjects, importObjects, isHistoryComplete, reachableObjects, type ExportStats, type ObjectStreamLimits } from './git/object-transfer.ts';
-import { Packer } from './git/packing.ts';
+import { Packer, type PackingSchedule } from './git/packing.ts';
 import { readHead } from './git/refs.ts';
 import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.ts';
 import { checkRepositoryFormat, type RepositoryFormat } from './git/repository-format.ts';
@@ -71,8 +71,8 @@ export interface ContentRepoOptions {
    * but libgit2, JGit and isomorphic-git do not, so it is opt-in.
    */
   splitIndex?: boolean;
-  /** Pack objects in the background with the git CLI (default true); see git/packing.ts. */
-  packing?: boolean;
+  /** Pack objects in the background with the git CLI (default true), optionally after other amounts than git/packing.ts's defaults. */
+  packing?: boolean | PackingSchedule;
   /** Receives start-up recovery reports and packing problems. */
   logger?: Logger;
 }
@@ -299,8 +299,10 @@ export class ContentRepo {
       await this.objects.readTree(commit.tree);
     }
     this.watcher.setBaseline(head);
-    if (this.options.packing !== false && !this.format.preciousObjects) {
-      this.packer = await Packer.start(this.gitdir, { logger: this.options.logger, onPacked: () => this.objects.relistPacks() });
+    const packing = this.options.packing ?? true;
+    if (packing !== false && !this.format.preciousObjects) {
+      const schedule = packing === true ? {} : packing;
+      this.packer = await Packer.start(this.gitdir, { ...schedule, logger: this.options.logger, onPacked: () => this.objects.relistPacks() });
     }
   }
 

@@ -29,6 +29,7 @@ const OBJECT_TYPES = new Set<string>(['blob', 'tree', 'commit', 'tag']);
 const STORED_ABOVE_BYTES = 64 * 1024;
 const OID = /^[0-9a-f]{40}$/;
 const PARALLEL_WRITES = 16;
+const FOLDER_ATTEMPTS = 5;
 
 /** True when `value` is a full lowercase hex SHA-1 object id. */
 export function isObjectId(value: string): boolean {
@@ -89,13 +90,16 @@ export class ObjectStore {
     this.written.objects += 1;
     this.written.bytes += data.length;
     const folder = path.join(this.objectsDir, oid.slice(0, 2));
-    try {
-      await this.writeLoose(folder, oid, data);
-    } catch (error) {
-      // `git gc` removes emptied object folders; recreate and retry once, as git does.
-      if (!isNotFound(error)) throw error;
-      this.knownFolders.delete(folder);
-      await this.writeLoose(folder, oid, data);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.writeLoose(folder, oid, data);
+        return;
+      } catch (error) {
+        // A repack (git prune-packed) removes emptied object folders, possibly
+        // right after they were made; recreate and retry, as git does.
+        if (!isNotFound(error) || attempt === FOLDER_ATTEMPTS) throw error;
+        this.knownFolders.delete(folder);
+      }
     }
   }
 

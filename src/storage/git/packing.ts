@@ -6,7 +6,7 @@
 // new packs are in place before loose copies and old packs go, so no object
 // is ever missing for a reader. Writes never wait for it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,15 +20,19 @@ export interface WrittenObjects {
   bytes: number;
 }
 
+/** How much a process writes before a background run; whichever comes first. */
+export interface PackingSchedule {
+  /** Loose objects written (default 1500); each takes a file system block at least. */
+  objectsPerRun?: number;
+  /** Loose bytes written (default 16 MiB). */
+  bytesPerRun?: number;
+}
+
 /** Options of Packer.start(). */
-export interface PackerOptions {
+export interface PackerOptions extends PackingSchedule {
   logger?: Logger;
   /** Called after each background run, so readers drop packs it deleted. */
   onPacked?: () => void;
-  /** Loose objects written before a run (default 1500); a loose object takes a file system block at least. */
-  objectsPerRun?: number;
-  /** Loose bytes written before a run (default 16 MiB). */
-  bytesPerRun?: number;
 }
 
 const run = promisify(execFile);
@@ -45,6 +49,7 @@ export class Packer {
   private running: ChildProcess | undefined;
   private closed = false;
   private packedAt: WrittenObjects = { objects: 0, bytes: 0 };
+  private latest: WrittenObjects = { objects: 0, bytes: 0 };
 
   private constructor(
     private readonly gitdir: string,
@@ -72,6 +77,7 @@ export class Packer {
 
   /** Tells the packer how much this process has written so far; starts a run in the background when enough piled up. */
   noteWritten(written: WrittenObjects): void {
+    this.latest = { ...written };
     if (this.running !== undefined || this.closed) return;
     const objects = written.objects - this.packedAt.objects;
     const bytes = written.bytes - this.packedAt.bytes;
@@ -115,6 +121,8 @@ export class Packer {
     this.running = undefined;
     this.options.onPacked?.();
     if (code !== 0 && !this.closed) this.options.logger?.error('packing the content repository failed; it is retried after the next commits', { exitCode: code, stderr: stderr.trim() });
+    // Objects written while git ran may already call for the next run.
+    else this.noteWritten(this.latest);
   }
 }
 
@@ -131,6 +139,7 @@ export interface PackResult {
  * with git's message when git is missing or fails.
  */
 export async function packRepository(gitdir: string): Promise<PackResult> {
+  if (!existsSync(path.join(gitdir, 'HEAD'))) throw new Error('there is no git repository there.');
   const bytesBefore = await folderBytes(gitdir);
   await run('git', ['--git-dir', gitdir, 'gc', '--quiet'], { maxBuffer: 1024 * 1024 });
   return { bytesBefore, bytesAfter: await folderBytes(gitdir) };
