@@ -134,7 +134,7 @@ export class ContentRepo {
       return repo;
     } catch (error) {
       if (error instanceof StartupError) throw error;
-      throw new StartupError(`The content repository ${root} cannot be opened: ${describeFailure(error)}`, { cause: error });
+      throw new StartupError(startupProblem(root, error), { cause: error });
     }
   }
 
@@ -371,7 +371,10 @@ function asWriteFailure(error: unknown): unknown {
   return new AppError('internal_error', `The content repository could not be written: ${reason} (${code}). Nothing was changed.`, { cause: error });
 }
 
-function describeFailure(error: unknown): string {
+// The operator's message for a repository that cannot be opened: what is wrong and where.
+function startupProblem(root: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^The content repository is damaged: /, 'it is damaged: ');
+  const damage = /^The content repository is damaged: (.*)$/s.exec(message);
+  if (damage !== null) return `The content repository ${root} is damaged: ${damage[1]} Check it with git fsck there, repair it or restore a backup, then start again.`;
+  return `The content repository ${root} cannot be opened: ${message}`;
 }

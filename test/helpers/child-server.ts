@@ -16,22 +16,18 @@ export interface ChildServer {
   kill(): Promise<void>;
 }
 
-/** How the child runs: extra environment, and a user id to run as (needs root). */
+/** How the child runs: extra environment, a user to run as (needs root), a file size limit. */
 export interface ChildServerOptions {
   env?: Record<string, string>;
   uid?: number;
   gid?: number;
+  /** RLIMIT_FSIZE set with `ulimit -f`, in blocks of 512 bytes (POSIX sh): writes past it fail with EFBIG, like a full disk. */
+  fileSizeLimitBlocks?: number;
 }
 
 /** Starts `cms serve` on `dataDir`; rejects with its output when it exits before listening. */
 export async function startChildServer(dataDir: string, options: ChildServerOptions = {}): Promise<ChildServer> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], {
-    env: { ...process.env, CMS_LOG_LEVEL: 'info', CMS_WATCH_INTERVAL_MS: '100', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-    uid: options.uid,
-    gid: options.gid,
-  });
+  const child = spawnServer(dataDir, { ...options, env: { CMS_LOG_LEVEL: 'info', CMS_WATCH_INTERVAL_MS: '100', ...options.env } }, true);
   const logs: ChildServer['logs'] = [];
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -52,12 +48,7 @@ export async function startChildServer(dataDir: string, options: ChildServerOpti
 
 /** Runs `cms serve` until it exits and returns its exit code and output (for servers that must refuse to start). */
 export async function runChildServer(dataDir: string, options: ChildServerOptions = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], {
-    env: { ...process.env, CMS_LOG_LEVEL: 'error', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    uid: options.uid,
-    gid: options.gid,
-  });
+  const child = spawnServer(dataDir, { ...options, env: { CMS_LOG_LEVEL: 'error', ...options.env } }, false);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -70,6 +61,18 @@ export async function runChildServer(dataDir: string, options: ChildServerOption
   });
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   return { code, stdout, stderr };
+}
+
+function spawnServer(dataDir: string, options: ChildServerOptions, detached: boolean): ChildProcess {
+  const command = [process.execPath, CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir];
+  const limited = options.fileSizeLimitBlocks === undefined ? command : ['/bin/sh', '-c', `ulimit -f ${options.fileSizeLimitBlocks} && exec "$@"`, 'sh', ...command];
+  return spawn(limited[0], limited.slice(1), {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
+    uid: options.uid,
+    gid: options.gid,
+  });
 }
 
 function listeningUrl(child: ChildProcess, logs: ChildServer['logs']): Promise<string> {
