@@ -11,7 +11,6 @@ import git from 'isomorphic-git';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { StartupError } from '../errors/startup-error.ts';
 import { errnoCode, isNotFound } from '../lib/errno.ts';
-import { createLimiter } from '../lib/limiter.ts';
 import type { Logger } from '../lib/logger.ts';
 import { composeMessage, describeCommit, identityNow } from './git/commit-object.ts';
 import type { CommitInfo, CommitObject } from './git/commit-object.ts';
@@ -27,10 +26,8 @@ import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.t
 import { checkRepositoryFormat, type RepositoryFormat } from './git/repository-format.ts';
 import { TreeWriter } from './git/tree-writer.ts';
 import type { ChangedPath } from './git/tree-writer.ts';
-import { listWorkingFiles, listWorkingFolders, readWorkingFile } from './git/working-tree.ts';
 import { HeadWatcher } from './head-watcher.ts';
 import type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
-import { resolveInside } from './safe-path.ts';
 import { WriteQueue } from './write-queue.ts';
 
 export type { CommitInfo } from './git/commit-object.ts';
@@ -77,8 +74,6 @@ export interface ContentRepoOptions {
   logger?: Logger;
 }
 
-// Callers load thousands of files with Promise.all; each open file holds a descriptor.
-const OPEN_FILES = 64;
 const SYSTEM_AUTHOR: GitAuthor = { name: 'git-cms', email: 'git-cms@localhost' };
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
 const NEW_REPOSITORY: RepositoryFormat = { preciousObjects: false, logAllRefUpdates: true };
@@ -88,7 +83,6 @@ export class ContentRepo {
   readonly dir: string;
   private readonly gitdir: string;
   private readonly queue = new WriteQueue();
-  private readonly fileReads = createLimiter(OPEN_FILES);
   private readonly objects: ObjectReader;
   private readonly writer: CommitWriter;
   private readonly history: History;
@@ -179,20 +173,26 @@ export class ContentRepo {
     return oid;
   }
 
-  /** A working-tree file as utf8, or undefined when missing. Symlinks are not followed. Throws `invalid_request` for unsafe paths. */
+  // Reads go to what is committed at HEAD, never to the working tree: a
+  // developer's uncommitted edit or a half-done write is never served, and
+  // the API and git always agree.
+
+  /** A regular file as committed at HEAD, as utf8; undefined when HEAD has none there (symlinks read as absent). Throws `invalid_request` for unsafe paths. */
   async readFile(file: string): Promise<string | undefined> {
-    const absolute = resolveInside(this.dir, checkRepoPath(file));
-    return this.fileReads(() => readWorkingFile(absolute));
+    const tree = await this.headTree();
+    return tree === undefined ? undefined : this.history.readText(tree, checkRepoPath(file), { regularOnly: true });
   }
 
-  /** Every regular file under the folder `prefix` ('' for all, `.git` excluded): repo-relative, sorted; [] when missing. */
+  /** Every regular file under the folder `prefix` ('' for all) at HEAD: repo-relative, sorted; [] when missing. */
   async listFiles(prefix: string): Promise<string[]> {
-    return listWorkingFiles(this.dir, checkFolder(prefix));
+    const tree = await this.headTree();
+    return tree === undefined ? [] : this.history.listFiles(tree, checkFolder(prefix), { regularOnly: true });
   }
 
-  /** The folders directly under `prefix` in the working tree (names only, sorted; never `.git`). */
+  /** The folders directly under `prefix` at HEAD (names only, sorted). */
   async listFolders(prefix: string): Promise<string[]> {
-    return listWorkingFolders(this.dir, checkFolder(prefix));
+    const tree = await this.headTree();
+    return tree === undefined ? [] : this.history.listFolders(tree, checkFolder(prefix));
   }
 
   /** A file's utf8 content at a commit, or undefined when absent there. Throws `not_found` for an unknown commit. */
@@ -302,7 +302,7 @@ export class ContentRepo {
     const packing = this.options.packing ?? true;
     if (packing !== false && !this.format.preciousObjects) {
       const schedule = packing === true ? {} : packing;
-      this.packer = await Packer.start(this.gitdir, { ...schedule, logger: this.options.logger, onPacked: () => this.objects.relistPacks() });
+      this.packer = await Packer.start(this.gitdir, { ...schedule, logger: this.options.logger, onPacked: () => this.objects.afterRepack() });
     }
   }
 
@@ -332,6 +332,11 @@ export class ContentRepo {
     await git.setConfig({ fs, dir: this.dir, path: 'core.ignorecase', value: caseInsensitive });
     await git.setConfig({ fs, dir: this.dir, path: 'core.filemode', value: native });
     await git.setConfig({ fs, dir: this.dir, path: 'core.symlinks', value: native });
+  }
+
+  private async headTree(): Promise<string | undefined> {
+    const { oid } = await readHead(this.gitdir);
+    return oid === undefined ? undefined : (await this.getCommit(oid)).tree;
   }
 
   private describe(found: LoggedCommit[]): CommitInfo[] {

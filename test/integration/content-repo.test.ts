@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -132,6 +132,22 @@ describe('ContentRepo', () => {
       await expectCleanRepo(repo.dir);
     });
 
+    it('reads what is committed at HEAD, never uncommitted edits, untracked files or symbolic links', async () => {
+      await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'Committed') }]);
+      await writeFile(path.join(repo.dir, POSTS, 'a.md'), entry('a', 'Edited by hand'));
+      await writeFile(path.join(repo.dir, POSTS, 'untracked.md'), entry('u', 'Untracked'));
+      await mkdir(path.join(repo.dir, 'blog/untracked-folder'));
+      await writeFile(path.join(repo.dir, 'blog/untracked-folder/x.md'), 'x');
+      await symlink('a.md', path.join(repo.dir, POSTS, 'link.md'));
+      await git(repo.dir, 'add', `${POSTS}/link.md`);
+      await git(repo.dir, 'commit', '-q', '-m', 'Add a link by hand');
+      expect(await repo.readFile(`${POSTS}/a.md`)).to.equal(entry('a', 'Committed'));
+      expect(await repo.readFile(`${POSTS}/untracked.md`)).to.equal(undefined);
+      expect(await repo.readFile(`${POSTS}/link.md`)).to.equal(undefined);
+      expect(await repo.listFiles(POSTS)).to.deep.equal([`${POSTS}/a.md`]);
+      expect(await repo.listFolders('blog')).to.deep.equal(['entries']);
+    });
+
     it('reads files at earlier commits and lists nothing for missing folders', async () => {
       const first = await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'One') }]);
       await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'Two') }]);
@@ -189,7 +205,7 @@ describe('ContentRepo', () => {
   describe('failed commits', () => {
     async function snapshot(): Promise<{ head: string; index: Buffer; files: Record<string, string | undefined> }> {
       const files: Record<string, string | undefined> = {};
-      for (const file of [`${POSTS}/keep.md`, `${POSTS}/new.md`, 'blocker']) files[file] = await repo.readFile(file);
+      for (const file of [`${POSTS}/keep.md`, `${POSTS}/new.md`, 'blocker']) files[file] = await readFile(path.join(repo.dir, file), 'utf8').catch(() => undefined);
       return { head: await repo.head(), index: await readFile(path.join(repo.dir, '.git/index')), files };
     }
 

@@ -5,8 +5,8 @@
 // commit's journal from before the first file changes, so a start after a
 // kill -9 finishes or undoes the commit (recover()). Any failure before the
 // ref moves undoes the working tree and leaves index and HEAD untouched.
-import { appendFileSync, existsSync, renameSync, statSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { appendFileSync, existsSync, linkSync, renameSync, statSync } from 'node:fs';
+import { open, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
@@ -267,7 +267,13 @@ export class CommitWriter {
   // If the index cannot be replaced after the branch moved, move the branch back.
   private async replaceIndex(tempIndex: string, head: HeadState, oid: string): Promise<void> {
     try {
+      // Freeing a large file's blocks can be slow (ext4 with online discard):
+      // the old index stays linked aside through the rename and is deleted in
+      // the background, off the commit's path.
+      const aside = gitTempPath(this.gitdir);
+      const keptAside = linkQuietly(this.indexPath, aside);
       renameSync(tempIndex, this.indexPath);
+      if (keptAside) void unlink(aside).catch(() => undefined);
     } catch (error) {
       if (head.oid === undefined) removeQuietly(path.join(this.gitdir, head.ref));
       else await updateRef(this.gitdir, head.ref, head.oid, oid, { waitMs: this.lockWaitMs }).catch(() => undefined);
@@ -360,6 +366,15 @@ async function writeIndexFile(file: string, chunks: Buffer[]): Promise<void> {
     await handle.writev(chunks);
   } finally {
     await handle.close();
+  }
+}
+
+function linkQuietly(existing: string, link: string): boolean {
+  try {
+    linkSync(existing, link);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -58,9 +58,10 @@ export class ObjectReader {
     return raw?.type === 'blob' ? raw.body : undefined;
   }
 
-  /** Picks up packs written and drops packs deleted since the last look (after a repack). */
-  relistPacks(): void {
+  /** After a repack: picks up packs written, drops packs deleted and forgets the object folders it emptied. */
+  afterRepack(): void {
     this.packs.relist();
+    this.store.forgetFolders();
   }
 
   /** Closes the packs it holds open. */

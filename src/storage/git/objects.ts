@@ -79,6 +79,11 @@ export class ObjectStore {
     await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, objects.length) }, worker));
   }
 
+  /** Forgets which object folders exist: a repack just removed the ones it emptied. */
+  forgetFolders(): void {
+    this.knownFolders.clear();
+  }
+
   /** Loose objects (and their bytes) written by this process so far; the packing schedule reads it. */
   get looseWritten(): { objects: number; bytes: number } {
     return { ...this.written };

@@ -8,7 +8,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { isNotFound } from '../../lib/errno.ts';
@@ -22,9 +21,9 @@ export interface WrittenObjects {
 
 /** How much a process writes before a background run; whichever comes first. */
 export interface PackingSchedule {
-  /** Loose objects written (default 1500); each takes a file system block at least. */
+  /** Loose objects written (default 6000); each takes a file system block at least. */
   objectsPerRun?: number;
-  /** Loose bytes written (default 16 MiB). */
+  /** Loose bytes written (default 64 MiB). */
   bytesPerRun?: number;
 }
 
@@ -36,24 +35,30 @@ export interface PackerOptions extends PackingSchedule {
 }
 
 const run = promisify(execFile);
-const OBJECTS_PER_RUN = 1500;
-const BYTES_PER_RUN = 16 * 1024 * 1024;
+const OBJECTS_PER_RUN = 6000;
+const BYTES_PER_RUN = 64 * 1024 * 1024;
 // git gc writes gc.pid while it runs and removes it after; an older one is stale (git's own rule).
 const GC_PID_FRESH_MS = 12 * 60 * 60 * 1000;
 // Without --geometric (git before 2.32), loose objects go into a new pack each run and the packs are combined past this count.
 const PACKS_BEFORE_COMBINING = 50;
-const NICE = 10;
+// Where they exist, git runs under `nice` and `ionice -c 3` (idle I/O) so
+// requests win both the CPU and the disk; its own subprocesses inherit both.
+const LOW_PRIORITY = [['nice', '-n', '10'], ['ionice', '-c', '3']];
 
 /** Schedules background packing of one repository; a no-op without a usable git CLI. */
 export class Packer {
-  private running: ChildProcess | undefined;
+  private running: Promise<void> | undefined;
+  private child: ChildProcess | undefined;
   private closed = false;
+  // What had been written when the current (or last) run started, and when the last run that finished started.
+  private startedAt: WrittenObjects = { objects: 0, bytes: 0 };
   private packedAt: WrittenObjects = { objects: 0, bytes: 0 };
   private latest: WrittenObjects = { objects: 0, bytes: 0 };
 
   private constructor(
     private readonly gitdir: string,
     private readonly geometric: boolean,
+    private readonly lowPriority: string[],
     private readonly options: PackerOptions,
   ) {}
 
@@ -69,60 +74,77 @@ export class Packer {
       options.logger?.error('the git CLI was not found, so the content repository is not packed in the background and grows by every commit; install git and restart');
       return undefined;
     }
-    const packer = new Packer(gitdir, version[0] > 2 || (version[0] === 2 && version[1] >= 32), options);
+    const lowPriority = (await Promise.all(LOW_PRIORITY.map(async (command) => ((await succeeds([...command, 'true'])) ? command : [])))).flat();
+    const packer = new Packer(gitdir, version[0] > 2 || (version[0] === 2 && version[1] >= 32), lowPriority, options);
     // Loose objects from before (an older server, commits made with git) are packed right away.
-    if ((await estimateLooseObjects(gitdir)) >= (options.objectsPerRun ?? OBJECTS_PER_RUN)) void packer.pack();
+    if ((await estimateLooseObjects(gitdir)) >= packer.objectsPerRun) packer.run();
     return packer;
   }
 
   /** Tells the packer how much this process has written so far; starts a run in the background when enough piled up. */
   noteWritten(written: WrittenObjects): void {
     this.latest = { ...written };
-    if (this.running !== undefined || this.closed) return;
-    const objects = written.objects - this.packedAt.objects;
-    const bytes = written.bytes - this.packedAt.bytes;
-    if (objects < (this.options.objectsPerRun ?? OBJECTS_PER_RUN) && bytes < (this.options.bytesPerRun ?? BYTES_PER_RUN)) return;
-    this.packedAt = { ...written };
-    void this.pack();
+    if (this.running !== undefined || this.closed || !this.isDue(this.startedAt, 1)) return;
+    this.startedAt = { ...written };
+    this.run();
   }
 
   /** Stops a run in progress (git removes its temp files on SIGTERM) and waits for it to end. */
   async close(): Promise<void> {
     this.closed = true;
-    const child = this.running;
-    if (child === undefined) return;
-    const exited = new Promise((resolve) => child.once('close', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    this.child?.kill('SIGTERM');
+    await this.running;
   }
 
-  private async pack(): Promise<void> {
-    if (isGcRunning(this.gitdir)) return;
-    const args = this.geometric ? ['repack', '-d', '-q', '--geometric=2'] : ['repack', '-d', '-q', ...((await countPacks(this.gitdir)) > PACKS_BEFORE_COMBINING ? ['-A'] : [])];
-    // --git-dir names the repository, so a GIT_DIR inherited from a hook never redirects git.
-    const child = spawn('git', ['--git-dir', this.gitdir, '-c', 'pack.threads=1', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    this.running = child;
+  private get objectsPerRun(): number {
+    return this.options.objectsPerRun ?? OBJECTS_PER_RUN;
+  }
+
+  // Whether `runs` runs' worth was written since `since`.
+  private isDue(since: WrittenObjects, runs: number): boolean {
+    const objects = this.latest.objects - since.objects;
+    const bytes = this.latest.bytes - since.bytes;
+    return objects >= runs * this.objectsPerRun || bytes >= runs * (this.options.bytesPerRun ?? BYTES_PER_RUN);
+  }
+
+  private run(): void {
+    const started = { ...this.startedAt };
+    this.running = this.pack().then((ok) => {
+      this.running = undefined;
+      this.child = undefined;
+      this.options.onPacked?.();
+      if (!ok || this.closed) return;
+      this.packedAt = started;
+      // Objects written while git ran may already call for the next run.
+      this.noteWritten(this.latest);
+    });
+  }
+
+  // Runs git once; true when it succeeded.
+  private async pack(): Promise<boolean> {
+    if (isGcRunning(this.gitdir)) return false;
+    // -n: no info/packs file, which only dumb HTTP serving reads.
+    const args = this.geometric ? ['repack', '-d', '-q', '-n', '--geometric=2'] : ['repack', '-d', '-q', '-n', ...((await countPacks(this.gitdir)) > PACKS_BEFORE_COMBINING ? ['-A'] : [])];
+    // git runs at low priority unless it fell behind the writes by two runs or
+    // more: then it gets its fair share, so the repository stays bounded.
+    const prefix = this.isDue(this.packedAt, 3) ? [] : this.lowPriority;
+    // --git-dir names the repository, so a GIT_DIR inherited from a hook never
+    // redirects git. A delta window of one finds what matters (each version of
+    // a folder's tree against the one before) and fast compression keeps
+    // packing cheap enough to keep up with the writes; `cms gc` packs tighter.
+    const command = [...prefix, 'git', '--git-dir', this.gitdir, '-c', 'pack.threads=1', '-c', 'pack.window=1', '-c', 'pack.compression=1', ...args];
+    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = child;
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-2000);
     });
-    if (child.pid !== undefined) {
-      try {
-        // Packing yields the CPU to requests.
-        os.setPriority(child.pid, NICE);
-      } catch {
-        // Not allowed on this platform: it runs at normal priority.
-      }
-    }
     const code = await new Promise<number | null>((resolve) => {
       child.once('error', () => resolve(-1));
       child.once('close', resolve);
     });
-    this.running = undefined;
-    this.options.onPacked?.();
     if (code !== 0 && !this.closed) this.options.logger?.error('packing the content repository failed; it is retried after the next commits', { exitCode: code, stderr: stderr.trim() });
-    // Objects written while git ran may already call for the next run.
-    else this.noteWritten(this.latest);
+    return code === 0;
   }
 }
 
@@ -154,6 +176,15 @@ export async function folderBytes(folder: string): Promise<number> {
     else total += await stat(file).then((info) => info.blocks * 512, () => 0);
   }
   return total;
+}
+
+async function succeeds(command: string[]): Promise<boolean> {
+  try {
+    await run(command[0], command.slice(1));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // [major, minor] of the git CLI, or undefined when there is none.

@@ -1,13 +1,14 @@
 // The working tree of the content repository: applying a commit's file
 // changes while remembering what was there before, so a failed commit puts
-// every file (and every folder it created or emptied) back exactly as it was;
-// and reading files and folders without following symbolic links.
+// every file (and every folder it created or emptied) back exactly as it was,
+// refusing to replace work the server did not make, and undoing the writes of
+// a commit a killed server left unfinished.
 import type { BigIntStats } from 'node:fs';
-import { constants, lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { mkdir, open, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdir, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
-import { errnoCode, isNotFound } from '../../lib/errno.ts';
+import { isNotFound } from '../../lib/errno.ts';
 import { isAtomicWriteTemp, writeFileAtomic } from '../atomic-write.ts';
 import { resolveInside } from '../safe-path.ts';
 import { prepareObject } from './objects.ts';
@@ -211,55 +212,6 @@ async function pruneEmptyFolders(root: string, folder: string, stopAt?: string):
 // The blob id git would record for what a path holds (a link's target is its content).
 function blobIdOf(previous: Exclude<Previous, { kind: 'missing' }>): string {
   return prepareObject('blob', previous.kind === 'file' ? previous.data : Buffer.from(previous.target, 'utf8')).oid;
-}
-
-/** A working-tree file as utf8, or undefined when it is missing, a folder or a symbolic link. */
-export async function readWorkingFile(absolute: string): Promise<string | undefined> {
-  let handle;
-  try {
-    handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-    return await handle.readFile('utf8');
-  } catch (error) {
-    if (isNotFound(error) || errnoCode(error) === 'ELOOP' || errnoCode(error) === 'EISDIR') return undefined;
-    throw error;
-  } finally {
-    await handle?.close();
-  }
-}
-
-/**
- * Every regular file under the checked repo-relative `folder` ('' for all,
- * `.git` excluded), repo-relative and sorted; [] when the folder is missing.
- */
-export async function listWorkingFiles(root: string, folder: string): Promise<string[]> {
-  const found: string[] = [];
-  const visit = async (absolute: string, relative: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(absolute, { withFileTypes: true });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
-    for (const entry of entries) {
-      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isFile()) found.push(child);
-      else if (entry.isDirectory() && !(relative === '' && entry.name === '.git')) await visit(path.join(absolute, entry.name), child);
-    }
-  };
-  await visit(folder === '' ? root : resolveInside(root, folder), folder);
-  return found.sort();
-}
-
-/** The names of the folders directly inside `folder` (never `.git`), sorted; [] when it is missing. */
-export async function listWorkingFolders(root: string, folder: string): Promise<string[]> {
-  try {
-    const entries = await readdir(folder === '' ? root : resolveInside(root, folder), { withFileTypes: true });
-    return entries.filter((entry) => entry.isDirectory() && entry.name !== '.git').map((entry) => entry.name).sort();
-  } catch (error) {
-    if (isNotFound(error)) return [];
-    throw error;
-  }
 }
 
 function ignoreMissing(error: unknown): void {
