@@ -11,6 +11,7 @@ import git from 'isomorphic-git';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { StartupError } from '../errors/startup-error.ts';
 import { errnoCode, isNotFound } from '../lib/errno.ts';
+import { createLimiter } from '../lib/limiter.ts';
 import type { Logger } from '../lib/logger.ts';
 import { composeMessage, describeCommit, identityNow } from './git/commit-object.ts';
 import type { CommitInfo, CommitObject } from './git/commit-object.ts';
@@ -26,8 +27,10 @@ import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.t
 import { checkRepositoryFormat, type RepositoryFormat } from './git/repository-format.ts';
 import { TreeWriter } from './git/tree-writer.ts';
 import type { ChangedPath } from './git/tree-writer.ts';
+import { readCleanFile } from './git/working-tree.ts';
 import { HeadWatcher } from './head-watcher.ts';
 import type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
+import { resolveInside } from './safe-path.ts';
 import { WriteQueue } from './write-queue.ts';
 
 export type { CommitInfo } from './git/commit-object.ts';
@@ -74,6 +77,8 @@ export interface ContentRepoOptions {
   logger?: Logger;
 }
 
+// Callers load thousands of files with Promise.all; each open file holds a descriptor.
+const OPEN_FILES = 64;
 const SYSTEM_AUTHOR: GitAuthor = { name: 'git-cms', email: 'git-cms@localhost' };
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
 const NEW_REPOSITORY: RepositoryFormat = { preciousObjects: false, logAllRefUpdates: true };
@@ -88,6 +93,7 @@ export class ContentRepo {
   private readonly history: History;
   private readonly watcher: HeadWatcher;
   private packer: Packer | undefined;
+  private readonly fileReads = createLimiter(OPEN_FILES);
 
   private constructor(
     dir: string,
@@ -173,14 +179,21 @@ export class ContentRepo {
     return oid;
   }
 
-  // Reads go to what is committed at HEAD, never to the working tree: a
-  // developer's uncommitted edit or a half-done write is never served, and
-  // the API and git always agree.
+  // Reads give what is committed at HEAD, never a developer's uncommitted
+  // edit or a half-done write, so the API and git always agree. The bytes come
+  // from the working tree when it holds exactly the committed file (hash
+  // checked), which spares inflating thousands of objects at start.
 
   /** A regular file as committed at HEAD, as utf8; undefined when HEAD has none there (symlinks read as absent). Throws `invalid_request` for unsafe paths. */
   async readFile(file: string): Promise<string | undefined> {
-    const tree = await this.headTree();
-    return tree === undefined ? undefined : this.history.readText(tree, checkRepoPath(file), { regularOnly: true });
+    checkRepoPath(file);
+    return this.fileReads(async () => {
+      const tree = await this.headTree();
+      const oid = tree === undefined ? undefined : await this.history.regularFileAt(tree, file);
+      if (oid === undefined) return undefined;
+      const clean = await readCleanFile(resolveInside(this.dir, file), oid);
+      return (clean ?? (await this.objects.readBlob(oid)))?.toString('utf8');
+    });
   }
 
   /** Every regular file under the folder `prefix` ('' for all) at HEAD: repo-relative, sorted; [] when missing. */

@@ -102,15 +102,15 @@ export class History {
     return found;
   }
 
-  /**
-   * The utf8 content of the file at `path` in a root tree, or undefined.
-   * With `regularOnly`, a symbolic link or submodule reads as absent, like a
-   * working-tree read that does not follow links.
-   */
-  async readText(rootTree: string, path: string, options: { regularOnly?: boolean } = {}): Promise<string | undefined> {
+  /** The utf8 content of the file at `path` in a root tree, or undefined. */
+  async readText(rootTree: string, path: string): Promise<string | undefined> {
+    return this.readBlobText(await this.blobAt(rootTree, path));
+  }
+
+  /** The blob id of the regular file at `path` in a root tree; undefined when absent, a folder, a symbolic link or a submodule. */
+  async regularFileAt(rootTree: string, path: string): Promise<string | undefined> {
     const entry = await this.entryAt(rootTree, path);
-    if (entry === undefined || entry.isTree || (options.regularOnly && !isRegularFile(entry.mode))) return undefined;
-    return this.readBlobText(entry.oid);
+    return entry !== undefined && isRegularFile(entry.mode) ? entry.oid : undefined;
   }
 
   /** Every file path under `folder` ('' for all) in a root tree, sorted; [] when the folder is missing. With `regularOnly`, links and submodules are left out. */

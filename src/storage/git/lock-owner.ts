@@ -16,9 +16,12 @@ export interface LockOwner {
 
 const OWNER_LINE = /^git-cms pid=(\d+) start=(\d*) host=(\S*)$/;
 
+let ownLine: string | undefined;
+
 /** The owner line this process writes into its locks (ends in a newline). */
 export function ownerLine(): string {
-  return `git-cms pid=${process.pid} start=${startTimeOf(process.pid)} host=${hostLabel()}\n`;
+  ownLine ??= `git-cms pid=${process.pid} start=${startTimeOf(process.pid)} host=${hostLabel()}\n`;
+  return ownLine;
 }
 
 /** The owner named by a lock file's first line; undefined for a lock git or another tool made. */

@@ -139,8 +139,10 @@ export class ObjectStore {
     }
     let raw: Buffer;
     try {
-      // Large objects are stored (level 0): one output chunk the size of the input avoids a concat.
-      raw = inflateSync(data, data.length > STORED_ABOVE_BYTES ? { chunkSize: data.length + 1024 } : {});
+      // Large objects are stored (level 0): one output chunk the size of the
+      // input avoids a concat. Small ones get a chunk a few times their size,
+      // not zlib's 16 KiB, which each result would otherwise keep alive.
+      raw = inflateSync(data, { chunkSize: data.length > STORED_ABOVE_BYTES ? data.length + 1024 : Math.max(1024, data.length * 4) });
     } catch (error) {
       throw corruptObject(oid, error);
     }

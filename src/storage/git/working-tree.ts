@@ -4,11 +4,11 @@
 // refusing to replace work the server did not make, and undoing the writes of
 // a commit a killed server left unfinished.
 import type { BigIntStats } from 'node:fs';
-import { lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { mkdir, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
+import { constants, lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdir, open, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
-import { isNotFound } from '../../lib/errno.ts';
+import { errnoCode, isNotFound } from '../../lib/errno.ts';
 import { isAtomicWriteTemp, writeFileAtomic } from '../atomic-write.ts';
 import { resolveInside } from '../safe-path.ts';
 import { prepareObject } from './objects.ts';
@@ -212,6 +212,26 @@ async function pruneEmptyFolders(root: string, folder: string, stopAt?: string):
 // The blob id git would record for what a path holds (a link's target is its content).
 function blobIdOf(previous: Exclude<Previous, { kind: 'missing' }>): string {
   return prepareObject('blob', previous.kind === 'file' ? previous.data : Buffer.from(previous.target, 'utf8')).oid;
+}
+
+/**
+ * The bytes of the committed file `oid` if the working tree holds exactly
+ * them at `absolute` (checked by hashing), else undefined. The server's own
+ * files are clean, so reads come from the working tree, like a cache the
+ * blob id verifies, and only what differs is read from the object store.
+ */
+export async function readCleanFile(absolute: string, oid: string): Promise<Buffer | undefined> {
+  let handle;
+  try {
+    handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const data = await handle.readFile();
+    return prepareObject('blob', data).oid === oid ? data : undefined;
+  } catch (error) {
+    if (isNotFound(error) || errnoCode(error) === 'ELOOP' || errnoCode(error) === 'EISDIR') return undefined;
+    throw error;
+  } finally {
+    await handle?.close();
+  }
 }
 
 function ignoreMissing(error: unknown): void {
