@@ -167,10 +167,10 @@ export async function packRepository(gitdir: string): Promise<PackResult> {
   return { bytesBefore, bytesAfter: await folderBytes(gitdir) };
 }
 
-/** Disk usage of a folder in bytes (allocated blocks, like `du`). */
+/** Disk usage of a folder in bytes (allocated blocks, like `du`); what a concurrent repack deletes meanwhile counts as gone. */
 export async function folderBytes(folder: string): Promise<number> {
   let total = 0;
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
+  for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
     const file = path.join(folder, entry.name);
     if (entry.isDirectory()) total += await folderBytes(file);
     else total += await stat(file).then((info) => info.blocks * 512, () => 0);
