@@ -39,8 +39,8 @@ const OBJECTS_PER_RUN = 6000;
 const BYTES_PER_RUN = 64 * 1024 * 1024;
 // git gc writes gc.pid while it runs and removes it after; an older one is stale (git's own rule).
 const GC_PID_FRESH_MS = 12 * 60 * 60 * 1000;
-// Without --geometric (git before 2.32), loose objects go into a new pack each run and the packs are combined past this count.
-const PACKS_BEFORE_COMBINING = 50;
+// `git repack --geometric` came with git 2.32.
+const OLDEST_GIT: [number, number] = [2, 32];
 // Where they exist, git runs under `nice` and `ionice -c 3` (idle I/O) so
 // requests win both the CPU and the disk; its own subprocesses inherit both.
 const LOW_PRIORITY = [['nice', '-n', '10'], ['ionice', '-c', '3']];
@@ -57,25 +57,25 @@ export class Packer {
 
   private constructor(
     private readonly gitdir: string,
-    private readonly geometric: boolean,
     private readonly lowPriority: string[],
     private readonly options: PackerOptions,
   ) {}
 
   /**
    * Checks the git CLI and returns a packer, or undefined (after one clear
-   * warning in the log) when git is missing: the server then works as
-   * before, and the repository grows by every commit until `cms gc` or
-   * `git gc` packs it.
+   * error in the log) when git is missing or older than 2.32: the server
+   * then works as before, and the repository grows by every commit until
+   * `cms gc` or `git gc` packs it.
    */
   static async start(gitdir: string, options: PackerOptions = {}): Promise<Packer | undefined> {
     const version = await gitVersion();
-    if (version === undefined) {
-      options.logger?.error('the git CLI was not found, so the content repository is not packed in the background and grows by every commit; install git and restart');
+    if (version === undefined || version[0] < OLDEST_GIT[0] || (version[0] === OLDEST_GIT[0] && version[1] < OLDEST_GIT[1])) {
+      const found = version === undefined ? 'the git CLI was not found' : `git ${version.join('.')} is older than ${OLDEST_GIT.join('.')}`;
+      options.logger?.error(`${found}, so the content repository is not packed in the background and grows by every commit; install a recent git and restart`);
       return undefined;
     }
     const lowPriority = (await Promise.all(LOW_PRIORITY.map(async (command) => ((await succeeds([...command, 'true'])) ? command : [])))).flat();
-    const packer = new Packer(gitdir, version[0] > 2 || (version[0] === 2 && version[1] >= 32), lowPriority, options);
+    const packer = new Packer(gitdir, lowPriority, options);
     // Loose objects from before (an older server, commits made with git) are packed right away.
     if ((await estimateLooseObjects(gitdir)) >= packer.objectsPerRun) packer.run();
     return packer;
@@ -124,7 +124,7 @@ export class Packer {
   private async pack(): Promise<boolean> {
     if (isGcRunning(this.gitdir)) return false;
     // -n: no info/packs file, which only dumb HTTP serving reads.
-    const args = this.geometric ? ['repack', '-d', '-q', '-n', '--geometric=2'] : ['repack', '-d', '-q', '-n', ...((await countPacks(this.gitdir)) > PACKS_BEFORE_COMBINING ? ['-A'] : [])];
+    const args = ['repack', '-d', '-q', '-n', '--geometric=2'];
     // git runs at low priority unless it fell behind the writes by two runs or
     // more: then it gets its fair share, so the repository stays bounded.
     const prefix = this.isDue(this.packedAt, 3) ? [] : this.lowPriority;
@@ -211,10 +211,5 @@ function isGcRunning(gitdir: string): boolean {
 async function estimateLooseObjects(gitdir: string): Promise<number> {
   const names = await readdir(path.join(gitdir, 'objects', '17')).catch(() => []);
   return names.filter((name) => /^[0-9a-f]{38}$/.test(name)).length * 256;
-}
-
-async function countPacks(gitdir: string): Promise<number> {
-  const names = await readdir(path.join(gitdir, 'objects', 'pack')).catch(() => []);
-  return names.filter((name) => name.endsWith('.pack')).length;
 }
 
