@@ -102,7 +102,7 @@ export interface Services {
  * commits made outside the server.
  */
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
-  const repo = await ContentRepo.open(path.join(config.dataDir, 'content'));
+  const repo = await ContentRepo.open(path.join(config.dataDir, 'content'), { splitIndex: config.git.splitIndex, packing: config.git.packing, logger });
   const state = await StateStore.open(path.join(config.dataDir, 'state'));
   const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event.type, error }));
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));
@@ -229,6 +229,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       await tokens.flush();
       await sessions.flush();
       await activity.flush();
+      // Last: queued commits finish and background packing stops.
       await repo.close();
     },
   };

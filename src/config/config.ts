@@ -37,6 +37,14 @@ export interface BackupLimits {
   maxBytes: number;
 }
 
+/** How the server keeps the content repository's git files. */
+export interface GitSettings {
+  /** Write `.git/index` as git's split index (smaller writes; libgit2, JGit and isomorphic-git cannot read it). */
+  splitIndex: boolean;
+  /** Pack objects in the background with the git CLI. */
+  packing: boolean;
+}
+
 /** The validated, frozen settings every other module receives as an argument. */
 export interface Config {
   host: string;
@@ -61,6 +69,7 @@ export interface Config {
   media: MediaSettings;
   webhooks: WebhookSettings;
   backups: BackupLimits;
+  git: GitSettings;
   /** URL of the update feed (`{ version, url, sha256, notes }`), or undefined when updates are not configured. */
   updateFeed: string | undefined;
   /** Folder that installed releases are unpacked into, each in `{version}/`. */
@@ -132,6 +141,10 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     backups: {
       maxFiles: parseInteger(env.CMS_BACKUP_MAX_FILES ?? '10000', 'CMS_BACKUP_MAX_FILES', 10, 10_000_000),
       maxBytes: parseInteger(env.CMS_BACKUP_MAX_BYTES ?? String(4 * 1024 ** 3), 'CMS_BACKUP_MAX_BYTES', 1024, 1024 ** 5),
+    },
+    git: {
+      splitIndex: env.CMS_GIT_SPLIT_INDEX === '1',
+      packing: env.CMS_GIT_PACKING !== '0',
     },
     updateFeed,
     releasesDir: path.resolve(cwd, env.CMS_RELEASES_DIR ?? path.join(dataDir, 'releases')),

@@ -13,6 +13,14 @@ export interface AtomicWriteOptions {
   fsync?: boolean;
 }
 
+// The temp file beside the target: `.name.<12 hex>.tmp`.
+const TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
+
+/** Whether a file name is one of writeFileAtomic's temp files (a crash may leave one behind). */
+export function isAtomicWriteTemp(name: string): boolean {
+  return TEMP_NAME.test(name);
+}
+
 /**
  * Writes `data` to a temp file in the same folder, flushes it, then renames it
  * over `filePath`, so a crash leaves either the old or the new content. The

@@ -8,21 +8,26 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import git from 'isomorphic-git';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
+import { StartupError } from '../errors/startup-error.ts';
+import { errnoCode, isNotFound } from '../lib/errno.ts';
 import { createLimiter } from '../lib/limiter.ts';
+import type { Logger } from '../lib/logger.ts';
 import { composeMessage, describeCommit, identityNow } from './git/commit-object.ts';
 import type { CommitInfo, CommitObject } from './git/commit-object.ts';
-import { CommitWriter } from './git/commit-writer.ts';
+import { CommitWriter, type Recovery } from './git/commit-writer.ts';
 import { History } from './git/history.ts';
 import type { ContentLogOptions, LoggedCommit, PathLogOptions } from './git/history.ts';
 import { ObjectReader } from './git/object-reader.ts';
 import { isObjectId } from './git/objects.ts';
 import { encodeObjects, importObjects, isHistoryComplete, reachableObjects, type ExportStats, type ObjectStreamLimits } from './git/object-transfer.ts';
+import { Packer, type PackingSchedule } from './git/packing.ts';
 import { readHead } from './git/refs.ts';
 import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.ts';
+import { checkRepositoryFormat, type RepositoryFormat } from './git/repository-format.ts';
 import { TreeWriter } from './git/tree-writer.ts';
 import type { ChangedPath } from './git/tree-writer.ts';
-import { listWorkingFiles, listWorkingFolders, readWorkingFile } from './git/working-tree.ts';
+import { readCleanFile } from './git/working-tree.ts';
 import { HeadWatcher } from './head-watcher.ts';
 import type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
 import { resolveInside } from './safe-path.ts';
@@ -61,58 +66,76 @@ export interface ContentRepoOptions {
   /** How long a commit waits for a lock held by another git process before failing with `conflict` (ms, default 3000). */
   lockWaitMs?: number;
   /**
-   * Keep `.git/index` as a split index (default true): each commit rewrites a
-   * few kilobytes instead of ~100 bytes per file. git reads it natively;
-   * set false when libgit2-based tools must read the server's own index.
+   * Keep `.git/index` as a split index (default false): each commit rewrites
+   * a few kilobytes instead of ~100 bytes per file. git reads it natively,
+   * but libgit2, JGit and isomorphic-git do not, so it is opt-in.
    */
   splitIndex?: boolean;
+  /** Pack objects in the background with the git CLI (default true), optionally after other amounts than git/packing.ts's defaults. */
+  packing?: boolean | PackingSchedule;
+  /** Receives start-up recovery reports and packing problems. */
+  logger?: Logger;
 }
 
 // Callers load thousands of files with Promise.all; each open file holds a descriptor.
 const OPEN_FILES = 64;
 const SYSTEM_AUTHOR: GitAuthor = { name: 'git-cms', email: 'git-cms@localhost' };
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
+const NEW_REPOSITORY: RepositoryFormat = { preciousObjects: false, logAllRefUpdates: true };
 
 /** A git repository of content files with a single FIFO write queue. */
 export class ContentRepo {
   readonly dir: string;
   private readonly gitdir: string;
   private readonly queue = new WriteQueue();
-  private readonly fileReads = createLimiter(OPEN_FILES);
   private readonly objects: ObjectReader;
   private readonly writer: CommitWriter;
   private readonly history: History;
   private readonly watcher: HeadWatcher;
+  private packer: Packer | undefined;
+  private readonly fileReads = createLimiter(OPEN_FILES);
 
-  private constructor(dir: string, options: ContentRepoOptions) {
+  private constructor(
+    dir: string,
+    private readonly options: ContentRepoOptions,
+    private readonly format: RepositoryFormat,
+  ) {
     this.dir = dir;
     this.gitdir = path.join(dir, '.git');
-    const objects = new ObjectReader(dir, path.join(this.gitdir, 'objects'));
+    const objects = new ObjectReader(path.join(this.gitdir, 'objects'));
     this.objects = objects;
-    const reads = { readCommit: (oid: string) => objects.readCommit(oid), readTree: (oid: string) => objects.readTree(oid) };
-    this.writer = new CommitWriter(dir, this.gitdir, objects.store, new TreeWriter(reads.readTree), reads, options);
-    this.history = new History({ ...reads, readBlob: (oid: string) => objects.readBlob(oid) });
+    const reads = {
+      readCommit: (oid: string) => objects.readCommit(oid),
+      readTree: (oid: string) => objects.readTree(oid),
+      readBlob: (oid: string) => objects.readBlob(oid),
+    };
+    const writerOptions = { lockWaitMs: options.lockWaitMs, splitIndex: options.splitIndex, createReflogs: format.logAllRefUpdates };
+    this.writer = new CommitWriter(dir, this.gitdir, objects.store, new TreeWriter(reads.readTree), reads, writerOptions);
+    this.history = new History(reads);
     this.watcher = new HeadWatcher(this.gitdir, (fn) => this.serialize(fn), async (oid) => (await objects.readCommit(oid))?.parents[0]);
   }
 
   /**
    * Opens the repository in `dir`, creating the folder, `git init` (branch
    * main) and a first commit when there is no repository or no commit yet.
+   * Before anything else it finishes or undoes a commit a killed server left
+   * behind (git/commit-writer.ts recover()). Throws StartupError naming the
+   * problem for a repository the server cannot write safely: an unsupported
+   * format, a read-only folder, an unreadable index, a damaged HEAD.
    */
   static async open(dir: string, options: ContentRepoOptions = {}): Promise<ContentRepo> {
     const root = path.resolve(dir);
-    await mkdir(root, { recursive: true });
-    const repo = new ContentRepo(root, options);
-    if (!(await fileExists(path.join(repo.gitdir, 'HEAD')))) await repo.initialize();
-    let head = (await readHead(repo.gitdir)).oid;
-    if (head === undefined) {
-      const first = await repo.serialize(() =>
-        repo.commitChanges({ changes: [{ path: 'README.md', content: README }], message: 'Initialize content repository', author: SYSTEM_AUTHOR }),
-      );
-      head = first.oid;
+    try {
+      await mkdir(root, { recursive: true });
+      const hasRepository = await pathExists(path.join(root, '.git'));
+      const repo = new ContentRepo(root, options, hasRepository ? await checkRepositoryFormat(root) : NEW_REPOSITORY);
+      if (!(await pathExists(path.join(repo.gitdir, 'HEAD')))) await repo.initialize();
+      await repo.prepare();
+      return repo;
+    } catch (error) {
+      if (error instanceof StartupError) throw error;
+      throw new StartupError(startupProblem(root, error), { cause: error });
     }
-    repo.watcher.setBaseline(head);
-    return repo;
   }
 
   /**
@@ -136,7 +159,13 @@ export class ContentRepo {
     const message = composeMessage(request.message, request.trailers);
     for (const parent of request.mergeParents ?? []) await this.getCommit(parent);
     const author = identityNow(request.author.name, request.author.email);
-    const written = await this.writer.write({ writes, message, author, extraParents: request.mergeParents });
+    let written;
+    try {
+      written = await this.writer.write({ writes, message, author, extraParents: request.mergeParents });
+    } catch (error) {
+      throw asWriteFailure(error);
+    }
+    this.packer?.noteWritten(this.objects.store.looseWritten);
     this.history.remember(written.oid, written.changes);
     this.objects.rememberCommit(written.oid, written.commit);
     this.watcher.recordOwnCommit(written.oid, written.commit.parents[0]);
@@ -156,20 +185,33 @@ export class ContentRepo {
     return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
   }
 
-  /** A working-tree file as utf8, or undefined when missing. Symlinks are not followed. Throws `invalid_request` for unsafe paths. */
+  // Reads give what is committed at HEAD, never a developer's uncommitted
+  // edit or a half-done write, so the API and git always agree. The bytes come
+  // from the working tree when it holds exactly the committed file (hash
+  // checked), which spares inflating thousands of objects at start.
+
+  /** A regular file as committed at HEAD, as utf8; undefined when HEAD has none there (symlinks read as absent). Throws `invalid_request` for unsafe paths. */
   async readFile(file: string): Promise<string | undefined> {
-    const absolute = resolveInside(this.dir, checkRepoPath(file));
-    return this.fileReads(() => readWorkingFile(absolute));
+    checkRepoPath(file);
+    return this.fileReads(async () => {
+      const tree = await this.headTree();
+      const oid = tree === undefined ? undefined : await this.history.regularFileAt(tree, file);
+      if (oid === undefined) return undefined;
+      const clean = await readCleanFile(resolveInside(this.dir, file), oid);
+      return (clean ?? (await this.objects.readBlob(oid)))?.toString('utf8');
+    });
   }
 
-  /** Every regular file under the folder `prefix` ('' for all, `.git` excluded): repo-relative, sorted; [] when missing. */
+  /** Every regular file under the folder `prefix` ('' for all) at HEAD: repo-relative, sorted; [] when missing. */
   async listFiles(prefix: string): Promise<string[]> {
-    return listWorkingFiles(this.dir, checkFolder(prefix));
+    const tree = await this.headTree();
+    return tree === undefined ? [] : this.history.listFiles(tree, checkFolder(prefix), { regularOnly: true });
   }
 
-  /** The folders directly under `prefix` in the working tree (names only, sorted; never `.git`). */
+  /** The folders directly under `prefix` at HEAD (names only, sorted). */
   async listFolders(prefix: string): Promise<string[]> {
-    return listWorkingFolders(this.dir, checkFolder(prefix));
+    const tree = await this.headTree();
+    return tree === undefined ? [] : this.history.listFolders(tree, checkFolder(prefix));
   }
 
   /** A file's utf8 content at a commit, or undefined when absent there. Throws `not_found` for an unknown commit. */
@@ -252,20 +294,68 @@ export class ContentRepo {
     return this.watcher.watch(onChange, intervalMs, options);
   }
 
-  /** Stops every watch and waits for queued writes to finish. */
+  /** Stops every watch, waits for queued writes to finish and stops background packing. */
   async close(): Promise<void> {
     this.watcher.stopAll();
     await this.queue.drain();
+    await this.packer?.close();
+    this.objects.close();
+  }
+
+  // Recovery first: nothing may read or write before an interrupted commit is settled.
+  private async prepare(): Promise<void> {
+    this.reportRecovery(await this.writer.recover());
+    await this.writer.checkIndex();
+    let head = (await readHead(this.gitdir)).oid;
+    if (head === undefined) {
+      const first = await this.serialize(() =>
+        this.commitChanges({ changes: [{ path: 'README.md', content: README }], message: 'Initialize content repository', author: SYSTEM_AUTHOR }),
+      );
+      head = first.oid;
+    } else {
+      const commit = await this.objects.readCommit(head);
+      if (commit === undefined) throw new AppError('internal_error', `The content repository is damaged: HEAD names the commit ${head}, which is missing.`);
+      await this.objects.readTree(commit.tree);
+    }
+    this.watcher.setBaseline(head);
+    const packing = this.options.packing ?? true;
+    if (packing !== false && !this.format.preciousObjects) {
+      const schedule = packing === true ? {} : packing;
+      this.packer = await Packer.start(this.gitdir, { ...schedule, logger: this.options.logger, onPacked: () => this.objects.afterRepack() });
+    }
+  }
+
+  private reportRecovery(recovery: Recovery): void {
+    const logger = this.options.logger;
+    if (recovery.kind === 'foreign-lock') {
+      logger?.error('the content repository is locked by a git command (.git/index.lock); writes answer 409 until it is gone: if no git command is running, delete the file', {
+        lockAgeSeconds: Math.round(recovery.ageMs / 1000),
+      });
+    } else if (recovery.kind === 'live-lock') {
+      logger?.error('another git-cms process is committing to this content repository; writes answer 409 while it holds .git/index.lock', { pid: recovery.owner.pid });
+    } else if (recovery.kind === 'completed') {
+      logger?.info('finished a commit that the previous run was stopped in', { commit: recovery.commit, files: recovery.files });
+    } else if (recovery.kind === 'rolled-back') {
+      logger?.info('undid a commit that the previous run was stopped in before it reached the branch', { commit: recovery.commit, restored: recovery.restored });
+      if (recovery.kept.length > 0) logger?.error('kept files changed outside the server while undoing an interrupted commit', { files: recovery.kept });
+    } else if (recovery.kind === 'released') {
+      logger?.info('removed the lock of a commit that the previous run was stopped in before it changed anything');
+    }
   }
 
   private async initialize(): Promise<void> {
     await git.init({ fs, dir: this.dir, defaultBranch: 'main' });
     // isomorphic-git writes browser-minded defaults; the git CLI must see the real platform.
-    const caseInsensitive = await fileExists(path.join(this.gitdir, 'head'));
+    const caseInsensitive = await pathExists(path.join(this.gitdir, 'head'));
     const native = process.platform !== 'win32';
     await git.setConfig({ fs, dir: this.dir, path: 'core.ignorecase', value: caseInsensitive });
     await git.setConfig({ fs, dir: this.dir, path: 'core.filemode', value: native });
     await git.setConfig({ fs, dir: this.dir, path: 'core.symlinks', value: native });
+  }
+
+  private async headTree(): Promise<string | undefined> {
+    const { oid } = await readHead(this.gitdir);
+    return oid === undefined ? undefined : (await this.getCommit(oid)).tree;
   }
 
   private describe(found: LoggedCommit[]): CommitInfo[] {
@@ -286,11 +376,29 @@ function checkFolder(prefix: string): string {
   return folder === '' ? '' : checkRepoPath(folder);
 }
 
-async function fileExists(file: string): Promise<boolean> {
+async function pathExists(file: string): Promise<boolean> {
   try {
-    await fs.promises.access(file);
+    await fs.promises.lstat(file);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
   }
+}
+
+// A file system failure while committing (a full disk, a read-only folder)
+// becomes an internal_error that says so without paths; the commit was undone.
+function asWriteFailure(error: unknown): unknown {
+  const code = errnoCode(error);
+  if (isAppError(error) || code === undefined) return error;
+  const reason = code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG' ? 'the disk is full' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'it is read-only' : 'the file system failed';
+  return new AppError('internal_error', `The content repository could not be written: ${reason} (${code}). Nothing was changed.`, { cause: error });
+}
+
+// The operator's message for a repository that cannot be opened: what is wrong and where.
+function startupProblem(root: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const damage = /^The content repository is damaged: (.*)$/s.exec(message);
+  if (damage !== null) return `The content repository ${root} is damaged: ${damage[1]} Check it with git fsck there, repair it or restore a backup, then start again.`;
+  return `The content repository ${root} cannot be opened: ${message}`;
 }

@@ -6,7 +6,7 @@ import { appendFile, chmod, mkdir, readdir, readFile, rename, stat, unlink } fro
 import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
 import { isNotFound } from '../lib/errno.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { isAtomicWriteTemp, writeFileAtomic } from './atomic-write.ts';
 import { isSafeSegment } from './safe-path.ts';
 import { KeyedWriteQueue } from './write-queue.ts';
 
@@ -21,8 +21,6 @@ export interface StateStoreOptions {
 
 const FILE_MODE = 0o600;
 const FOLDER_MODE = 0o700;
-// Left behind by writeFileAtomic when the process died mid-write.
-const STALE_TEMP = /^\..+\.[0-9a-f]{12}\.tmp$/;
 
 /**
  * JSON documents and logs in one folder. Writes and updates of the same name
@@ -43,7 +41,7 @@ export class StateStore {
     await mkdir(root, { recursive: true, mode: FOLDER_MODE });
     await chmod(root, FOLDER_MODE);
     for (const name of await readdir(root)) {
-      if (STALE_TEMP.test(name)) await unlink(path.join(root, name)).catch(() => undefined);
+      if (isAtomicWriteTemp(name)) await unlink(path.join(root, name)).catch(() => undefined);
     }
     return new StateStore(root, options.logRotateBytes ?? LOG_ROTATE_BYTES);
   }

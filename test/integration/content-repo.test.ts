@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { errnoCode } from '../../src/lib/errno.ts';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
 import type { CommitRequest, FileChange } from '../../src/storage/content-repo.ts';
 import { caughtAppError } from '../helpers/errors.ts';
@@ -66,10 +65,12 @@ describe('ContentRepo', () => {
       await again.close();
     });
 
-    it('writes a plain index when split indexes are turned off, also over an existing split index', async () => {
-      await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'A') }]);
-      expect((await git(repo.dir, 'rev-parse', '--shared-index-path')).trim()).to.not.equal('');
-      const plain = await ContentRepo.open(repo.dir, { splitIndex: false });
+    it('writes a plain index by default, also over a split index written when configured', async () => {
+      const split = await ContentRepo.open(repo.dir, { splitIndex: true });
+      await split.serialize(() => split.commitChanges({ changes: [{ path: `${POSTS}/a.md`, content: entry('a', 'A') }], message: 'Split', author: AUTHOR }));
+      expect(path.basename((await git(repo.dir, 'rev-parse', '--shared-index-path')).trim())).to.match(/^sharedindex\.[0-9a-f]{40}$/);
+      await split.close();
+      const plain = await ContentRepo.open(repo.dir);
       await plain.serialize(() => plain.commitChanges({ changes: [{ path: `${POSTS}/b.md`, content: entry('b', 'B') }], message: 'Plain', author: AUTHOR }));
       expect(await git(repo.dir, 'rev-parse', '--shared-index-path')).to.equal('');
       expect(await git(repo.dir, 'ls-files', POSTS)).to.equal(`${POSTS}/a.md\n${POSTS}/b.md\n`);
@@ -131,6 +132,22 @@ describe('ContentRepo', () => {
       await expectCleanRepo(repo.dir);
     });
 
+    it('reads what is committed at HEAD, never uncommitted edits, untracked files or symbolic links', async () => {
+      await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'Committed') }]);
+      await writeFile(path.join(repo.dir, POSTS, 'a.md'), entry('a', 'Edited by hand'));
+      await writeFile(path.join(repo.dir, POSTS, 'untracked.md'), entry('u', 'Untracked'));
+      await mkdir(path.join(repo.dir, 'blog/untracked-folder'));
+      await writeFile(path.join(repo.dir, 'blog/untracked-folder/x.md'), 'x');
+      await symlink('a.md', path.join(repo.dir, POSTS, 'link.md'));
+      await git(repo.dir, 'add', `${POSTS}/link.md`);
+      await git(repo.dir, 'commit', '-q', '-m', 'Add a link by hand');
+      expect(await repo.readFile(`${POSTS}/a.md`)).to.equal(entry('a', 'Committed'));
+      expect(await repo.readFile(`${POSTS}/untracked.md`)).to.equal(undefined);
+      expect(await repo.readFile(`${POSTS}/link.md`)).to.equal(undefined);
+      expect(await repo.listFiles(POSTS)).to.deep.equal([`${POSTS}/a.md`]);
+      expect(await repo.listFolders('blog')).to.deep.equal(['entries']);
+    });
+
     it('reads files at earlier commits and lists nothing for missing folders', async () => {
       const first = await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'One') }]);
       await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'Two') }]);
@@ -188,7 +205,7 @@ describe('ContentRepo', () => {
   describe('failed commits', () => {
     async function snapshot(): Promise<{ head: string; index: Buffer; files: Record<string, string | undefined> }> {
       const files: Record<string, string | undefined> = {};
-      for (const file of [`${POSTS}/keep.md`, `${POSTS}/new.md`, 'blocker']) files[file] = await repo.readFile(file);
+      for (const file of [`${POSTS}/keep.md`, `${POSTS}/new.md`, 'blocker']) files[file] = await readFile(path.join(repo.dir, file), 'utf8').catch(() => undefined);
       return { head: await repo.head(), index: await readFile(path.join(repo.dir, '.git/index')), files };
     }
 
@@ -197,18 +214,15 @@ describe('ContentRepo', () => {
       await writeFile(path.join(repo.dir, 'blocker'), 'an untracked file where a folder is needed\n');
     });
 
-    it('restores working tree, index and HEAD when a file cannot be written', async () => {
+    it('refuses with conflict, writing nothing, when an untracked file stands where a folder is needed', async () => {
       const before = await snapshot();
-      const failing = commit([
+      const error = await caughtAppError(commit([
         { path: `${POSTS}/keep.md`, content: entry('k', 'Changed') },
         { path: `${POSTS}/new.md`, content: entry('n', 'New') },
         { path: 'blocker/inside.md', content: 'cannot exist' },
-      ]);
-      const error = await failing.then(
-        () => undefined,
-        (reason: unknown) => reason,
-      );
-      expect(errnoCode(error)).to.equal('EEXIST');
+      ]));
+      expect(error.code).to.equal('conflict');
+      expect(error.message).to.contain('"blocker"');
       expect(await snapshot()).to.deep.equal(before);
       await rm(path.join(repo.dir, 'blocker'));
       await expectCleanRepo(repo.dir);
@@ -404,9 +418,6 @@ describe('ContentRepo', () => {
       }
       expect(await repo.listFiles(POSTS)).to.have.length(2000 - 50 + 150);
       expect(await git(repo.dir, 'ls-files', POSTS)).to.equal(`${(await repo.listFiles(POSTS)).join('\n')}\n`);
-      // The index is a split index: git reads it and names its shared part.
-      const shared = (await git(repo.dir, 'rev-parse', '--shared-index-path')).trim();
-      expect(path.basename(shared)).to.match(/^sharedindex\.[0-9a-f]{40}$/);
       await expectCleanRepo(repo.dir);
     });
   });

@@ -78,10 +78,10 @@ describe('backup archives', () => {
       zip.close();
     });
 
-    it('refuses archives that expand past the size limit or by a huge ratio', async () => {
-      await refusal([{ name: 'a', data: Buffer.alloc(600) }, { name: 'b', data: Buffer.alloc(600) }], { maxFiles: 10, maxBytes: 1000 });
-      expect(await refusal([{ name: 'zeros', data: Buffer.alloc(8 * 1024 * 1024), deflate: true }])).to.include('expands');
-      const zip = await CheckedZip.open(await archive([{ name: 'small-zeros', data: Buffer.alloc(64 * 1024), deflate: true }]), LIMITS, ANY_NAME);
+    it('refuses archives that expand past the size limit, whatever the ratio of one file', async () => {
+      expect(await refusal([{ name: 'a', data: Buffer.alloc(600) }, { name: 'b', data: Buffer.alloc(600) }], { maxFiles: 10, maxBytes: 1000 })).to.include('expands to more than 1000 bytes');
+      // Repetitive files deflate ~1000:1; the server's own archives hold such files when the repository does.
+      const zip = await CheckedZip.open(await archive([{ name: 'zeros', data: Buffer.alloc(8 * 1024 * 1024), deflate: true }]), LIMITS, ANY_NAME);
       zip.close();
     });
 

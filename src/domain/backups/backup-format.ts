@@ -39,6 +39,8 @@ export interface BackupManifest {
   /** Whether password and token hashes (and webhook secrets) are inside. */
   include_secrets: boolean;
   counts: BackupCounts;
+  /** Files of the repository the archive does not hold, and why (a file too large for a content line). */
+  left_out?: { path: string; reason: string }[];
 }
 
 /** The `format` value of every manifest; an archive with another is not a backup of ours. */
@@ -49,6 +51,8 @@ export const FORMAT_VERSION = 1;
 export const MANIFEST_FILE = 'manifest.json';
 /** The content repo's files of the chosen parts, one JSON object per line: `{ path, text }` or `{ path, base64 }`. */
 export const CONTENT_FILE = 'content.jsonl';
+/** The longest line of content.jsonl a reader accepts (characters); the writer leaves a longer file out. */
+export const MAX_CONTENT_LINE = 64 * 1024 * 1024;
 /** Every git object reachable from `head` (entries part). */
 export const HISTORY_FILE = 'history/objects.bin';
 /** Archive entries of the state documents a backup can carry. */

@@ -13,6 +13,7 @@ import {
   emptyCounts,
   HISTORY_FILE,
   MANIFEST_FILE,
+  MAX_CONTENT_LINE,
   parseManifest,
   partOfContentPath,
   STATE_FILES,
@@ -37,9 +38,6 @@ export interface ContentFile {
   text: string;
   part: BackupPart;
 }
-
-// A single content file larger than this is not something the server wrote.
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Opens and checks an archive: the ZIP directory (zip-reader.ts), the
@@ -89,10 +87,12 @@ export async function* contentFiles(backup: OpenedBackup): AsyncGenerator<Conten
   };
   try {
     for await (const chunk of await backup.zip.stream(CONTENT_FILE)) {
-      pending += decoder.write(Buffer.from(chunk as Uint8Array));
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      if (pending.length > MAX_LINE_BYTES) throw unreadable('A line of content.jsonl is too long.');
+      const text = decoder.write(Buffer.from(chunk as Uint8Array));
+      // Only a chunk with a line break splits: re-splitting a long line at every chunk is quadratic.
+      const end = text.lastIndexOf('\n');
+      const lines = end < 0 ? [] : (pending + text.slice(0, end)).split('\n');
+      pending = end < 0 ? pending + text : text.slice(end + 1);
+      if (pending.length > MAX_CONTENT_LINE) throw unreadable('A line of content.jsonl is too long.');
       for (const line of lines) {
         const file = parse(line);
         if (file) yield file;

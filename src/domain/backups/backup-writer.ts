@@ -15,6 +15,7 @@ import {
   FORMAT_VERSION,
   HISTORY_FILE,
   MANIFEST_FILE,
+  MAX_CONTENT_LINE,
   mediaArchiveName,
   partOfContentPath,
   STATE_FILES,
@@ -71,7 +72,8 @@ export async function* backupSources(snapshot: BackupSnapshot): AsyncGenerator<Z
     return part !== undefined && wanted.has(part);
   });
   countContent(files, counts);
-  if (files.length > 0) yield { name: CONTENT_FILE, open: async () => contentLines(snapshot.repo, head, files) };
+  const leftOut: BackupManifest['left_out'] = [];
+  if (files.length > 0) yield { name: CONTENT_FILE, open: async () => contentLines(snapshot.repo, head, files, leftOut) };
   let history: Promise<{ commits: number }> | undefined;
   if (wanted.has('entries')) {
     yield {
@@ -95,6 +97,7 @@ export async function* backupSources(snapshot: BackupSnapshot): AsyncGenerator<Z
     head: wanted.has('entries') ? head : null,
     include_secrets: snapshot.includeSecrets,
     counts,
+    left_out: leftOut,
   };
   yield {
     name: MANIFEST_FILE,
@@ -113,13 +116,18 @@ function countContent(files: string[], counts: BackupCounts): void {
   }
 }
 
-// One JSON line per file; produced lazily so only one file is in memory at a time.
-function contentLines(repo: BackupSnapshot['repo'], head: string, files: string[]): Readable {
+// One JSON line per file; produced lazily so only one file is in memory at a
+// time. A file whose line would be longer than a reader accepts is left out
+// and listed, so the archive stays one this server can restore.
+function contentLines(repo: BackupSnapshot['repo'], head: string, files: string[], leftOut: NonNullable<BackupManifest['left_out']>): Readable {
   return Readable.from(
     (async function* () {
       for (const path of files) {
         const text = await repo.readAt(head, path);
-        if (text !== undefined) yield `${JSON.stringify({ path, text })}\n`;
+        if (text === undefined) continue;
+        const line = JSON.stringify({ path, text });
+        if (line.length > MAX_CONTENT_LINE) leftOut.push({ path, reason: `It is larger than a backup holds (${MAX_CONTENT_LINE} characters).` });
+        else yield `${line}\n`;
       }
     })(),
   );

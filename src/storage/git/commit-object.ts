@@ -104,7 +104,8 @@ export function identityNow(name: string, email: string, now: Date = new Date())
   };
 }
 
-function formatIdentity(identity: Identity): string {
+/** An identity as git writes it in commits and reflogs: `Name <email> 1700000000 +0100`. */
+export function formatIdentity(identity: Identity): string {
   const offset = Math.abs(identity.offsetMinutes);
   const sign = identity.offsetMinutes < 0 ? '-' : '+';
   const zone = `${sign}${String(Math.floor(offset / 60)).padStart(2, '0')}${String(offset % 60).padStart(2, '0')}`;

@@ -1,27 +1,35 @@
 // Writes one commit the way git does, in git's lock order: take index.lock,
-// write objects, write the working tree, write the new index into the lock,
-// move the branch ref (compare-and-swap under its own lock), then rename the
-// lock over the index. Any failure before the rename undoes the working tree
-// and leaves index and HEAD untouched.
-import { renameSync, statSync } from 'node:fs';
-import { readFile, unlink } from 'node:fs/promises';
+// write objects, the working tree and the new index (into a temp file), move
+// the branch ref (compare-and-swap under its own lock, with reflogs), then
+// rename the new index into place and drop the lock. The lock holds the
+// commit's journal from before the first file changes, so a start after a
+// kill -9 finishes or undoes the commit (recover()). Any failure before the
+// ref moves undoes the working tree and leaves index and HEAD untouched.
+import { appendFileSync, existsSync, linkSync, renameSync, statSync } from 'node:fs';
+import { open, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
 import type { CommitObject, Identity } from './commit-object.ts';
 import { encodeCommit } from './commit-object.ts';
-import { encodeIndexEntry, GitIndex } from './index-file.ts';
-import { SplitIndex } from './split-index.ts';
-import type { PreparedIndex } from './split-index.ts';
+import { encodeJournal, readLockFile } from './commit-journal.ts';
+import type { CommitJournal } from './commit-journal.ts';
+import { encodeIndexEntry, GitIndex, IndexFormatError } from './index-file.ts';
 import type { IndexEdit } from './index-file.ts';
+import { isOwnerRunning, ownerLine } from './lock-owner.ts';
+import type { LockOwner } from './lock-owner.ts';
 import { prepareObject } from './objects.ts';
 import type { ObjectStore, PreparedObject } from './objects.ts';
-import { acquireLock, LOCK_WAIT_MS, readHead, updateRef } from './refs.ts';
-import type { HeadState, HeldLock } from './refs.ts';
+import { dropLastReflogEntry, headReflogs } from './reflog.ts';
+import { acquireLock, gitTempPath, LOCK_WAIT_MS, readHead, readRef, removeQuietly, removeStaleGitTemps, updateRef } from './refs.ts';
+import type { HeadState } from './refs.ts';
+import { SplitIndex } from './split-index.ts';
+import type { PreparedIndex } from './split-index.ts';
 import { FILE_MODE } from './tree.ts';
 import type { TreeView } from './tree.ts';
 import type { PathChange, TreeWriter } from './tree-writer.ts';
-import type { FileWrite } from './working-tree.ts';
-import { WorkingTreeChange } from './working-tree.ts';
+import type { FileWrite, Rollback } from './working-tree.ts';
+import { rollBackInterruptedWrites, WorkingTreeChange } from './working-tree.ts';
 
 const FILE_MODE_BITS = Number.parseInt(FILE_MODE, 8);
 
@@ -41,23 +49,38 @@ export interface WrittenCommit {
   changes: PathChange[];
 }
 
-/** Reads trees and commits for the writer; content-repo wires them to the object store. */
+/** Reads objects for the writer; content-repo wires them to the object store. */
 export interface WriterReads {
   readCommit(oid: string): Promise<CommitObject | undefined>;
   readTree(oid: string): Promise<TreeView>;
+  readBlob(oid: string): Promise<Buffer | undefined>;
 }
+
+/** Options of the writer: lock patience, index format and reflogs. */
+export interface WriterOptions {
+  lockWaitMs?: number;
+  /** Write `.git/index` as a split index (git reads it; libgit2, JGit and isomorphic-git do not). */
+  splitIndex?: boolean;
+  /** Create missing reflogs (git's core.logAllRefUpdates); existing ones are always extended. */
+  createReflogs?: boolean;
+}
+
+/** What start-up recovery found in `.git/index.lock` and did about it. */
+export type Recovery =
+  | { kind: 'none' }
+  /** A lock of a git command (or another tool); left alone, writes answer `conflict` until it goes. */
+  | { kind: 'foreign-lock'; ageMs: number }
+  /** A lock of a server process that is still running; left alone. */
+  | { kind: 'live-lock'; owner: LockOwner }
+  /** A dead server's lock taken before its commit touched anything; removed. */
+  | { kind: 'released' }
+  /** A dead server's commit that had reached its branch: the index was put in place. */
+  | { kind: 'completed'; commit: string; files: string[] }
+  /** A dead server's commit that had not reached its branch: its files were put back. */
+  | ({ kind: 'rolled-back'; commit: string } & Rollback);
 
 // A file of the commit with its blob, or null for a deletion.
 type BlobWrite = { path: string; object: PreparedObject | null };
-
-// What writeFilesAndIndex() needs of one commit in progress.
-interface FilesAndIndexStep {
-  writes: FileWrite[];
-  blobs: BlobWrite[];
-  head: HeadState;
-  workingTree: WorkingTreeChange;
-  lock: HeldLock;
-}
 
 /** Commits file changes onto HEAD's branch; callers serialize calls. */
 export class CommitWriter {
@@ -70,82 +93,191 @@ export class CommitWriter {
     private readonly objects: ObjectStore,
     private readonly trees: TreeWriter,
     private readonly reads: WriterReads,
-    private readonly options: { lockWaitMs?: number; splitIndex?: boolean } = {},
+    private readonly options: WriterOptions = {},
   ) {}
 
   private get lockWaitMs(): number {
     return this.options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
-  /**
-   * Writes one commit and returns it. Throws `conflict` when a git lock is
-   * held or HEAD moved meanwhile, or when a path collides with a folder or
-   * symlink; every failure leaves working tree, index and HEAD as they were.
-   */
-  async write(plan: CommitPlan): Promise<WrittenCommit> {
-    const lock = await acquireLock(path.join(this.gitdir, 'index.lock'), this.lockWaitMs);
-    const workingTree = new WorkingTreeChange(this.root);
-    let written: { result: WrittenCommit; index: PreparedIndex; adopt: () => void };
-    try {
-      // Read HEAD under index.lock: a git CLI commit holds that lock too.
-      const head = await readHead(this.gitdir);
-      await this.syncTrees(head.oid);
-      const blobs: BlobWrite[] = plan.writes.map(({ path: file, data }) => ({ path: file, object: data === null ? null : prepareObject('blob', data) }));
-      const staged = await this.trees.stage(blobs.map(({ path: file, object }) => ({ path: file, oid: object?.oid ?? null })));
-      const commit = commitOnto(head, staged.rootTree, plan);
-      const commitObject = prepareObject('commit', encodeCommit(commit));
-      const oid = commitObject.oid;
-      const objects = [...blobs.flatMap(({ object }) => (object === null ? [] : [object])), ...staged.objects, commitObject];
-      // Objects, working tree and the new index do not depend on each other; only the ref move must come last.
-      const [stored, prepared] = await Promise.allSettled([
-        this.objects.writeAll(objects),
-        this.writeFilesAndIndex({ writes: plan.writes, blobs, head, workingTree, lock }),
-      ]);
-      // Both must have settled before a failure triggers restore(), or restore would race the writes.
-      if (stored.status === 'rejected') throw stored.reason;
-      if (prepared.status === 'rejected') throw prepared.reason;
-      const index = prepared.value;
-      await updateRef(this.gitdir, head.ref, oid, head.oid, this.lockWaitMs);
-      await this.commitIndexLock(lock.path, head, oid);
-      written = { result: { oid, commit, changes: staged.changes }, index, adopt: staged.adopt };
-    } catch (error) {
-      await lock.release();
-      await workingTree.restore();
-      throw error;
-    }
-    written.adopt();
-    this.treeBase = written.result.oid;
-    this.index = { value: written.index.index, stamp: await stampOf(this.indexPath).catch(() => 'unknown') };
-    if (written.index.sharedFile !== undefined) await SplitIndex.prune(this.gitdir, written.index.sharedFile).catch(() => undefined);
-    return written.result;
-  }
-
-  // The working tree goes first because index entries carry the new files'
-  // stats; the new index is written into the held index.lock, which
-  // commitIndexLock() renames over the index once the ref has moved.
-  private async writeFilesAndIndex(step: FilesAndIndexStep): Promise<PreparedIndex> {
-    const stats = await step.workingTree.apply(step.writes);
-    const edits: IndexEdit[] = step.blobs.map(({ path: file, object }) => ({
-      path: file,
-      entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
-    }));
-    const next = await (await this.loadIndex(step.head)).edit(edits).prepare(this.gitdir, this.options.splitIndex ?? true);
-    await step.lock.handle.writev(next.chunks);
-    await step.lock.handle.close();
-    return next;
+  private get lockPath(): string {
+    return path.join(this.gitdir, 'index.lock');
   }
 
   private get indexPath(): string {
     return path.join(this.gitdir, 'index');
   }
 
-  // If the index cannot be replaced after the branch moved, move the branch back.
-  private async commitIndexLock(lockPath: string, head: HeadState, oid: string): Promise<void> {
+  /**
+   * Writes one commit and returns it. Throws `conflict` when a git lock is
+   * held or HEAD moved meanwhile, when a path collides with a folder or
+   * symlink, or when a path holds uncommitted work (working tree or index)
+   * that the write would destroy; `internal_error` when the index cannot be
+   * read. Every failure leaves working tree, index and HEAD as they were.
+   */
+  async write(plan: CommitPlan): Promise<WrittenCommit> {
+    const lock = await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs);
+    const workingTree = new WorkingTreeChange(this.root);
+    const tempIndex = gitTempPath(this.gitdir);
+    let written: { result: WrittenCommit; index: PreparedIndex; adopt: () => void };
     try {
-      renameSync(lockPath, this.indexPath);
+      // Read HEAD under index.lock: a git CLI commit holds that lock too.
+      const head = await readHead(this.gitdir);
+      await this.syncTrees(head.oid);
+      const index = await this.loadIndex(head);
+      const blobs: BlobWrite[] = plan.writes.map(({ path: file, data }) => ({ path: file, object: data === null ? null : prepareObject('blob', data) }));
+      const staged = await this.trees.stage(blobs.map(({ path: file, object }) => ({ path: file, oid: object?.oid ?? null })));
+      const committed = (file: string) => staged.committed.get(file);
+      for (const { path: file, object } of blobs) assertNothingStaged(index, file, committed(file), object?.oid);
+      workingTree.check(plan.writes, committed);
+      const commit = commitOnto(head, staged.rootTree, plan);
+      const commitObject = prepareObject('commit', encodeCommit(commit));
+      const oid = commitObject.oid;
+      const files = new Map(blobs.map(({ path: file, object }) => [file, object?.oid ?? null]));
+      // The journal goes in before the first file changes (commit-journal.ts).
+      appendFileSync(lock.path, encodeJournal({ ref: head.ref, base: head.oid ?? null, commit: oid, index: path.basename(tempIndex), files }));
+      const objects = [...blobs.flatMap(({ object }) => (object === null ? [] : [object])), ...staged.objects, commitObject];
+      // Objects, working tree and the new index do not depend on each other; only the ref move must come last.
+      const [stored, prepared] = await Promise.allSettled([
+        this.objects.writeAll(objects),
+        this.writeFilesAndIndex({ blobs, index, workingTree, tempIndex }),
+      ]);
+      // Both must have settled before a failure triggers restore(), or restore would race the writes.
+      if (stored.status === 'rejected') throw stored.reason;
+      if (prepared.status === 'rejected') throw prepared.reason;
+      await updateRef(this.gitdir, head.ref, oid, head.oid, {
+        waitMs: this.lockWaitMs,
+        reflog: { refs: headReflogs(head.ref), entry: { from: head.oid, to: oid, identity: plan.author, message: reflogMessage(commit) }, create: this.createReflogs },
+      });
+      await this.replaceIndex(tempIndex, head, oid);
+      written = { result: { oid, commit, changes: staged.changes }, index: prepared.value, adopt: staged.adopt };
     } catch (error) {
-      if (head.oid === undefined) await unlink(path.join(this.gitdir, head.ref)).catch(() => undefined);
-      else await updateRef(this.gitdir, head.ref, head.oid, oid, this.lockWaitMs).catch(() => undefined);
+      await workingTree.restore();
+      removeQuietly(tempIndex);
+      lock.release();
+      throw error;
+    }
+    lock.release();
+    written.adopt();
+    this.treeBase = written.result.oid;
+    this.index = { value: written.index.index, stamp: stampOf(this.indexPath) };
+    if (written.index.sharedFile !== undefined) await SplitIndex.prune(this.gitdir, written.index.sharedFile).catch(() => undefined);
+    return written.result;
+  }
+
+  /**
+   * Run once at start, before any write: finishes or undoes a commit that a
+   * killed server left in `.git/index.lock`. A commit whose ref had moved is
+   * completed (its new index put in place); one whose ref had not is rolled
+   * back (each file it wrote gets its committed version, temp files go).
+   * Either way the index then agrees with HEAD for the commit's files. A lock
+   * of a git command or of a running server is never touched.
+   */
+  async recover(): Promise<Recovery> {
+    const found = readLockFile(this.lockPath);
+    if (found.kind === 'none') {
+      await removeStaleGitTemps(this.gitdir);
+      return { kind: 'none' };
+    }
+    if (found.kind === 'foreign') return { kind: 'foreign-lock', ageMs: found.ageMs };
+    if (isOwnerRunning(found.owner)) return { kind: 'live-lock', owner: found.owner };
+    const journal = found.journal;
+    let recovery: Recovery = { kind: 'released' };
+    if (journal !== undefined) {
+      recovery = await this.finishOrUndo(journal);
+      await this.repairIndex([...journal.files.keys()]);
+    }
+    await removeStaleGitTemps(this.gitdir, 0);
+    removeQuietly(this.lockPath);
+    return recovery;
+  }
+
+  private async finishOrUndo(journal: CommitJournal): Promise<Recovery> {
+    const refLock = path.join(this.gitdir, `${journal.ref}.lock`);
+    if ((await readFile(refLock, 'latin1').catch(() => '')) === `${journal.commit}\n`) removeQuietly(refLock);
+    const branch = await readRef(this.gitdir, journal.ref);
+    const tempIndex = path.join(this.gitdir, journal.index);
+    if (branch === journal.commit) {
+      if (existsSync(tempIndex)) renameSync(tempIndex, this.indexPath);
+      return { kind: 'completed', commit: journal.commit, files: [...journal.files.keys()] };
+    }
+    removeQuietly(tempIndex);
+    dropLastReflogEntry(this.gitdir, headReflogs(journal.ref), journal.commit);
+    await this.syncTrees(branch);
+    const rollback = await rollBackInterruptedWrites(this.root, journal.files, async (file) => {
+      const entry = await this.trees.entryAt(file);
+      const data = entry === undefined || entry.isTree ? undefined : await this.reads.readBlob(entry.oid);
+      return entry === undefined || data === undefined ? undefined : { oid: entry.oid, mode: entry.mode, data };
+    });
+    return { kind: 'rolled-back', commit: journal.commit, ...rollback };
+  }
+
+  // Sets the index entries of `files` to HEAD's (with fresh stats where the
+  // file on disk matches), so `git status` agrees with HEAD for them.
+  private async repairIndex(files: string[]): Promise<void> {
+    const head = await readHead(this.gitdir);
+    await this.syncTrees(head.oid);
+    const index = await this.loadIndex(head);
+    const edits: IndexEdit[] = [];
+    for (const file of files) {
+      const entry = await this.trees.entryAt(file);
+      if (entry === undefined || entry.isTree) {
+        edits.push({ path: file, entry: null });
+        continue;
+      }
+      const data = await readFile(path.join(this.root, file)).catch(() => undefined);
+      const clean = data !== undefined && prepareObject('blob', data).oid === entry.oid;
+      const stats = clean ? statSync(path.join(this.root, file), { bigint: true }) : undefined;
+      edits.push({ path: file, entry: encodeIndexEntry(file, entry.oid, Number.parseInt(entry.mode, 8), stats) });
+    }
+    const tempIndex = gitTempPath(this.gitdir);
+    const next = await index.edit(edits).prepare(this.gitdir, this.options.splitIndex ?? false);
+    await writeIndexFile(tempIndex, next.chunks);
+    renameSync(tempIndex, this.indexPath);
+    this.index = undefined;
+  }
+
+  /**
+   * Reads `.git/index` as the next commit would. Throws `internal_error`
+   * naming the problem when it cannot be read: the server never replaces an
+   * index it cannot read, so whatever a developer staged is kept.
+   */
+  async checkIndex(): Promise<void> {
+    await this.loadIndex(await readHead(this.gitdir));
+  }
+
+  // The working tree goes first because index entries carry the new files'
+  // stats; the new index goes to a temp file that replaceIndex() renames over
+  // the index once the ref has moved.
+  private async writeFilesAndIndex(step: { blobs: BlobWrite[]; index: SplitIndex; workingTree: WorkingTreeChange; tempIndex: string }): Promise<PreparedIndex> {
+    const stats = await step.workingTree.apply();
+    const edits: IndexEdit[] = step.blobs.map(({ path: file, object }) => ({
+      path: file,
+      entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
+    }));
+    const next = await step.index.edit(edits).prepare(this.gitdir, this.options.splitIndex ?? false);
+    await writeIndexFile(step.tempIndex, next.chunks);
+    return next;
+  }
+
+  private get createReflogs(): boolean {
+    return this.options.createReflogs ?? true;
+  }
+
+  // If the index cannot be replaced after the branch moved, move the branch back.
+  private async replaceIndex(tempIndex: string, head: HeadState, oid: string): Promise<void> {
+    try {
+      // Freeing a large file's blocks can be slow (ext4 with online discard):
+      // the old index stays linked aside through the rename and is deleted in
+      // the background, off the commit's path.
+      const aside = gitTempPath(this.gitdir);
+      const keptAside = linkQuietly(this.indexPath, aside);
+      renameSync(tempIndex, this.indexPath);
+      if (keptAside) void unlink(aside).catch(() => undefined);
+    } catch (error) {
+      if (head.oid === undefined) removeQuietly(path.join(this.gitdir, head.ref));
+      else await updateRef(this.gitdir, head.ref, head.oid, oid, { waitMs: this.lockWaitMs }).catch(() => undefined);
+      dropLastReflogEntry(this.gitdir, headReflogs(head.ref), oid);
       throw error;
     }
   }
@@ -153,25 +285,35 @@ export class CommitWriter {
   private async syncTrees(headOid: string | undefined): Promise<void> {
     if (this.treeBase === headOid) return;
     const commit = headOid === undefined ? undefined : await this.reads.readCommit(headOid);
-    if (headOid !== undefined && commit === undefined) throw new Error(`HEAD points to a missing commit ${headOid}.`);
+    if (headOid !== undefined && commit === undefined) throw new AppError('internal_error', `The content repository is damaged: HEAD points to a missing commit ${headOid}.`);
     this.trees.reset(commit?.tree);
     this.treeBase = headOid;
   }
 
-  // Reused while nobody else rewrote .git/index; re-read (or rebuilt from HEAD
-  // when unreadable) after a git command touched it.
+  // Reused while nobody else rewrote .git/index; re-read after a git command
+  // touched it, and built from HEAD only when there is none.
   private async loadIndex(head: HeadState): Promise<SplitIndex> {
-    const stamp = await stampOf(this.indexPath);
+    const stamp = stampOf(this.indexPath);
     if (this.index !== undefined && this.index.stamp === stamp) return this.index.value;
-    let data: Buffer | undefined;
+    let data: Buffer;
     try {
       data = await readFile(this.indexPath);
     } catch (error) {
       if (!isNotFound(error)) throw error;
+      return SplitIndex.fromFull(await this.indexFromHead(head));
     }
-    const parsed = data === undefined ? undefined : GitIndex.parse(data);
-    const loaded = parsed === undefined ? undefined : await SplitIndex.fromDisk(this.gitdir, parsed);
-    return loaded ?? SplitIndex.fromFull(await this.indexFromHead(head));
+    try {
+      const loaded = await SplitIndex.fromDisk(this.gitdir, GitIndex.parse(data));
+      this.index = { value: loaded, stamp };
+      return loaded;
+    } catch (error) {
+      if (!(error instanceof IndexFormatError)) throw error;
+      throw new AppError(
+        'internal_error',
+        `The git index of the content repository cannot be used: ${error.message}. The server leaves it as it is; check it with git status in the content folder.`,
+        { cause: error },
+      );
+    }
   }
 
   private async indexFromHead(head: HeadState): Promise<GitIndex> {
@@ -190,6 +332,17 @@ export class CommitWriter {
   }
 }
 
+// What a developer staged for a path must survive: the index may hold the
+// committed blob or the one being written, nothing else, and no conflict.
+function assertNothingStaged(index: SplitIndex, file: string, committed: string | undefined, target: string | undefined): void {
+  const staged = index.stagedOid(file);
+  if (!index.isUnmerged(file) && (staged === committed || staged === target)) return;
+  throw new AppError(
+    'conflict',
+    `The file "${file}" has changes staged in the content folder's git index that are not committed; commit or unstage them with git, then try again.`,
+  );
+}
+
 // HEAD (when there is one) is the first parent; extra parents make a merge.
 function commitOnto(head: HeadState, tree: string, plan: CommitPlan): CommitObject {
   return {
@@ -201,7 +354,31 @@ function commitOnto(head: HeadState, tree: string, plan: CommitPlan): CommitObje
   };
 }
 
-async function stampOf(file: string): Promise<string> {
+// git's own wording: `commit (initial): …`, `commit (merge): …`, `commit: …`.
+function reflogMessage(commit: CommitObject): string {
+  const kind = commit.parents.length === 0 ? ' (initial)' : commit.parents.length > 1 ? ' (merge)' : '';
+  return `commit${kind}: ${commit.message.split('\n')[0]}`;
+}
+
+async function writeIndexFile(file: string, chunks: Buffer[]): Promise<void> {
+  const handle = await open(file, 'wx', 0o644);
+  try {
+    await handle.writev(chunks);
+  } finally {
+    await handle.close();
+  }
+}
+
+function linkQuietly(existing: string, link: string): boolean {
+  try {
+    linkSync(existing, link);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function stampOf(file: string): string {
   try {
     const info = statSync(file, { bigint: true });
     return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;

@@ -5,7 +5,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { LruCache } from '../../lib/lru-cache.ts';
 import type { CommitObject } from './commit-object.ts';
-import { diffTreeViews, TreeView } from './tree.ts';
+import { diffTreeViews, EXECUTABLE_MODE, FILE_MODE, TreeView } from './tree.ts';
+import type { TreeEntry } from './tree.ts';
 import type { ChangedPath, PathChange } from './tree-writer.ts';
 
 /** Object access the history walks need; content-repo implements it. */
@@ -106,19 +107,32 @@ export class History {
     return this.readBlobText(await this.blobAt(rootTree, path));
   }
 
-  /** Every file path under `folder` ('' for all) in a root tree, sorted; [] when the folder is missing. */
-  async listFiles(rootTree: string, folder: string): Promise<string[]> {
+  /** The blob id of the regular file at `path` in a root tree; undefined when absent, a folder, a symbolic link or a submodule. */
+  async regularFileAt(rootTree: string, path: string): Promise<string | undefined> {
+    const entry = await this.entryAt(rootTree, path);
+    return entry !== undefined && isRegularFile(entry.mode) ? entry.oid : undefined;
+  }
+
+  /** Every file path under `folder` ('' for all) in a root tree, sorted; [] when the folder is missing. With `regularOnly`, links and submodules are left out. */
+  async listFiles(rootTree: string, folder: string, options: { regularOnly?: boolean } = {}): Promise<string[]> {
     const start = await this.folderOid(rootTree, folder);
     const found: string[] = [];
     const visit = async (tree: string, base: string): Promise<void> => {
       for (const entry of (await this.reader.readTree(tree)).entries()) {
         const file = base === '' ? entry.name : `${base}/${entry.name}`;
         if (entry.isTree) await visit(entry.oid, file);
-        else found.push(file);
+        else if (!options.regularOnly || isRegularFile(entry.mode)) found.push(file);
       }
     };
     if (start !== undefined) await visit(start, folder);
     return found.sort();
+  }
+
+  /** The names of the folders directly inside `folder` in a root tree, sorted; [] when it is missing. */
+  async listFolders(rootTree: string, folder: string): Promise<string[]> {
+    const oid = await this.folderOid(rootTree, folder);
+    if (oid === undefined) return [];
+    return (await this.reader.readTree(oid)).entries().filter((entry) => entry.isTree).map((entry) => entry.name).sort();
   }
 
   private async followRenames(
@@ -165,10 +179,14 @@ export class History {
   }
 
   private async blobAt(rootTree: string, path: string): Promise<string | undefined> {
+    const entry = await this.entryAt(rootTree, path);
+    return entry === undefined || entry.isTree ? undefined : entry.oid;
+  }
+
+  private async entryAt(rootTree: string, path: string): Promise<TreeEntry | undefined> {
     const slash = path.lastIndexOf('/');
     const folder = slash < 0 ? rootTree : await this.folderOid(rootTree, path.slice(0, slash));
-    const entry = folder === undefined ? undefined : (await this.reader.readTree(folder)).find(path.slice(slash + 1));
-    return entry === undefined || entry.isTree ? undefined : entry.oid;
+    return folder === undefined ? undefined : (await this.reader.readTree(folder)).find(path.slice(slash + 1));
   }
 
   // Walks first parents; `nextOf` may pick another parent of a merge.
@@ -231,4 +249,8 @@ export class History {
       });
     }
   }
+}
+
+function isRegularFile(mode: string): boolean {
+  return mode === FILE_MODE || mode === EXECUTABLE_MODE;
 }

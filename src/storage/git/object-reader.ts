@@ -1,13 +1,13 @@
 // Reads commits, trees and blobs by id, with caches: objects are immutable,
-// so a cached one never goes stale. Loose objects are read natively; packed
-// ones (after `git gc` or a clone) through isomorphic-git.
-import fs from 'node:fs';
-import git from 'isomorphic-git';
+// so a cached one never goes stale. Loose objects are read by objects.ts,
+// packed ones (after `git gc`, a repack or a clone) by pack-reader.ts.
+import path from 'node:path';
+import { AppError } from '../../errors/app-error.ts';
 import { LruCache } from '../../lib/lru-cache.ts';
 import { decodeCommit } from './commit-object.ts';
 import type { CommitObject } from './commit-object.ts';
-import { isObjectType, ObjectStore } from './objects.ts';
-import type { RawObject } from './objects.ts';
+import { ObjectStore } from './objects.ts';
+import { PackReader } from './pack-reader.ts';
 import { TreeView } from './tree.ts';
 
 const TREE_CACHE_BYTES = 64 * 1024 * 1024;
@@ -16,15 +16,13 @@ const COMMITS_CACHED = 50_000;
 /** Typed, cached object reads for one repository; `store` also writes. */
 export class ObjectReader {
   readonly store: ObjectStore;
-  private readonly gitCache = {};
+  private readonly packs: PackReader;
   private readonly trees = new LruCache<string, TreeView>(TREE_CACHE_BYTES, (view) => view.body.length + 64);
   private readonly commits = new LruCache<string, CommitObject>(COMMITS_CACHED);
 
-  constructor(
-    private readonly dir: string,
-    objectsDir: string,
-  ) {
-    this.store = new ObjectStore(objectsDir, (oid) => this.readPacked(oid));
+  constructor(objectsDir: string) {
+    this.packs = new PackReader(path.join(objectsDir, 'pack'), (oid) => this.store.read(oid));
+    this.store = new ObjectStore(objectsDir, (oid) => this.packs.read(oid));
   }
 
   /** A decoded commit, or undefined when the repository has no commit with that id. */
@@ -43,12 +41,12 @@ export class ObjectReader {
     this.commits.set(oid, commit);
   }
 
-  /** A tree; throws when it is missing, since a commit or parent tree refers to it. */
+  /** A tree; throws `internal_error` when it is missing, since a commit or parent tree refers to it. */
   async readTree(oid: string): Promise<TreeView> {
     const cached = this.trees.get(oid);
     if (cached !== undefined) return cached;
     const raw = await this.store.read(oid);
-    if (raw === undefined || raw.type !== 'tree') throw new Error(`The git tree ${oid} is missing from the content repository.`);
+    if (raw === undefined || raw.type !== 'tree') throw new AppError('internal_error', `The content repository is damaged: the git tree ${oid} is missing.`);
     const view = new TreeView(raw.body);
     this.trees.set(oid, view);
     return view;
@@ -60,14 +58,14 @@ export class ObjectReader {
     return raw?.type === 'blob' ? raw.body : undefined;
   }
 
-  private async readPacked(oid: string): Promise<RawObject | undefined> {
-    try {
-      const result = await git.readObject({ fs, dir: this.dir, oid, format: 'content', cache: this.gitCache });
-      if (!isObjectType(result.type) || !(result.object instanceof Uint8Array)) return undefined;
-      return { type: result.type, body: Buffer.from(result.object.buffer, result.object.byteOffset, result.object.byteLength) };
-    } catch (error) {
-      if (error instanceof git.Errors.NotFoundError) return undefined;
-      throw error;
-    }
+  /** After a repack: picks up packs written, drops packs deleted and forgets the object folders it emptied. */
+  afterRepack(): void {
+    this.packs.relist();
+    this.store.forgetFolders();
+  }
+
+  /** Closes the packs it holds open. */
+  close(): void {
+    this.packs.close();
   }
 }

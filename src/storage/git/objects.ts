@@ -1,12 +1,12 @@
 // Git's object database, loose side: hashing, writing and reading loose
 // objects with Node's native zlib and crypto. Packed objects (after `git gc`
-// or a clone) are read through a reader passed in by content-repo.ts, which
-// owns isomorphic-git.
+// or a clone) are read through a reader passed in (pack-reader.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
+import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
 
 /** The four git object types. */
@@ -29,6 +29,7 @@ const OBJECT_TYPES = new Set<string>(['blob', 'tree', 'commit', 'tag']);
 const STORED_ABOVE_BYTES = 64 * 1024;
 const OID = /^[0-9a-f]{40}$/;
 const PARALLEL_WRITES = 16;
+const FOLDER_ATTEMPTS = 5;
 
 /** True when `value` is a full lowercase hex SHA-1 object id. */
 export function isObjectId(value: string): boolean {
@@ -55,6 +56,7 @@ export function prepareObject(type: GitObjectType, body: Uint8Array): PreparedOb
  */
 export class ObjectStore {
   private readonly knownFolders = new Set<string>();
+  private readonly written = { objects: 0, bytes: 0 };
 
   constructor(
     private readonly objectsDir: string,
@@ -77,17 +79,32 @@ export class ObjectStore {
     await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, objects.length) }, worker));
   }
 
+  /** Forgets which object folders exist: a repack just removed the ones it emptied. */
+  forgetFolders(): void {
+    this.knownFolders.clear();
+  }
+
+  /** Loose objects (and their bytes) written by this process so far; the packing schedule reads it. */
+  get looseWritten(): { objects: number; bytes: number } {
+    return { ...this.written };
+  }
+
   private async writePrepared({ oid, type, body }: PreparedObject): Promise<void> {
     const level = body.length > STORED_ABOVE_BYTES ? 0 : 1;
     const data = deflateSync(Buffer.concat([objectHeader(type, body.length), body]), { level });
+    this.written.objects += 1;
+    this.written.bytes += data.length;
     const folder = path.join(this.objectsDir, oid.slice(0, 2));
-    try {
-      await this.writeLoose(folder, oid, data);
-    } catch (error) {
-      // `git gc` removes emptied object folders; recreate and retry once, as git does.
-      if (!isNotFound(error)) throw error;
-      this.knownFolders.delete(folder);
-      await this.writeLoose(folder, oid, data);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.writeLoose(folder, oid, data);
+        return;
+      } catch (error) {
+        // A repack (git prune-packed) removes emptied object folders, possibly
+        // right after they were made; recreate and retry, as git does.
+        if (!isNotFound(error) || attempt === FOLDER_ATTEMPTS) throw error;
+        this.knownFolders.delete(folder);
+      }
     }
   }
 
@@ -120,8 +137,16 @@ export class ObjectStore {
       if (isNotFound(error)) return this.readPacked(oid);
       throw error;
     }
-    // Large objects are stored (level 0): one output chunk the size of the input avoids a concat.
-    return parseLooseObject(inflateSync(data, data.length > STORED_ABOVE_BYTES ? { chunkSize: data.length + 1024 } : {}), oid);
+    let raw: Buffer;
+    try {
+      // Large objects are stored (level 0): one output chunk the size of the
+      // input avoids a concat. Small ones get a chunk a few times their size,
+      // not zlib's 16 KiB, which each result would otherwise keep alive.
+      raw = inflateSync(data, { chunkSize: data.length > STORED_ABOVE_BYTES ? data.length + 1024 : Math.max(1024, data.length * 4) });
+    } catch (error) {
+      throw corruptObject(oid, error);
+    }
+    return parseLooseObject(raw, oid);
   }
 }
 
@@ -134,10 +159,12 @@ function parseLooseObject(raw: Buffer, oid: string): RawObject {
   const nul = raw.indexOf(0, space);
   const type = raw.toString('latin1', 0, space);
   const size = Number(raw.toString('latin1', space + 1, nul));
-  if (space < 0 || nul < 0 || !isObjectType(type) || size !== raw.length - nul - 1) {
-    throw new Error(`The git object ${oid} is corrupt.`);
-  }
+  if (space < 0 || nul < 0 || !isObjectType(type) || size !== raw.length - nul - 1) throw corruptObject(oid);
   return { type, body: raw.subarray(nul + 1) };
+}
+
+function corruptObject(oid: string, cause?: unknown): AppError {
+  return new AppError('internal_error', `The content repository is damaged: the git object ${oid} cannot be read.`, { cause });
 }
 
 /** Narrows a string to a git object type name. */

@@ -1,13 +1,14 @@
 // HEAD and branch refs, read cheaply (one or two small files, no git
 // command) and updated with git's own lock-file protocol, so the server and
 // a developer's git CLI never overwrite each other's commits silently.
-import type { FileHandle } from 'node:fs/promises';
-import { readFileSync, renameSync } from 'node:fs';
-import { mkdir, open, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
+import { appendReflogs, type ReflogEntry } from './reflog.ts';
 
 /** Where HEAD points: a branch ref (`refs/heads/main`) or `HEAD` itself when detached. */
 export interface HeadState {
@@ -16,88 +17,151 @@ export interface HeadState {
   oid: string | undefined;
 }
 
+/** Options of updateRef(). */
+export interface RefUpdateOptions {
+  /** How long to wait for a lock another git process holds (ms). */
+  waitMs?: number;
+  /** The reflog line to write for the update, and whether missing reflogs are created. */
+  reflog?: { refs: string[]; entry: ReflogEntry; create: boolean };
+}
+
 const OID = /^[0-9a-f]{40}$/;
 /** How long a writer waits for another git process's lock by default. */
 export const LOCK_WAIT_MS = 3000;
 const LOCK_POLL_MS = 15;
+const SYMREF_DEPTH = 5;
+const STALE_TEMP_AGE_MS = 60_000;
+/** Temp files the server creates in `.git` (lock contents, a new index); a crash may leave them behind. */
+export const GIT_TEMP_FILE = /^cms-[0-9a-f]{12}\.tmp$/;
 
 // Refs are tiny files read on every commit and every watch tick: synchronous
 // reads take microseconds, while a thread-pool round trip costs far more.
 
-/** Reads HEAD and the commit it resolves to. Throws when HEAD is unreadable. */
+/** Reads HEAD and the commit it resolves to. Throws `internal_error` when HEAD or its ref is damaged. */
 export async function readHead(gitdir: string): Promise<HeadState> {
   const head = readFileSync(path.join(gitdir, 'HEAD'), 'utf8').trim();
   if (OID.test(head)) return { ref: 'HEAD', oid: head };
-  if (!head.startsWith('ref: ')) throw new Error('The content repository has an unreadable HEAD.');
+  if (!/^ref: refs\/\S+$/.test(head)) throw new AppError('internal_error', 'The content repository is damaged: its HEAD names neither a branch nor a commit.');
   const ref = head.slice(5).trim();
   return { ref, oid: await readRef(gitdir, ref) };
 }
 
-/** Resolves a full ref name (loose file first, then packed-refs); undefined when absent. */
-export async function readRef(gitdir: string, ref: string): Promise<string | undefined> {
+/**
+ * Resolves a full ref name (loose file first, then packed-refs); undefined
+ * when absent. Throws `internal_error` naming the ref when its file holds
+ * anything but a commit id or a symbolic ref: a damaged ref is never read as
+ * a missing one, which would start a new history.
+ */
+export async function readRef(gitdir: string, ref: string, depth = 0): Promise<string | undefined> {
+  let value: string;
   try {
-    const value = readFileSync(path.join(gitdir, ref), 'utf8').trim();
-    if (OID.test(value)) return value;
-    if (value.startsWith('ref: ')) return readRef(gitdir, value.slice(5).trim());
+    value = readFileSync(path.join(gitdir, ref), 'utf8').trim();
   } catch (error) {
     if (!isNotFound(error) && errnoCode(error) !== 'EISDIR') throw error;
+    return readPackedRef(gitdir, ref);
   }
-  return readPackedRef(gitdir, ref);
+  if (OID.test(value)) return value;
+  if (value.startsWith('ref: ') && depth < SYMREF_DEPTH) return readRef(gitdir, value.slice(5).trim(), depth + 1);
+  throw new AppError('internal_error', `The content repository is damaged: the ref ${ref} does not hold a commit id.`);
 }
 
 /**
- * Moves `ref` from `expected` to `next` (compare-and-swap) under `<ref>.lock`.
- * Throws `conflict` when another process holds the lock or moved the ref.
+ * Moves `ref` from `expected` to `next` (compare-and-swap) under `<ref>.lock`,
+ * writing the reflog line first as git does. The lock is born holding `next`,
+ * so a crash leaves a lock that names the commit it was for. Throws
+ * `conflict` when another process holds the lock or moved the ref.
  */
-export async function updateRef(gitdir: string, ref: string, next: string, expected: string | undefined, waitMs = LOCK_WAIT_MS): Promise<void> {
+export async function updateRef(gitdir: string, ref: string, next: string, expected: string | undefined, options: RefUpdateOptions = {}): Promise<void> {
   const file = path.join(gitdir, ref);
-  await mkdir(path.dirname(file), { recursive: true });
-  const lock = await acquireLock(`${file}.lock`, waitMs);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const lock = await acquireLock(gitdir, `${file}.lock`, `${next}\n`, options.waitMs);
   try {
     if ((await readRef(gitdir, ref)) !== expected) {
       throw new AppError('conflict', 'The content repository changed while the server was writing; try again.');
     }
-    await lock.handle.writeFile(`${next}\n`);
-    await lock.handle.close();
+    if (options.reflog !== undefined) appendReflogs(gitdir, options.reflog.refs, options.reflog.entry, options.reflog.create);
     renameSync(lock.path, file);
   } catch (error) {
-    await lock.release();
+    lock.release();
     throw error;
   }
 }
 
-/** A git `.lock` file this process created and holds open. */
+/** A git `.lock` file this process created. */
 export interface HeldLock {
   path: string;
-  handle: FileHandle;
-  /** Closes and removes the lock file without committing it. */
-  release(): Promise<void>;
+  /** Removes the lock file without committing it; never throws. */
+  release(): void;
 }
 
 /**
- * Creates a git lock file (`index.lock`, `<ref>.lock`) exclusively, waiting a
- * while (`waitMs`) another git process holds it. Throws `conflict` when it
- * stays taken (a crashed git process leaves it behind: remove it by hand).
+ * Creates a git lock file (`index.lock`, `<ref>.lock`) exclusively with
+ * `content` already in it (a temp file in `gitdir` hard-linked into place),
+ * waiting a while (`waitMs`) when another git process holds it. Throws
+ * `conflict` when it stays taken.
  */
-export async function acquireLock(lockPath: string, waitMs = LOCK_WAIT_MS): Promise<HeldLock> {
+export async function acquireLock(gitdir: string, lockPath: string, content: string, waitMs = LOCK_WAIT_MS): Promise<HeldLock> {
   const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o644);
-      const release = async (): Promise<void> => {
-        await handle.close().catch(() => undefined);
-        await unlink(lockPath).catch(() => undefined);
-      };
-      return { path: lockPath, handle, release };
-    } catch (error) {
-      if (errnoCode(error) !== 'EEXIST') throw error;
-      if (Date.now() > deadline) {
-        throw new AppError('conflict', `The content repository is locked by another git process (${path.basename(lockPath)}); try again.`, {
-          details: { retryAfter: 1 },
-        });
+  const temp = gitTempPath(gitdir);
+  writeFileSync(temp, content, { flag: 'wx', mode: 0o644 });
+  try {
+    for (;;) {
+      try {
+        placeLock(temp, lockPath, content);
+        return { path: lockPath, release: () => removeQuietly(lockPath) };
+      } catch (error) {
+        if (errnoCode(error) !== 'EEXIST') throw error;
+        if (Date.now() > deadline) {
+          throw new AppError('conflict', `The content repository is locked by another git process (${path.basename(lockPath)}); try again.`, {
+            details: { retryAfter: 1 },
+          });
+        }
+        await sleep(LOCK_POLL_MS);
       }
-      await sleep(LOCK_POLL_MS);
     }
+  } finally {
+    removeQuietly(temp);
+  }
+}
+
+/** A fresh temp file name in `.git` that start-up recovery recognises (GIT_TEMP_FILE). */
+export function gitTempPath(gitdir: string): string {
+  return path.join(gitdir, `cms-${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/**
+ * Removes the server's temp files from `.git` (GIT_TEMP_FILE) older than
+ * `minAgeMs`: leftovers of a process that died between creating and renaming
+ * one. A younger file may belong to a commit in progress.
+ */
+export async function removeStaleGitTemps(gitdir: string, minAgeMs = STALE_TEMP_AGE_MS, now = Date.now()): Promise<void> {
+  for (const name of await readdir(gitdir)) {
+    if (!GIT_TEMP_FILE.test(name)) continue;
+    const file = path.join(gitdir, name);
+    const modified = (await stat(file).catch(() => undefined))?.mtimeMs;
+    if (modified !== undefined && now - modified >= minAgeMs) removeQuietly(file);
+  }
+}
+
+// link() fails with EEXIST like an exclusive create, and the lock never
+// exists without its content. File systems without hard links get an
+// exclusive create followed by the write.
+function placeLock(temp: string, lockPath: string, content: string): void {
+  try {
+    linkSync(temp, lockPath);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+    writeFileSync(lockPath, content, { flag: 'wx', mode: 0o644 });
+  }
+}
+
+/** Deletes a file if it is there; never throws (already gone, or an unwritable folder). */
+export function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone, or the folder is unwritable: nothing more to do.
   }
 }
 

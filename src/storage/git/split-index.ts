@@ -9,7 +9,7 @@ import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isNotFound } from '../../lib/errno.ts';
-import { GitIndex, indexFileChunks, renameIndexEntry } from './index-file.ts';
+import { GitIndex, IndexFormatError, indexFileChunks, renameIndexEntry } from './index-file.ts';
 import type { IndexEdit, ParsedIndex } from './index-file.ts';
 
 /** The bytes to write as `.git/index`, and the index state they describe. */
@@ -39,22 +39,31 @@ export class SplitIndex {
     return new SplitIndex(index, undefined, new Map());
   }
 
-  /** Builds the state of an index read from disk, merging a split index with its shared file; undefined when that cannot be done. */
-  static async fromDisk(gitdir: string, parsed: ParsedIndex): Promise<SplitIndex | undefined> {
+  /**
+   * Builds the state of an index read from disk, merging a split index with
+   * its shared file. Throws IndexFormatError when that cannot be done.
+   */
+  static async fromDisk(gitdir: string, parsed: ParsedIndex): Promise<SplitIndex> {
     const { index: main, link } = parsed;
     if (link === undefined) return SplitIndex.fromFull(main);
+    const sharedName = `${SHARED_PREFIX}${link.baseHash}`;
     let data: Buffer;
     try {
-      data = await readFile(path.join(gitdir, `${SHARED_PREFIX}${link.baseHash}`));
+      data = await readFile(path.join(gitdir, sharedName));
     } catch (error) {
-      if (isNotFound(error)) return undefined;
+      if (isNotFound(error)) throw new IndexFormatError(`its shared part ${sharedName} is missing`);
       throw error;
     }
-    const shared = GitIndex.parse(data);
-    if (shared === undefined || shared.link !== undefined || data.toString('hex', data.length - 20) !== link.baseHash) return undefined;
+    let shared: ParsedIndex;
+    try {
+      shared = GitIndex.parse(data);
+    } catch (error) {
+      throw new IndexFormatError(`its shared part ${sharedName} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (shared.link !== undefined || data.toString('hex', data.length - 20) !== link.baseHash) throw new IndexFormatError(`its shared part ${sharedName} does not match`);
     const base = shared.index;
     const replaced = decodeEwah(link.replaceBitmap);
-    if (replaced.length > main.size || replaced.some((pos) => pos >= base.size)) return undefined;
+    if (replaced.length > main.size || replaced.some((pos) => pos >= base.size)) throw new IndexFormatError('its split-index link is damaged');
     const edits = new Map<string, Buffer | null>();
     replaced.forEach((pos, i) => edits.set(base.pathAt(pos), renameIndexEntry(main.entryBytes(i), base.pathAt(pos))));
     for (const pos of decodeEwah(link.deleteBitmap)) {
@@ -62,10 +71,25 @@ export class SplitIndex {
     }
     for (let i = replaced.length; i < main.size; i += 1) {
       // Several added stages of one path (a conflict) cannot be expressed as one edit.
-      if (edits.get(main.pathAt(i))) return undefined;
+      if (edits.get(main.pathAt(i))) throw new IndexFormatError('it holds a merge conflict in a form the server cannot rewrite');
       edits.set(main.pathAt(i), main.entryBytes(i));
     }
     return SplitIndex.fromFull(base.edit(toEdits(edits)));
+  }
+
+  /** The blob id staged (stage 0) for `path`, or undefined when the index has none. */
+  stagedOid(path: string): string | undefined {
+    const edited = this.delta.get(path);
+    if (edited !== undefined) return edited === null ? undefined : edited.toString('hex', 40, 60);
+    const [from, to] = this.base.rangeOf(path);
+    return to - from === 1 && this.base.stageAt(from) === 0 ? this.base.oidAt(from) : undefined;
+  }
+
+  /** Whether `path` is in a merge conflict (entries at stages 1–3). */
+  isUnmerged(path: string): boolean {
+    if (this.delta.has(path)) return false;
+    const [from, to] = this.base.rangeOf(path);
+    return to > from && this.base.stageAt(from) !== 0;
   }
 
   /** Records edits (one per path) and returns the new state. */

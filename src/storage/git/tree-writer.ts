@@ -6,7 +6,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { prepareObject } from './objects.ts';
 import type { PreparedObject } from './objects.ts';
 import { FILE_MODE, TREE_MODE, TreeView } from './tree.ts';
-import type { TreeEdit } from './tree.ts';
+import type { TreeEdit, TreeEntry } from './tree.ts';
 
 /** A file-level change: a blob id to store at `path`, or null to delete it. */
 export interface PathEdit {
@@ -31,6 +31,8 @@ export interface StagedTrees {
   rootTree: string;
   objects: PreparedObject[];
   changes: PathChange[];
+  /** The blob id each edited path has in the current tree (undefined when it has none). */
+  committed: Map<string, string | undefined>;
   /** Makes the staged folders the cached state; call only once the commit is on the branch. */
   adopt(): void;
 }
@@ -59,11 +61,13 @@ export class TreeWriter {
   async stage(edits: PathEdit[]): Promise<StagedTrees> {
     const byFolder = new Map<string, TreeEdit[]>();
     const changes: PathChange[] = [];
+    const committed = new Map<string, string | undefined>();
     for (const { path, oid } of edits) {
       const folder = parentOf(path);
-      const name = path.slice(folder === '' ? 0 : folder.length + 1);
-      const existing = (await this.load(folder, path))?.find(name);
+      const existing = await this.entryAt(path);
       if (existing?.isTree) throw new AppError('conflict', `Cannot write "${path}": it is a folder in the content repository.`);
+      committed.set(path, existing?.oid);
+      const name = path.slice(folder === '' ? 0 : folder.length + 1);
       if (oid === null && existing === undefined) continue;
       if (oid !== null && existing?.oid === oid && existing.mode === FILE_MODE) continue;
       changes.push({
@@ -80,12 +84,18 @@ export class TreeWriter {
     }
     if (byFolder.size === 0) {
       const empty = prepareObject('tree', TreeView.EMPTY.body);
-      return { rootTree: this.rootTree ?? empty.oid, objects: this.rootTree === undefined ? [empty] : [], changes, adopt: () => undefined };
+      return { rootTree: this.rootTree ?? empty.oid, objects: this.rootTree === undefined ? [empty] : [], changes, committed, adopt: () => undefined };
     }
-    return this.writeFolders(byFolder, changes);
+    return { ...(await this.writeFolders(byFolder)), changes, committed };
   }
 
-  private async writeFolders(byFolder: Map<string, TreeEdit[]>, changes: PathChange[]): Promise<StagedTrees> {
+  /** The entry (file or folder) at `path` in the current tree, or undefined. Throws `conflict` when a folder on the path is a file. */
+  async entryAt(path: string): Promise<TreeEntry | undefined> {
+    const folder = parentOf(path);
+    return (await this.load(folder, path))?.find(path.slice(folder === '' ? 0 : folder.length + 1));
+  }
+
+  private async writeFolders(byFolder: Map<string, TreeEdit[]>): Promise<Pick<StagedTrees, 'rootTree' | 'objects' | 'adopt'>> {
     const staged = new Map<string, TreeView>();
     const objects: PreparedObject[] = [];
     let rootTree = '';
@@ -106,7 +116,7 @@ export class TreeWriter {
       for (const [folder, view] of staged) this.views.set(folder, view.size > 0 || folder === '' ? view : undefined);
       this.rootTree = rootTree;
     };
-    return { rootTree, objects, changes, adopt };
+    return { rootTree, objects, adopt };
   }
 
   private async load(folder: string, forPath: string): Promise<TreeView | undefined> {

@@ -7,6 +7,10 @@ import { lowerBound } from '../../lib/binary-search.ts';
 export const TREE_MODE = '40000';
 /** The mode of a regular, non-executable file: the only file mode the server writes. */
 export const FILE_MODE = '100644';
+/** The mode of an executable file (a developer may commit one). */
+export const EXECUTABLE_MODE = '100755';
+/** The mode of a symbolic link, whose blob holds the link's target. */
+export const LINK_MODE = '120000';
 
 /** One decoded tree entry. */
 export interface TreeEntry {

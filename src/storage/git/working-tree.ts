@@ -1,15 +1,18 @@
 // The working tree of the content repository: applying a commit's file
 // changes while remembering what was there before, so a failed commit puts
-// every file (and every folder it created or emptied) back exactly as it was;
-// and reading files and folders without following symbolic links.
+// every file (and every folder it created or emptied) back exactly as it was,
+// refusing to replace work the server did not make, and undoing the writes of
+// a commit a killed server left unfinished.
 import type { BigIntStats } from 'node:fs';
 import { constants, lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, open, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
-import { writeFileAtomic } from '../atomic-write.ts';
+import { isAtomicWriteTemp, writeFileAtomic } from '../atomic-write.ts';
 import { resolveInside } from '../safe-path.ts';
+import { prepareObject } from './objects.ts';
+import { EXECUTABLE_MODE, LINK_MODE } from './tree.ts';
 
 /** A validated change: repo-relative posix path and new bytes, or null to delete. */
 export interface FileWrite {
@@ -19,30 +22,56 @@ export interface FileWrite {
 
 type Previous = { kind: 'missing' } | { kind: 'file'; data: Buffer } | { kind: 'link'; target: string };
 
-type UndoRecord = { file: string; previous: Previous; createdFolder?: string };
+type UndoRecord = { file: string; previous: Previous; createdFolder?: string | undefined };
 
 // Creating files dominates the cost of a write, so they overlap in the thread pool.
 const PARALLEL_WRITES = 16;
 
-/** One commit's working-tree changes, undoable until the commit is final. */
+/**
+ * One commit's working-tree changes, undoable until the commit is final.
+ * check() first refuses any path holding work the server did not make;
+ * apply() then writes; restore() undoes.
+ */
 export class WorkingTreeChange {
   private readonly undo: UndoRecord[] = [];
+  private planned: FileWrite[] = [];
 
   constructor(private readonly root: string) {}
 
   /**
-   * Writes or deletes each file (atomically, several at a time) and returns
-   * the new files' stats for the index. Throws `conflict` when a path runs
-   * through a symbolic link or names a folder; on any error call restore().
+   * Reads what each path holds now and refuses (`conflict`, naming the file)
+   * to replace a file whose content is neither the committed one
+   * (`committed(path)`, a blob id or undefined when HEAD has none) nor the
+   * one being written: a developer's uncommitted edit, deletion or untracked
+   * file. Also `conflict` when a path runs through a symbolic link or names a folder.
    */
-  async apply(writes: FileWrite[]): Promise<Map<string, BigIntStats>> {
+  check(writes: FileWrite[], committed: (path: string) => string | undefined): void {
+    for (const { path: relative, data } of writes) {
+      const file = resolveInside(this.root, relative);
+      this.assertFoldersOnPath(relative);
+      const previous = readPrevious(file, relative);
+      const current = previous.kind === 'missing' ? undefined : blobIdOf(previous);
+      const target = data === null ? undefined : blobIdOf({ kind: 'file', data });
+      if (current !== committed(relative) && current !== target) {
+        throw new AppError(
+          'conflict',
+          `The file "${relative}" has changes in the content folder that are not committed; commit or discard them with git, then try again.`,
+        );
+      }
+      this.undo.push({ file, previous });
+    }
+    this.planned = writes;
+  }
+
+  /**
+   * Writes or deletes each checked file (atomically, several at a time) and
+   * returns the new files' stats for the index. On any error call restore().
+   */
+  async apply(): Promise<Map<string, BigIntStats>> {
     const stats = new Map<string, BigIntStats>();
     const emptied = new Set<string>();
-    const one = async ({ path: relative, data }: FileWrite): Promise<void> => {
-      const file = resolveInside(this.root, relative);
-      await this.assertNoLinkedFolders(relative);
-      const record: UndoRecord = { file, previous: readPrevious(file, relative) };
-      this.undo.push(record);
+    const one = async ({ path: relative, data }: FileWrite, record: UndoRecord): Promise<void> => {
+      const file = record.file;
       if (data === null) {
         await unlink(file).catch(ignoreMissing);
         emptied.add(path.dirname(file));
@@ -53,13 +82,14 @@ export class WorkingTreeChange {
       await writeFileAtomic(file, data, { fsync: false });
       stats.set(relative, lstatSync(file, { bigint: true }));
     };
-    for (let i = 0; i < writes.length; i += PARALLEL_WRITES) {
-      const settled = await Promise.allSettled(writes.slice(i, i + PARALLEL_WRITES).map(one));
+    for (let i = 0; i < this.planned.length; i += PARALLEL_WRITES) {
+      const batch = this.planned.slice(i, i + PARALLEL_WRITES);
+      const settled = await Promise.allSettled(batch.map((write, j) => one(write, this.undo[i + j])));
       const failure = settled.find((result) => result.status === 'rejected');
       if (failure !== undefined) throw failure.reason;
     }
     // Pruned only after every write, so a write into the same folder cannot race the prune.
-    for (const folder of [...emptied].sort((a, b) => b.length - a.length)) await this.pruneEmptyFolders(folder);
+    for (const folder of [...emptied].sort((a, b) => b.length - a.length)) await pruneEmptyFolders(this.root, folder);
     return stats;
   }
 
@@ -76,87 +106,131 @@ export class WorkingTreeChange {
       }
     }
     for (const { file, createdFolder } of this.undo) {
-      if (createdFolder !== undefined) await this.pruneEmptyFolders(path.dirname(file), createdFolder);
+      if (createdFolder !== undefined) await pruneEmptyFolders(this.root, path.dirname(file), createdFolder);
     }
     this.undo.length = 0;
   }
 
-  // A committed symlink must not let a write land outside the repository.
-  private async assertNoLinkedFolders(relative: string): Promise<void> {
+  // A committed symlink must not let a write land outside the repository,
+  // and a file where a folder is needed (an untracked file) stays as it is.
+  private assertFoldersOnPath(relative: string): void {
     const parts = relative.split('/').slice(0, -1);
     let current = this.root;
-    for (const part of parts) {
+    for (const [i, part] of parts.entries()) {
       current = path.join(current, part);
+      let info;
       try {
-        if (lstatSync(current).isSymbolicLink()) {
-          throw new AppError('conflict', `Cannot write "${relative}": it runs through a symbolic link.`);
-        }
+        info = lstatSync(current);
       } catch (error) {
         if (isNotFound(error)) return;
         throw error;
       }
-    }
-  }
-
-  // Removes folders left empty, up to `stopAt` (inclusive) or the repository root (exclusive).
-  private async pruneEmptyFolders(folder: string, stopAt?: string): Promise<void> {
-    for (let current = folder; current !== this.root && current.startsWith(this.root + path.sep); current = path.dirname(current)) {
-      try {
-        await rmdir(current);
-      } catch {
-        return;
-      }
-      if (current === stopAt) return;
+      if (info.isSymbolicLink()) throw new AppError('conflict', `Cannot write "${relative}": it runs through a symbolic link.`);
+      if (!info.isDirectory()) throw new AppError('conflict', `Cannot write "${relative}": "${parts.slice(0, i + 1).join('/')}" is a file in the content folder.`);
     }
   }
 }
 
-/** A working-tree file as utf8, or undefined when it is missing, a folder or a symbolic link. */
-export async function readWorkingFile(absolute: string): Promise<string | undefined> {
+/** A committed file to put back: its blob id, mode and bytes (or link target). */
+export interface CommittedFile {
+  oid: string;
+  mode: string;
+  data: Buffer;
+}
+
+/** What rollBackInterruptedWrites() did: files put back, and files left alone because they hold someone else's work. */
+export interface Rollback {
+  restored: string[];
+  kept: string[];
+}
+
+/**
+ * Undoes the working-tree part of a commit that never reached its branch (the
+ * server was killed): each path still holding what the commit wrote
+ * (`written`: blob id, or null for a deletion) gets its committed version
+ * back; a path holding anything else is someone else's work and stays. Temp
+ * files of the interrupted writes are removed and emptied folders pruned.
+ */
+export async function rollBackInterruptedWrites(
+  root: string,
+  written: ReadonlyMap<string, string | null>,
+  committed: (path: string) => Promise<CommittedFile | undefined>,
+): Promise<Rollback> {
+  const result: Rollback = { restored: [], kept: [] };
+  for (const [relative, target] of written) {
+    const file = resolveInside(root, relative);
+    await removeWriteTemps(file);
+    const previous = readPrevious(file, relative);
+    const current = previous.kind === 'missing' ? undefined : blobIdOf(previous);
+    const before = await committed(relative);
+    if (current === before?.oid) continue;
+    if (current !== (target ?? undefined)) {
+      result.kept.push(relative);
+      continue;
+    }
+    await unlink(file).catch(ignoreMissing);
+    if (before === undefined) await pruneEmptyFolders(root, path.dirname(file));
+    else await writeCommitted(file, before);
+    result.restored.push(relative);
+  }
+  return result;
+}
+
+async function writeCommitted(file: string, committed: CommittedFile): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  if (committed.mode === LINK_MODE) await symlink(committed.data.toString('utf8'), file);
+  else await writeFileAtomic(file, committed.data, { fsync: false, mode: committed.mode === EXECUTABLE_MODE ? 0o777 : 0o666 });
+}
+
+// writeFileAtomic's temp files for `file`: `.name.<12 hex>.tmp` beside it.
+async function removeWriteTemps(file: string): Promise<void> {
+  const prefix = `.${path.basename(file)}.`;
+  let names: string[];
+  try {
+    names = await readdir(path.dirname(file));
+  } catch (error) {
+    if (isNotFound(error)) return;
+    throw error;
+  }
+  for (const name of names) {
+    if (name.startsWith(prefix) && isAtomicWriteTemp(name)) await unlink(path.join(path.dirname(file), name)).catch(ignoreMissing);
+  }
+}
+
+// Removes folders left empty, up to `stopAt` (inclusive) or the repository root (exclusive).
+async function pruneEmptyFolders(root: string, folder: string, stopAt?: string): Promise<void> {
+  for (let current = folder; current !== root && current.startsWith(root + path.sep); current = path.dirname(current)) {
+    try {
+      await rmdir(current);
+    } catch {
+      return;
+    }
+    if (current === stopAt) return;
+  }
+}
+
+// The blob id git would record for what a path holds (a link's target is its content).
+function blobIdOf(previous: Exclude<Previous, { kind: 'missing' }>): string {
+  return prepareObject('blob', previous.kind === 'file' ? previous.data : Buffer.from(previous.target, 'utf8')).oid;
+}
+
+/**
+ * The bytes of the committed file `oid` if the working tree holds exactly
+ * them at `absolute` (checked by hashing), else undefined. The server's own
+ * files are clean, so reads come from the working tree, like a cache the
+ * blob id verifies, and only what differs is read from the object store.
+ */
+export async function readCleanFile(absolute: string, oid: string): Promise<Buffer | undefined> {
   let handle;
   try {
     handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-    return await handle.readFile('utf8');
+    const data = await handle.readFile();
+    return prepareObject('blob', data).oid === oid ? data : undefined;
   } catch (error) {
     if (isNotFound(error) || errnoCode(error) === 'ELOOP' || errnoCode(error) === 'EISDIR') return undefined;
     throw error;
   } finally {
     await handle?.close();
-  }
-}
-
-/**
- * Every regular file under the checked repo-relative `folder` ('' for all,
- * `.git` excluded), repo-relative and sorted; [] when the folder is missing.
- */
-export async function listWorkingFiles(root: string, folder: string): Promise<string[]> {
-  const found: string[] = [];
-  const visit = async (absolute: string, relative: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(absolute, { withFileTypes: true });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
-    for (const entry of entries) {
-      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isFile()) found.push(child);
-      else if (entry.isDirectory() && !(relative === '' && entry.name === '.git')) await visit(path.join(absolute, entry.name), child);
-    }
-  };
-  await visit(folder === '' ? root : resolveInside(root, folder), folder);
-  return found.sort();
-}
-
-/** The names of the folders directly inside `folder` (never `.git`), sorted; [] when it is missing. */
-export async function listWorkingFolders(root: string, folder: string): Promise<string[]> {
-  try {
-    const entries = await readdir(folder === '' ? root : resolveInside(root, folder), { withFileTypes: true });
-    return entries.filter((entry) => entry.isDirectory() && entry.name !== '.git').map((entry) => entry.name).sort();
-  } catch (error) {
-    if (isNotFound(error)) return [];
-    throw error;
   }
 }
 

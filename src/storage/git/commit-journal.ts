@@ -1,0 +1,79 @@
+// The server's `index.lock` is its commit journal: line 1 names the process
+// that holds it (lock-owner.ts), line 2, written before the first file
+// changes, says what the commit is doing. A server killed mid-commit leaves
+// both behind, and the next start reads them to finish or undo the commit
+// (commit-writer.ts recover()). Git never reads a lock file's content.
+import { readFileSync, statSync } from 'node:fs';
+import { isNotFound } from '../../lib/errno.ts';
+import { parseOwnerLine } from './lock-owner.ts';
+import type { LockOwner } from './lock-owner.ts';
+import { isObjectId } from './objects.ts';
+import { GIT_TEMP_FILE } from './refs.ts';
+import { checkRepoPath } from './repo-paths.ts';
+
+/** What an interrupted commit was doing. */
+export interface CommitJournal {
+  /** The branch ref it moves (`refs/heads/main`), or `HEAD` when detached. */
+  ref: string;
+  /** The commit the ref pointed to before; null on an unborn branch. */
+  base: string | null;
+  commit: string;
+  /** File name (in `.git`) the new index is written to before it replaces `.git/index`. */
+  index: string;
+  /** Every path the commit writes: its new blob id, or null when it deletes the file. */
+  files: Map<string, string | null>;
+}
+
+/** An `index.lock` as found at start: who made it, how old it is and, for the server's own, its journal. */
+export type FoundLock =
+  | { kind: 'none' }
+  | { kind: 'foreign'; ageMs: number }
+  | { kind: 'own'; owner: LockOwner; journal: CommitJournal | undefined };
+
+/** The journal line (ends in a newline). */
+export function encodeJournal(journal: CommitJournal): string {
+  const { files, ...rest } = journal;
+  return `${JSON.stringify({ ...rest, files: Object.fromEntries(files) })}\n`;
+}
+
+/** Reads `index.lock`: absent, made by git or another tool, or the server's own with its journal (undefined when cut short). */
+export function readLockFile(lockPath: string, now = Date.now()): FoundLock {
+  let text: string;
+  try {
+    text = readFileSync(lockPath, 'utf8');
+  } catch (error) {
+    if (isNotFound(error)) return { kind: 'none' };
+    throw error;
+  }
+  const [first, second] = text.split('\n');
+  const owner = parseOwnerLine(first);
+  if (owner === undefined) return { kind: 'foreign', ageMs: now - statSync(lockPath).mtimeMs };
+  return { kind: 'own', owner, journal: decodeJournal(second ?? '') };
+}
+
+// A journal line cut short by the kill, or otherwise malformed, reads as
+// none: it is written before the commit touches any file.
+function decodeJournal(line: string): CommitJournal | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { ref, base, commit, index, files } = value as Record<string, unknown>;
+  if (typeof ref !== 'string' || !(ref === 'HEAD' || /^refs\/heads\/[^\0]+$/.test(ref)) || ref.includes('..')) return undefined;
+  if (!(base === null || (typeof base === 'string' && isObjectId(base))) || typeof commit !== 'string' || !isObjectId(commit)) return undefined;
+  if (typeof index !== 'string' || !GIT_TEMP_FILE.test(index)) return undefined;
+  if (typeof files !== 'object' || files === null) return undefined;
+  const written = new Map<string, string | null>();
+  for (const [file, oid] of Object.entries(files)) {
+    if (!(oid === null || (typeof oid === 'string' && isObjectId(oid)))) return undefined;
+    try {
+      written.set(checkRepoPath(file), oid);
+    } catch {
+      return undefined;
+    }
+  }
+  return { ref, base, commit, index, files: written };
+}

@@ -1,0 +1,251 @@
+// Git's object database, packed side: objects that `git gc`, `git repack` or
+// a clone put in `.git/objects/pack/*.pack`, found through their version-2
+// `.idx` files and read with positional reads, so a pack is never loaded
+// whole into memory. Deltas are resolved with a bounded cache of recently
+// used bases (git keeps one too), which keeps long delta chains cheap when
+// neighbouring objects are read one after the other.
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { AppError } from '../../errors/app-error.ts';
+import { isNotFound } from '../../lib/errno.ts';
+import { LruCache } from '../../lib/lru-cache.ts';
+import type { GitObjectType, RawObject } from './objects.ts';
+
+/** Reads an object wherever it is (loose or packed): the base of a ref-delta may live anywhere. */
+export type AnyObjectReader = (oid: string) => Promise<RawObject | undefined>;
+
+const IDX_MAGIC = 0xff744f63;
+const HEADER_READ_BYTES = 64;
+const BASE_CACHE_BYTES = 24 * 1024 * 1024;
+const TYPES: Record<number, GitObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+
+/** One pack: its index in memory, its data file open for positional reads. */
+class Pack {
+  private ends: Map<number, number> | undefined;
+
+  private constructor(
+    readonly name: string,
+    private readonly idx: Buffer,
+    private readonly count: number,
+    private readonly fd: number,
+    private readonly packSize: number,
+  ) {}
+
+  /** Opens `<name>.idx` and `<name>.pack` in `dir`; throws when either is missing or the index is not version 2. */
+  static open(dir: string, name: string): Pack {
+    const idx = readFileSync(path.join(dir, `${name}.idx`));
+    if (idx.length < 8 + 256 * 4 + 40 || idx.readUInt32BE(0) !== IDX_MAGIC || idx.readUInt32BE(4) !== 2) {
+      throw damaged(`the pack index ${name}.idx is not a version 2 index`);
+    }
+    const count = idx.readUInt32BE(8 + 255 * 4);
+    if (idx.length < 8 + 256 * 4 + count * 28 + 40) throw damaged(`the pack index ${name}.idx is truncated`);
+    const fd = openSync(path.join(dir, `${name}.pack`), 'r');
+    return new Pack(name, idx, count, fd, fstatSync(fd).size);
+  }
+
+  /** The offset of `oid` in the pack, or undefined when this pack does not hold it. */
+  offsetOf(oid: string): number | undefined {
+    const key = Buffer.from(oid, 'hex');
+    const first = key[0];
+    let low = first === 0 ? 0 : this.idx.readUInt32BE(8 + (first - 1) * 4);
+    let high = this.idx.readUInt32BE(8 + first * 4);
+    const names = 8 + 256 * 4;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const order = this.idx.compare(key, 0, 20, names + mid * 20, names + mid * 20 + 20);
+      if (order === 0) return this.offsetAt(mid);
+      if (order < 0) low = mid + 1;
+      else high = mid;
+    }
+    return undefined;
+  }
+
+  /** `length` bytes at `position` (fewer at the end of the file). */
+  read(position: number, length: number): Buffer {
+    const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, this.packSize - position)));
+    const read = readSync(this.fd, buffer, 0, buffer.length, position);
+    return buffer.subarray(0, read);
+  }
+
+  /** Where the entry at `offset` ends: the next entry's offset, or the pack's trailing checksum. */
+  endOf(offset: number): number {
+    if (this.ends === undefined) {
+      const sorted = Array.from({ length: this.count }, (_, i) => this.offsetAt(i)).sort((a, b) => a - b);
+      this.ends = new Map(sorted.map((start, i) => [start, i + 1 < sorted.length ? sorted[i + 1] : this.packSize - 20]));
+    }
+    const end = this.ends.get(offset);
+    if (end === undefined) throw damaged(`the pack ${this.name} has no object at offset ${offset}`);
+    return end;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  private offsetAt(i: number): number {
+    const offsets = 8 + 256 * 4 + this.count * 24;
+    const small = this.idx.readUInt32BE(offsets + i * 4);
+    if ((small & 0x80000000) === 0) return small;
+    const large = offsets + this.count * 4 + (small & 0x7fffffff) * 8;
+    return Number(this.idx.readBigUInt64BE(large));
+  }
+}
+
+/** Finds and reads packed objects of one repository; packs are re-listed when an object is not found. */
+export class PackReader {
+  private packs = new Map<string, Pack>();
+  private readonly bases = new LruCache<string, RawObject>(BASE_CACHE_BYTES, (object) => object.body.length + 64);
+
+  constructor(
+    private readonly packDir: string,
+    private readonly readAny: AnyObjectReader,
+  ) {}
+
+  /** Reads a packed object; undefined when no pack holds it. Throws `internal_error` for a damaged pack. */
+  async read(oid: string): Promise<RawObject | undefined> {
+    let found = this.find(oid);
+    if (found === undefined) {
+      // A repack since the last listing may have moved the object to a new pack.
+      this.relist();
+      found = this.find(oid);
+    }
+    return found === undefined ? undefined : this.readEntry(found.pack, found.offset);
+  }
+
+  /** Closes every open pack. */
+  close(): void {
+    for (const pack of this.packs.values()) pack.close();
+    this.packs.clear();
+  }
+
+  private find(oid: string): { pack: Pack; offset: number } | undefined {
+    for (const pack of this.packs.values()) {
+      const offset = pack.offsetOf(oid);
+      if (offset !== undefined) return { pack, offset };
+    }
+    return undefined;
+  }
+
+  /** Re-reads the list of packs, closing the ones a repack deleted (their space is freed only then). */
+  relist(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.packDir).filter((file) => file.endsWith('.idx')).map((file) => file.slice(0, -4));
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+    const next = new Map<string, Pack>();
+    for (const name of names) {
+      const known = this.packs.get(name);
+      if (known !== undefined) {
+        next.set(name, known);
+        continue;
+      }
+      try {
+        next.set(name, Pack.open(this.packDir, name));
+      } catch (error) {
+        // A pack being written has its .idx renamed into place last; one being deleted may lose its .pack first.
+        if (!isNotFound(error)) throw error;
+      }
+    }
+    // Open descriptors keep a pack that a repack deleted readable until here.
+    for (const [name, pack] of this.packs) if (!next.has(name)) pack.close();
+    this.packs = next;
+  }
+
+  private async readEntry(pack: Pack, offset: number): Promise<RawObject> {
+    const key = `${pack.name}:${offset}`;
+    const cached = this.bases.get(key);
+    if (cached !== undefined) return cached;
+    const header = pack.read(offset, HEADER_READ_BYTES);
+    let p = 0;
+    let byte = header[p++];
+    const kind = (byte >> 4) & 7;
+    let size = byte & 15;
+    for (let shift = 4; byte & 0x80; shift += 7) {
+      byte = header[p++];
+      size += (byte & 0x7f) * 2 ** shift;
+    }
+    let base: RawObject | undefined;
+    if (kind === OFS_DELTA) {
+      byte = header[p++];
+      let distance = byte & 0x7f;
+      while (byte & 0x80) {
+        byte = header[p++];
+        distance = (distance + 1) * 128 + (byte & 0x7f);
+      }
+      base = await this.readEntry(pack, offset - distance);
+    } else if (kind === REF_DELTA) {
+      const baseOid = header.toString('hex', p, p + 20);
+      p += 20;
+      base = await this.readAny(baseOid);
+      if (base === undefined) throw damaged(`the pack ${pack.name} refers to a missing object ${baseOid}`);
+    } else if (TYPES[kind] === undefined) {
+      throw damaged(`the pack ${pack.name} has an object of unknown type at offset ${offset}`);
+    }
+    const start = offset + p;
+    const data = inflate(pack.read(start, pack.endOf(offset) - start), size, pack.name);
+    const object: RawObject = base === undefined ? { type: TYPES[kind], body: data } : { type: base.type, body: applyDelta(base.body, data, pack.name) };
+    this.bases.set(key, object);
+    return object;
+  }
+}
+
+function inflate(data: Buffer, size: number, pack: string): Buffer {
+  let body: Buffer;
+  try {
+    body = inflateSync(data, { chunkSize: Math.max(1024, Math.min(size + 64, 1024 * 1024)) });
+  } catch (error) {
+    throw damaged(`the pack ${pack} has a damaged object (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (body.length !== size) throw damaged(`the pack ${pack} has an object of the wrong size`);
+  return body;
+}
+
+// A delta: the base's size, the result's size, then instructions that copy a
+// range of the base or insert literal bytes.
+function applyDelta(base: Buffer, delta: Buffer, pack: string): Buffer {
+  let p = 0;
+  const varint = (): number => {
+    let value = 0;
+    let shift = 0;
+    let byte;
+    do {
+      byte = delta[p++];
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value;
+  };
+  if (varint() !== base.length) throw damaged(`the pack ${pack} has a delta for a different base`);
+  const out = Buffer.allocUnsafe(varint());
+  let q = 0;
+  while (p < delta.length) {
+    const op = delta[p++];
+    if (op & 0x80) {
+      let from = 0;
+      let length = 0;
+      for (let bit = 0; bit < 4; bit += 1) if (op & (1 << bit)) from += delta[p++] * 2 ** (8 * bit);
+      for (let bit = 0; bit < 3; bit += 1) if (op & (16 << bit)) length += delta[p++] * 2 ** (8 * bit);
+      if (length === 0) length = 0x10000;
+      if (from + length > base.length || q + length > out.length) throw damaged(`the pack ${pack} has a damaged delta`);
+      q += base.copy(out, q, from, from + length);
+    } else if (op !== 0) {
+      if (p + op > delta.length || q + op > out.length) throw damaged(`the pack ${pack} has a damaged delta`);
+      q += delta.copy(out, q, p, p + op);
+      p += op;
+    } else {
+      throw damaged(`the pack ${pack} has a damaged delta`);
+    }
+  }
+  if (q !== out.length) throw damaged(`the pack ${pack} has a damaged delta`);
+  return out;
+}
+
+function damaged(problem: string): AppError {
+  return new AppError('internal_error', `The content repository is damaged: ${problem}.`);
+}

@@ -1,0 +1,215 @@
+// Bounded repository growth: every commit writes new loose objects (a new
+// tree per folder on the changed path), so git's own packing runs in the
+// background through the git CLI once enough of them piled up. `git repack
+// --geometric` rolls loose objects and small packs into larger ones at a cost
+// that grows with the new objects, not the history, and keeps git's rules:
+// new packs are in place before loose copies and old packs go, so no object
+// is ever missing for a reader. Writes never wait for it.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { isNotFound } from '../../lib/errno.ts';
+import type { Logger } from '../../lib/logger.ts';
+
+/** What the packer needs to know about the objects this process wrote. */
+export interface WrittenObjects {
+  objects: number;
+  bytes: number;
+}
+
+/** How much a process writes before a background run; whichever comes first. */
+export interface PackingSchedule {
+  /** Loose objects written (default 6000); each takes a file system block at least. */
+  objectsPerRun?: number;
+  /** Loose bytes written (default 64 MiB). */
+  bytesPerRun?: number;
+}
+
+/** Options of Packer.start(). */
+export interface PackerOptions extends PackingSchedule {
+  logger?: Logger;
+  /** Called after each background run, so readers drop packs it deleted. */
+  onPacked?: () => void;
+}
+
+const run = promisify(execFile);
+const OBJECTS_PER_RUN = 6000;
+const BYTES_PER_RUN = 64 * 1024 * 1024;
+// git gc writes gc.pid while it runs and removes it after; an older one is stale (git's own rule).
+const GC_PID_FRESH_MS = 12 * 60 * 60 * 1000;
+// `git repack --geometric` came with git 2.32.
+const OLDEST_GIT: [number, number] = [2, 32];
+// Where they exist, git runs under `nice` and `ionice -c 3` (idle I/O) so
+// requests win both the CPU and the disk; its own subprocesses inherit both.
+const LOW_PRIORITY = [['nice', '-n', '10'], ['ionice', '-c', '3']];
+
+/** Schedules background packing of one repository; a no-op without a usable git CLI. */
+export class Packer {
+  private running: Promise<void> | undefined;
+  private child: ChildProcess | undefined;
+  private closed = false;
+  // What had been written when the current (or last) run started, and when the last run that finished started.
+  private startedAt: WrittenObjects = { objects: 0, bytes: 0 };
+  private packedAt: WrittenObjects = { objects: 0, bytes: 0 };
+  private latest: WrittenObjects = { objects: 0, bytes: 0 };
+
+  private constructor(
+    private readonly gitdir: string,
+    private readonly lowPriority: string[],
+    private readonly options: PackerOptions,
+  ) {}
+
+  /**
+   * Checks the git CLI and returns a packer, or undefined (after one clear
+   * error in the log) when git is missing or older than 2.32: the server
+   * then works as before, and the repository grows by every commit until
+   * `cms gc` or `git gc` packs it.
+   */
+  static async start(gitdir: string, options: PackerOptions = {}): Promise<Packer | undefined> {
+    const version = await gitVersion();
+    if (version === undefined || version[0] < OLDEST_GIT[0] || (version[0] === OLDEST_GIT[0] && version[1] < OLDEST_GIT[1])) {
+      const found = version === undefined ? 'the git CLI was not found' : `git ${version.join('.')} is older than ${OLDEST_GIT.join('.')}`;
+      options.logger?.error(`${found}, so the content repository is not packed in the background and grows by every commit; install a recent git and restart`);
+      return undefined;
+    }
+    const lowPriority = (await Promise.all(LOW_PRIORITY.map(async (command) => ((await succeeds([...command, 'true'])) ? command : [])))).flat();
+    const packer = new Packer(gitdir, lowPriority, options);
+    // Loose objects from before (an older server, commits made with git) are packed right away.
+    if ((await estimateLooseObjects(gitdir)) >= packer.objectsPerRun) packer.run();
+    return packer;
+  }
+
+  /** Tells the packer how much this process has written so far; starts a run in the background when enough piled up. */
+  noteWritten(written: WrittenObjects): void {
+    this.latest = { ...written };
+    if (this.running !== undefined || this.closed || !this.isDue(this.startedAt, 1)) return;
+    this.startedAt = { ...written };
+    this.run();
+  }
+
+  /** Stops a run in progress (git removes its temp files on SIGTERM) and waits for it to end. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.child?.kill('SIGTERM');
+    await this.running;
+  }
+
+  private get objectsPerRun(): number {
+    return this.options.objectsPerRun ?? OBJECTS_PER_RUN;
+  }
+
+  // Whether `runs` runs' worth was written since `since`.
+  private isDue(since: WrittenObjects, runs: number): boolean {
+    const objects = this.latest.objects - since.objects;
+    const bytes = this.latest.bytes - since.bytes;
+    return objects >= runs * this.objectsPerRun || bytes >= runs * (this.options.bytesPerRun ?? BYTES_PER_RUN);
+  }
+
+  private run(): void {
+    const started = { ...this.startedAt };
+    this.running = this.pack().then((ok) => {
+      this.running = undefined;
+      this.child = undefined;
+      this.options.onPacked?.();
+      if (!ok || this.closed) return;
+      this.packedAt = started;
+      // Objects written while git ran may already call for the next run.
+      this.noteWritten(this.latest);
+    });
+  }
+
+  // Runs git once; true when it succeeded.
+  private async pack(): Promise<boolean> {
+    if (isGcRunning(this.gitdir)) return false;
+    // -n: no info/packs file, which only dumb HTTP serving reads.
+    const args = ['repack', '-d', '-q', '-n', '--geometric=2'];
+    // git runs at low priority unless it fell behind the writes by two runs or
+    // more: then it gets its fair share, so the repository stays bounded.
+    const prefix = this.isDue(this.packedAt, 3) ? [] : this.lowPriority;
+    // --git-dir names the repository, so a GIT_DIR inherited from a hook never
+    // redirects git. A delta window of one finds what matters (each version of
+    // a folder's tree against the one before) and fast compression keeps
+    // packing cheap enough to keep up with the writes; `cms gc` packs tighter.
+    const command = [...prefix, 'git', '--git-dir', this.gitdir, '-c', 'pack.threads=1', '-c', 'pack.window=1', '-c', 'pack.compression=1', ...args];
+    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('error', () => resolve(-1));
+      child.once('close', resolve);
+    });
+    if (code !== 0 && !this.closed) this.options.logger?.error('packing the content repository failed; it is retried after the next commits', { exitCode: code, stderr: stderr.trim() });
+    return code === 0;
+  }
+}
+
+/** Sizes of `.git` before and after packRepository(). */
+export interface PackResult {
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+/**
+ * Packs the repository by hand (`cms gc`): `git gc`, which repacks every
+ * object into one pack, packs refs and prunes unreachable objects older than
+ * two weeks, under git's own gc lock; safe while the server runs. Throws
+ * with git's message when git is missing or fails.
+ */
+export async function packRepository(gitdir: string): Promise<PackResult> {
+  if (!existsSync(path.join(gitdir, 'HEAD'))) throw new Error('there is no git repository there.');
+  const bytesBefore = await folderBytes(gitdir);
+  await run('git', ['--git-dir', gitdir, 'gc', '--quiet'], { maxBuffer: 1024 * 1024 });
+  return { bytesBefore, bytesAfter: await folderBytes(gitdir) };
+}
+
+/** Disk usage of a folder in bytes (allocated blocks, like `du`); what a concurrent repack deletes meanwhile counts as gone. */
+export async function folderBytes(folder: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+    const file = path.join(folder, entry.name);
+    if (entry.isDirectory()) total += await folderBytes(file);
+    else total += await stat(file).then((info) => info.blocks * 512, () => 0);
+  }
+  return total;
+}
+
+async function succeeds(command: string[]): Promise<boolean> {
+  try {
+    await run(command[0], command.slice(1));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// [major, minor] of the git CLI, or undefined when there is none.
+async function gitVersion(): Promise<[number, number] | undefined> {
+  try {
+    const { stdout } = await run('git', ['--version']);
+    const match = /(\d+)\.(\d+)/.exec(stdout);
+    return match === null ? undefined : [Number(match[1]), Number(match[2])];
+  } catch {
+    return undefined;
+  }
+}
+
+function isGcRunning(gitdir: string): boolean {
+  try {
+    return Date.now() - statSync(path.join(gitdir, 'gc.pid')).mtimeMs < GC_PID_FRESH_MS;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+// git's own estimate: the objects in one of the 256 folders, times 256.
+async function estimateLooseObjects(gitdir: string): Promise<number> {
+  const names = await readdir(path.join(gitdir, 'objects', '17')).catch(() => []);
+  return names.filter((name) => /^[0-9a-f]{38}$/.test(name)).length * 256;
+}
+
