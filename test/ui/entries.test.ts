@@ -60,7 +60,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
     await openAdmin('/admin/content/posts');
     await page.getByRole('heading', { name: 'No entries yet' }).waitFor();
     await page.getByRole('link', { name: 'Create the first entry' }).click();
-    await page.getByRole('heading', { name: 'New Posts' }).waitFor();
+    await page.getByRole('heading', { name: 'New entry' }).waitFor();
 
     await page.getByLabel('Title').fill('Hello world');
     await page.getByLabel('Summary').fill('A first post.');
@@ -229,5 +229,61 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
     await externalCommit(contentRepoOf(run.server.dataDir), { write: { 'default/entries/posts/from-git.md': '---\ntitle: From git\nstatus: draft\n---\n' } }, 'Add a post by hand');
     await page.getByRole('link', { name: 'From git' }).waitFor();
     await page.getByText('2 entries').waitFor();
+  });
+
+  it('edits rich text, relations, slugs, ranges and dates, and shows the sanitized HTML after saving', async () => {
+    await api('POST', '/content-types', { name: 'authors', label: 'Authors', fields: {} });
+    const ada = (await api('POST', '/content/authors', { title: 'Ada Lovelace' })).body.data;
+    await api('POST', '/content/authors', { title: 'Grace Hopper' });
+    await api('POST', '/content-types', {
+      name: 'articles',
+      label: 'Articles',
+      fields: {
+        handle: { type: 'slug', label: 'Handle' },
+        text: { type: 'html', label: 'Text' },
+        writers: { type: 'relation', label: 'Writers', target: 'authors', multiple: true },
+        score: { type: 'range', label: 'Score', min: 0, max: 10, step: 1 },
+        starts: { type: 'datetime', label: 'Starts' },
+      },
+    });
+    await openAdmin('/admin/content/articles/new');
+    await page.getByLabel('Title').fill('Über Maschinen');
+    await pollUntil(() => page.getByLabel('Handle').inputValue(), (handle) => handle === 'ueber-maschinen');
+    await page.getByRole('textbox', { name: 'Text' }).click();
+    await page.keyboard.type('Hello ');
+    await page.getByRole('button', { name: 'Bold' }).click();
+    await page.keyboard.type('world');
+    await page.getByRole('searchbox', { name: 'Search authors to add to Writers' }).fill('ada');
+    await page.getByRole('button', { name: 'Add “Ada Lovelace”' }).click();
+    await page.getByRole('list', { name: 'Chosen for Writers' }).getByText('Ada Lovelace').waitFor();
+    await page.getByLabel('Score').fill('7');
+    await page.getByLabel('Starts').fill('2027-03-01T09:30');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/admin\/content\/articles\/[A-Za-z0-9_-]{10,}$/);
+    const id = page.url().split('/').pop() as string;
+    const saved = (await api('GET', `/content/articles/${id}`)).body.data;
+    expect(saved.data).to.deep.include({ handle: 'ueber-maschinen', writers: [ada.id], score: 7, text: '<p>Hello <strong>world</strong></p>' });
+    const local = await page.evaluate(() => new Date('2027-03-01T09:30').toISOString());
+    expect(saved.data.starts).to.equal(local);
+    await page.getByRole('heading', { name: 'Über Maschinen' }).waitFor();
+    await page.getByRole('list', { name: 'Chosen for Writers' }).getByText('Ada Lovelace').waitFor();
+    await screenshots(page, 'entry-rich');
+
+    // A script typed into the stored HTML by someone else is gone once saved; the editor shows what was kept.
+    const token = await issueToken(run.server, admin, FULL_ACCESS);
+    await run.server.request('PATCH', `/api/v1/workspaces/default/content/articles/${id}`, { body: { text: '<p>Safe<script>alert(1)</script><img src=x onerror=alert(2)></p>' }, token });
+    await page.locator('.rich-text__source summary').click();
+    await pollUntil(() => page.locator('.rich-text__source pre').innerText(), (html) => html.includes('Safe'));
+    expect(await page.locator('.rich-text__source pre').innerText()).to.not.match(/script|onerror/);
+  });
+
+  it('reloads the open entry when someone else saves it and nothing is being edited', async () => {
+    await api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary' } } });
+    const created = (await api('POST', '/content/posts', { title: 'Live one', summary: 'before' })).body.data;
+    await openAdmin(`/admin/content/posts/${created.id}`);
+    await page.getByRole('heading', { name: 'Live one' }).waitFor();
+    await api('PATCH', `/content/posts/${created.id}`, { summary: 'after' });
+    await pollUntil(() => page.getByLabel('Summary').inputValue(), (value) => value === 'after');
+    expect(await page.getByText('Unsaved changes').count()).to.equal(0);
   });
 });

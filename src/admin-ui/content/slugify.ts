@@ -1,13 +1,9 @@
-// A URL key from a title, the way the server makes one (lowercase ASCII,
-// hyphens, accents dropped), so the editor can show it while typing. The
-// server has the last word: it makes the slug unique on create.
+// A URL key from a title, made by the same library as the server's slugs
+// (lowercase ASCII, hyphens, transliterated: "Über uns" → "ueber-uns"), so
+// what the editor shows while typing is what the server would make.
+import slugifyText from '@sindresorhus/slugify';
 
-/** "Über uns!" → "uber-uns". */
+/** "Über uns!" → "ueber-uns" (the server also shortens long ones and makes them unique). */
 export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+  return slugifyText(text.normalize('NFKC'), { decamelize: false });
 }

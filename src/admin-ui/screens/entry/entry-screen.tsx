@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../api/client.ts';
 import { getContentType } from '../../api/content-types.ts';
-import { deleteTranslation, trashEntry } from '../../api/entries.ts';
+import { deleteTranslation, getEntry, trashEntry, type VersionedEntry } from '../../api/entries.ts';
 import type { ContentType } from '../../api/types.ts';
 import { useAuthors } from '../../content/authors.ts';
 import { StatusBadge } from '../../content/status-badge.tsx';
@@ -26,26 +26,34 @@ import './entry-screen.css';
 
 /** The editor of one entry, a new entry (`/new`) or a single page. */
 export function EntryScreen({ params }: ScreenProps) {
+  const { query } = useLocation();
   const [type, setType] = useState<ContentType>();
   const [error, setError] = useState<string>();
+  // The entry is asked for at once, beside its type; the editor takes the answer.
+  const [firstLoad] = useState(() => {
+    if (!params.id) return undefined;
+    const read = getEntry(params.type, params.id, query.get('locale') ?? undefined);
+    read.catch(() => undefined); // the editor handles a failure; until then it is not unhandled
+    return read;
+  });
   useEffect(() => {
     getContentType(params.type).then(setType, (failure: unknown) => setError(failure instanceof ApiError ? failure.message : 'The content type could not be loaded.'));
   }, [params.type]);
   if (error) return <p class="screen form-error" role="alert">{error}</p>;
   if (!type) return <p class="loading">Loading…</p>;
-  return <Editor key={`${type.name}/${params.id ?? 'new'}`} type={type} id={params.id} />;
+  return <Editor key={`${type.name}/${params.id ?? 'new'}`} type={type} id={params.id} firstLoad={firstLoad} />;
 }
 
-function Editor({ type, id }: { type: ContentType; id: string | undefined }) {
+function Editor({ type, id, firstLoad }: { type: ContentType; id: string | undefined; firstLoad: Promise<VersionedEntry> | undefined }) {
   const { query } = useLocation();
   const locale = type.locales.length > 0 ? query.get('locale') ?? type.default_locale : undefined;
-  const editor = useEntryEditor(type, id, locale);
+  const editor = useEntryEditor(type, id, locale, firstLoad);
   const authors = useAuthors();
-  const save = useAction({ progress: 'Saving…', success: 'Saved.' });
+  const save = useAction({ progress: 'Saving…', success: 'Saved.', handles: ['precondition_failed'] });
   const draft = useKeptDraft(`entry:${type.name}:${id ?? 'new'}:${locale ?? ''}`, editor.values, editor.isDirty);
   const [comparing, setComparing] = useState(false);
   useLeaveGuard(editor.isDirty);
-  useTitle(editor.entry ? editor.entry.title || editor.entry.slug : `New ${type.label || type.name}`);
+  useTitle(editor.entry ? editor.entry.title || editor.entry.slug : type.singleton ? type.label || type.name : 'New entry');
 
   const submit = async (task = editor.save) => {
     const saved = await save.run(task);
@@ -84,7 +92,7 @@ function Editor({ type, id }: { type: ContentType; id: string | undefined }) {
     <form class="screen screen--wide entry-editor" noValidate onSubmit={(event) => { event.preventDefault(); void submit(); }}>
       <header class="entry-editor__bar">
         {list && <Link href={list} class="entry-editor__back">← {type.label || type.name}</Link>}
-        <h1>{editor.entry ? editor.entry.title || '(untitled)' : type.singleton ? type.label || type.name : `New ${type.label || type.name}`}</h1>
+        <h1>{editor.entry ? editor.entry.title || '(untitled)' : type.singleton ? type.label || type.name : 'New entry'}</h1>
         {editor.entry && <StatusBadge status={editor.entry.status} publishedAt={editor.entry.published_at} />}
         <span class="entry-editor__spacer" />
         {editor.isDirty && <span class="unsaved">Unsaved changes</span>}

@@ -41,8 +41,12 @@ export interface EntryEditor {
   reload: () => Promise<void>;
 }
 
-/** The editor of entry `id` of `type` in `locale`; `id` undefined starts a new entry. */
-export function useEntryEditor(type: ContentType, id: string | undefined, locale: string | undefined): EntryEditor {
+/**
+ * The editor of entry `id` of `type` in `locale`; `id` undefined starts a new
+ * entry. `firstLoad` is that entry's read, already under way (the screen
+ * starts it beside the type's, so the two do not wait for each other).
+ */
+export function useEntryEditor(type: ContentType, id: string | undefined, locale: string | undefined, firstLoad?: Promise<VersionedEntry>): EntryEditor {
   const [status, setStatus] = useState<EntryEditor['status']>(id ? 'loading' : 'ready');
   const [loadError, setLoadError] = useState<ApiError>();
   const [entry, setEntry] = useState<Entry>();
@@ -71,10 +75,13 @@ export function useEntryEditor(type: ContentType, id: string | undefined, locale
     setStatus('ready');
   };
 
+  const pendingFirstLoad = useRef(firstLoad);
   const load = async () => {
     if (!id) return;
+    const read = pendingFirstLoad.current ?? getEntry(type.name, id, locale);
+    pendingFirstLoad.current = undefined;
     try {
-      take(await getEntry(type.name, id, locale));
+      take(await read);
       setLoadError(undefined);
     } catch (error) {
       const failure = error instanceof ApiError ? error : new ApiError(0, 'internal_error', 'The entry could not be loaded.');

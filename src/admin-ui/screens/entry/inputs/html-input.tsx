@@ -58,6 +58,8 @@ export function HtmlInput({ label, def, value, onValue, error }: FieldInputProps
               class="tab"
               aria-pressed={tool.toggles ? (editor.current?.isActive(tool.command) ?? false) : undefined}
               disabled={!editor.current}
+              // Pressing a tool must not take the focus (and the selection) away from the text.
+              onMouseDown={(event) => event.preventDefault()}
               onClick={() => editor.current?.run(tool.command)}
             >
               {tool.label}

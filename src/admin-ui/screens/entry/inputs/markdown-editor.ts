@@ -4,8 +4,8 @@
 // CodeMirror's styles go into adopted style sheets, which the app's CSP
 // (no inline styles) allows, where on the page it would add <style> tags.
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { markdown } from '@codemirror/lang-markdown';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { defaultHighlightStyle, defineLanguageFacet, Language, syntaxHighlighting } from '@codemirror/language';
+import { GFM, parser } from '@lezer/markdown';
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, placeholder } from '@codemirror/view';
 
@@ -21,6 +21,11 @@ export interface MarkdownEditorOptions {
   /** The field's label (ids do not reach into the shadow root, so the name is given as text). */
   label: string;
 }
+
+// Markdown (with GitHub's tables, task lists and strikethrough) straight from
+// the lezer parser, which brings its own highlighting: @codemirror/lang-markdown
+// would also bundle the HTML, CSS and JavaScript languages for embedded code.
+const MARKDOWN = new Language(defineLanguageFacet(), parser.configure(GFM), [], 'markdown');
 
 // The look inside the shadow root, where the page's stylesheet does not reach.
 const THEME = EditorView.theme({
@@ -50,7 +55,7 @@ export function mountMarkdownEditor(parent: HTMLElement, options: MarkdownEditor
       extensions: [
         history(),
         keymap.of([...defaultKeymap, ...historyKeymap]),
-        markdown(),
+        MARKDOWN,
         syntaxHighlighting(defaultHighlightStyle),
         EditorView.lineWrapping,
         placeholder('Write in markdown…'),
