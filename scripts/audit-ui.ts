@@ -4,13 +4,15 @@
 // a temp data root, sets up an administrator with sample content, signs in
 // through the API and hands the session cookie to Lighthouse, which drives
 // Debian's Chromium (CHROME_PATH, default /usr/bin/chromium).
-// Add a screen: one line in SCREENS. Audit some only: `npm run audit:ui -- home profile`.
+// Add a screen: one line in SCREENS. Audit some only: `npm run audit:ui -- home profile`;
+// add `--mobile` for Lighthouse's mobile preset (default: its desktop preset).
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 
 interface Screen {
   name: string;
@@ -24,12 +26,24 @@ const SCREENS: Screen[] = [
   { name: 'sign-in', path: '/admin', signedIn: false },
   { name: 'home', path: '/admin', signedIn: true },
   { name: 'profile', path: '/admin/profile', signedIn: true },
+  { name: 'entries', path: '/admin/content/posts', signedIn: true },
+  { name: 'editor', path: '/admin/content/posts/hello-audit', signedIn: true },
 ];
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN = { username: 'admin', password: 'audit password 123' };
+const POST_FIELDS = {
+  summary: { type: 'textarea', label: 'Summary' },
+  body: { type: 'markdown', label: 'Body' },
+  text: { type: 'html', label: 'Text' },
+  category: { type: 'select', label: 'Category', options: ['news', 'tech'] },
+  tags: { type: 'select', label: 'Tags', multiple: true, options: ['a', 'b'] },
+  featured: { type: 'boolean', label: 'Featured' },
+};
 
-const wanted = process.argv.slice(2);
+// `--mobile`: Lighthouse's default (mobile) preset, a phone screen on a slow network, instead of its desktop preset.
+const isMobile = process.argv.includes('--mobile');
+const wanted = process.argv.slice(2).filter((arg) => arg !== '--mobile');
 const screens = wanted.length > 0 ? SCREENS.filter((screen) => wanted.includes(screen.name)) : SCREENS;
 if (screens.length === 0) throw new Error(`No such screen; known: ${SCREENS.map((screen) => screen.name).join(', ')}`);
 
@@ -43,21 +57,22 @@ const chrome = await chromeLauncher.launch({
 });
 try {
   const cookie = await seed(server.url);
-  console.log(`\nLighthouse (desktop, ${server.url})\n${'screen'.padEnd(12)} accessibility  performance`);
+  console.log(`\nLighthouse (${isMobile ? 'mobile' : 'desktop'} preset, ${server.url})\n${'screen'.padEnd(12)} accessibility  performance`);
   for (const screen of screens) {
     const result = await lighthouse(`${server.url}${screen.path}`, {
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['accessibility', 'performance'],
-      formFactor: 'desktop',
-      screenEmulation: { mobile: false, width: 1280, height: 800, deviceScaleFactor: 1, disabled: false },
       throttlingMethod: 'simulate',
       extraHeaders: screen.signedIn ? { Cookie: cookie } : undefined,
-    });
+      // Lighthouse's own presets: a screen with the matching network and CPU throttling.
+    }, isMobile ? undefined : desktopConfig);
     const categories = result?.lhr.categories;
     const score = (key: string) => String(Math.round((categories?.[key]?.score ?? 0) * 100)).padStart(5);
-    console.log(`${screen.name.padEnd(12)} ${score('accessibility')}          ${score('performance')}`);
+    const metric = (id: string) => result?.lhr.audits[id]?.displayValue ?? '?';
+    console.log(`${screen.name.padEnd(12)} ${score('accessibility')}          ${score('performance')}   (FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')})`);
+    if (process.env.AUDIT_DETAILS) console.log(JSON.stringify({ lcp: result?.lhr.audits['largest-contentful-paint-element']?.details, requests: (result?.lhr.audits['network-requests']?.details as { items?: { url: string; networkRequestTime: number; networkEndTime: number; transferSize: number }[] })?.items?.map((r) => `${Math.round(r.networkRequestTime)}-${Math.round(r.networkEndTime)} ${r.transferSize} ${r.url.replace(server.url, '')}`) }, null, 1));
     for (const audit of Object.values(result?.lhr.audits ?? {})) {
       if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary') console.log(`  - ${audit.id}: ${audit.title}`);
     }
@@ -68,14 +83,19 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 
-// Sets up the administrator and two types, then signs in: the session cookie.
+
+// Sets up the administrator, two localized types and 60 posts (one of them
+// `hello-audit`, the editor's), then signs in: the session cookie.
 async function seed(base: string): Promise<string> {
   const setup = await fetch(`${base}/admin/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ADMIN, display_name: 'Audit' }) });
   const csrf = ((await setup.json()) as { meta: { csrf_token: string } }).meta.csrf_token;
   const cookie = setup.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
-  for (const type of [{ name: 'posts', label: 'Posts' }, { name: 'about', label: 'About', singleton: true }]) {
-    await fetch(`${base}/admin/api/content-types`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }, body: JSON.stringify({ ...type, fields: {} }) });
-  }
+  const send = (url: string, body: unknown) =>
+    fetch(`${base}/admin/api${url}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }, body: JSON.stringify(body) });
+  await send('/content-types', { name: 'posts', label: 'Posts', locales: ['en', 'de'], default_locale: 'en', fields: POST_FIELDS });
+  await send('/content-types', { name: 'about', label: 'About', singleton: true, fields: {} });
+  await send('/content/posts', { title: 'Hello audit', slug: 'hello-audit', summary: 'A post to audit.', body: '# Hello\n\nSome *text*.', text: '<p>Rich <strong>text</strong></p>', category: 'news', tags: ['a'] });
+  for (let n = 1; n < 60; n++) await send('/content/posts', { title: `Post number ${n}`, status: n % 2 ? 'published' : 'draft', category: n % 3 ? 'news' : 'tech' });
   return cookie;
 }
 

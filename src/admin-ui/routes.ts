@@ -24,9 +24,9 @@ export const routes = {
   // The start screen; issue 12 item 8 turns it into the dashboard.
   home: { path: '/admin', title: 'Home', screen: () => import('./screens/home/home-screen.tsx').then((m) => m.HomeScreen) },
   // Issue 11: content.
-  entries: { path: '/admin/content/:type', title: 'Entries' },
-  newEntry: { path: '/admin/content/:type/new', title: 'New entry' },
-  entry: { path: '/admin/content/:type/:id', title: 'Edit entry' },
+  entries: { path: '/admin/content/:type', title: 'Entries', screen: () => import('./screens/entries/entries-screen.tsx').then((m) => m.EntriesScreen) },
+  newEntry: { path: '/admin/content/:type/new', title: 'New entry', screen: () => import('./screens/entry/entry-screen.tsx').then((m) => m.EntryScreen) },
+  entry: { path: '/admin/content/:type/:id', title: 'Edit entry', screen: () => import('./screens/entry/entry-screen.tsx').then((m) => m.EntryScreen) },
   versions: { path: '/admin/content/:type/:id/versions', title: 'Versions' },
   trash: { path: '/admin/trash', title: 'Trash' },
   typeTrash: { path: '/admin/trash/:type', title: 'Trash' },

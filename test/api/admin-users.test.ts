@@ -35,6 +35,22 @@ describe('admin API: users', () => {
     expect(list.text).to.not.match(/hash|\$2[aby]\$/);
   });
 
+  it('lists every author\'s name to any signed-in user, without users.read; a token gets 401', async () => {
+    await createUser({ username: 'ann', password: 'ann-password', display_name: 'Ann Lee' });
+    const reader = await userWithGrants(server, admin, 'reader', [{ effect: 'allow', actions: ['content.read'], resources: ['*'] }]);
+    expect((await adminRequest(server, reader.session, 'GET', '/users')).status).to.equal(403);
+    const authors = await adminRequest(server, reader.session, 'GET', '/authors');
+    expect(authors.status).to.equal(200);
+    expect(authors.body.data).to.deep.include.members([
+      { id: adminId, name: 'admin' },
+      { id: reader.id, name: 'reader' },
+    ]);
+    expect(authors.body.data.map((author: { name: string }) => author.name)).to.include('Ann Lee');
+    expect(authors.text).to.not.match(/email|hash/);
+    const anonymous = await server.request('GET', '/admin/api/authors');
+    expect(anonymous.status).to.equal(401);
+  });
+
   it('validates new users: 422 for short password, unknown role, unknown key, bad username; 409 for a taken username', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ username: 'bob', password: 'short' }, 'password'],

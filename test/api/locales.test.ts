@@ -45,6 +45,18 @@ describe('locales (public API)', () => {
     expect((await read()).title).to.equal('About');
   });
 
+  it('says in each entry which locale was served and which translations exist, in lists too', async () => {
+    await createType({ locales: ['en', 'de', 'fr'], default_locale: 'en' });
+    await write('POST', '', { title: 'About', slug: 'about', status: 'published' });
+    expect(await read('?locale=fr')).to.deep.include({ locale: 'en', translations: ['en'] });
+    await write('PATCH', '/about', { locale: 'fr', title: 'À propos' });
+    expect(await read('?locale=fr')).to.deep.include({ locale: 'fr', translations: ['en', 'fr'] });
+    const list = await server.request('GET', `${ROOT}/content/pages?locale=de`);
+    expect(list.body.data[0]).to.deep.include({ locale: 'en', translations: ['en', 'fr'] });
+    const withoutLocale = await server.request('GET', `${ROOT}/content/pages`);
+    expect(withoutLocale.body.data[0].translations).to.deep.equal(['en', 'fr']);
+  });
+
   it('filters, sorts and searches on the resolved locale', async () => {
     await createType({ locales: ['en', 'de'], default_locale: 'en' });
     await write('POST', '', { title: 'About', slug: 'about', body: 'Hello', status: 'published' });

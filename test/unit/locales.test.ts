@@ -35,6 +35,17 @@ describe('locales: resolveEntry', () => {
     expect(resolveEntry(page('g1'), PAGES, 'zz').data).to.deep.equal(expected);
   });
 
+  it('says which locale was served and which translations exist, for localized types only', () => {
+    expect(resolveEntry(page('g1'), PAGES, 'de')).to.include({ locale: 'de' });
+    expect(resolveEntry(page('g1'), PAGES, 'de').translations).to.deep.equal(['en', 'de', 'fr']);
+    // g2 has only root values: German is served from the default locale, and only that one exists.
+    expect(resolveEntry(page('g2'), PAGES, 'de')).to.include({ locale: 'en' });
+    expect(resolveEntry(page('g2'), PAGES, 'de').translations).to.deep.equal(['en']);
+    expect(resolveEntry(page('g1'), PAGES)).to.include({ locale: 'en' });
+    const product = resolveEntry(buildProducts()[0], PRODUCTS, 'de');
+    expect(product).to.not.have.any.keys('locale', 'translations');
+  });
+
   it('falls back to the default title when a translation has an empty one, and to root without translations', () => {
     const stored = { ...page('g1'), translations: { ...page('g1').translations, fr: { title: '', data: { body: null } } } };
     expect(resolveEntry(stored, PAGES, 'fr').title).to.equal('Hello');

@@ -118,7 +118,11 @@ async function send<T, M>(method: string, path: string, options: RequestOptions)
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, 'network_error', 'The server could not be reached. Check your connection and try again.');
   }
-  const json = (await response.json().catch(() => undefined)) as { data?: T; meta?: M; error?: { code: string; message: string; fields?: Record<string, string> } } | undefined;
+  const json = (await response.json().catch((error: unknown) => {
+    // A request cancelled while its body arrives is cancelled, not an empty answer.
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    return undefined;
+  })) as { data?: T; meta?: M; error?: { code: string; message: string; fields?: Record<string, string> } } | undefined;
   if (!response.ok) {
     const error = json?.error;
     if (error?.code === 'unauthenticated') state.onSignedOut();

@@ -11,3 +11,8 @@ export async function listContentTypes(): Promise<ContentType[]> {
 export async function reorderContentTypes(names: string[]): Promise<ContentType[]> {
   return (await patch<ContentType[]>('/content-types/order', { names })).data;
 }
+
+/** One type of the workspace. Throws ApiError (404 not_found). */
+export async function getContentType(name: string): Promise<ContentType> {
+  return (await get<ContentType>(`/content-types/${encodeURIComponent(name)}`)).data;
+}

@@ -66,3 +66,40 @@ export interface LiveEvent {
   /** Entry events `{ type, id, slug }`, type events `{ type }`, media events `{ filename }`. */
   data: Record<string, string>;
 }
+
+/** The statuses of an entry (SPEC "Entry"). */
+export type EntryStatus = 'draft' | 'published' | 'scheduled' | 'protected' | 'archived';
+
+/** An entry as the admin API sends it: media fields hold filenames, every status is visible. */
+export interface Entry {
+  id: string;
+  slug: string;
+  type: string;
+  status: EntryStatus;
+  title: string;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  author_id?: string;
+  updated_by?: string;
+  data: Record<string, unknown>;
+  /** Localized types: the locale these values are in (the fallback when the requested one has no translation). */
+  locale?: string;
+  /** Localized types: the locales this entry has saved values in. */
+  translations?: string[];
+}
+
+/** The meta of an entry list. */
+export interface ListMeta {
+  total: number;
+  limit: number;
+  offset: number;
+  sort?: string;
+  order?: 'asc' | 'desc';
+}
+
+/** Someone who can write entries (GET /authors). */
+export interface Author {
+  id: string;
+  name: string;
+}

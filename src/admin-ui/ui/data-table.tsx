@@ -6,7 +6,8 @@ import type { ComponentChildren } from 'preact';
 /** One column: its header, how a row's cell is drawn, and the sort key when sortable. */
 export interface Column<Row> {
   key: string;
-  header: string;
+  /** The header: text, or a control such as a "select all" checkbox. */
+  header: ComponentChildren;
   cell: (row: Row) => ComponentChildren;
   /** The API's sort field for this column (e.g. `updated_at`); absent when the column cannot be sorted. */
   sortKey?: string;

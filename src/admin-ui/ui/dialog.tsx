@@ -12,10 +12,12 @@ export interface DialogProps {
   children: ComponentChildren;
   /** Buttons along the bottom. */
   actions?: ComponentChildren;
+  /** Room for a side-by-side comparison or a table. */
+  wide?: boolean;
 }
 
 /** A modal dialog with a heading, content and actions. */
-export function Dialog({ open, title, onClose, children, actions }: DialogProps) {
+export function Dialog({ open, title, onClose, children, actions, wide }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -32,7 +34,7 @@ export function Dialog({ open, title, onClose, children, actions }: DialogProps)
   return (
     <dialog
       ref={ref}
-      class="dialog"
+      class={wide ? 'dialog dialog--wide' : 'dialog'}
       aria-labelledby={titleId}
       onCancel={(event) => {
         // Esc: let the caller decide, so its state stays the one truth.

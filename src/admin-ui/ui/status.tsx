@@ -75,6 +75,8 @@ export interface ActionMessages {
   progress: string;
   /** When it worked: "Profile saved.". */
   success: string;
+  /** Error codes the screen shows in its own way (a conflict dialog, say): no note for those. */
+  handles?: string[];
 }
 
 /** One action's state: run it, whether it runs, and what the API said about each field. */
@@ -109,7 +111,8 @@ export function useAction(messages: ActionMessages): Action {
       } catch (raw) {
         const failure = raw instanceof ApiError ? raw : new ApiError(0, 'internal_error', 'Something went wrong. Try again.');
         setError(failure);
-        status.update(note, 'error', failure.message);
+        if (messages.handles?.includes(failure.code)) status.dismiss(note);
+        else status.update(note, 'error', failure.message);
         return undefined;
       } finally {
         setBusy(false);

@@ -10,7 +10,7 @@ import { nameParam, withoutNulls } from '../context.ts';
 import { createUserSchema, updateUserSchema } from './users.schemas.ts';
 import { presentUser } from './users.presenter.ts';
 
-/** Routes /users and /users/{id}[/avatar], relative to the admin root. */
+/** Routes /users, /users/{id}[/avatar] and /authors, relative to the admin root. */
 export function createUsersRouter(users: UserService, profiles: ProfileService, body: JsonBodyParser): Router<AppState> {
   const router = new Router<AppState>();
   const parseCreate = compileBody(createUserSchema);
@@ -19,6 +19,10 @@ export function createUsersRouter(users: UserService, profiles: ProfileService, 
   router.get('/users', (ctx) => {
     const list = users.list(ctx.state.principal);
     ctx.body = { data: list.map((user) => presentUser(user, ctx.state.baseUrl)), meta: { total: list.length } };
+  });
+
+  router.get('/authors', (ctx) => {
+    ctx.body = { data: users.authors(ctx.state.principal) };
   });
 
   router.post('/users', body, async (ctx) => {

@@ -67,6 +67,16 @@ export class UserService {
     return [...this.accounts.users()];
   }
 
+  /**
+   * Every user's id and display name (or username), so screens can say who
+   * wrote an entry without the `users.read` grant: names are not secret among
+   * the people of one admin. Throws forbidden (403) for anyone but a signed-in user.
+   */
+  authors(principal: Principal): { id: string; name: string }[] {
+    if (principal.kind !== 'user') throw new AppError('forbidden', 'Only signed-in users may list authors.');
+    return this.accounts.users().map((user) => ({ id: user.id, name: user.display_name || user.username }));
+  }
+
   /** One user; everyone may read their own record. Throws forbidden (403), not_found (404). */
   get(principal: Principal, id: string): UserRecord {
     if (!(principal.kind === 'user' && principal.id === id)) {

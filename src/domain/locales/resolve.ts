@@ -42,7 +42,23 @@ export function resolveEntry(entry: StoredEntry, type: ContentType, locale?: str
   };
   if (entry.author_id !== undefined) resolved.author_id = entry.author_id;
   if (entry.updated_by !== undefined) resolved.updated_by = entry.updated_by;
+  const served = effectiveLocale(type, locale);
+  if (served !== undefined) {
+    const fallback = effectiveLocale(type) as string;
+    const saved = savedLocales(entry, type, fallback);
+    resolved.locale = saved.includes(served) ? served : fallback;
+    resolved.translations = saved;
+  }
   return resolved;
+}
+
+/**
+ * The type's locales the entry has values in. The default locale always
+ * counts: its values are the default translation or, for an entry written
+ * before the type was localized, the root values.
+ */
+function savedLocales(entry: StoredEntry, type: ContentType, fallback: string): string[] {
+  return type.locales.filter((code) => code === fallback || entry.translations[code] !== undefined);
 }
 
 /** The translations to consult, most specific first; empty for root values. */

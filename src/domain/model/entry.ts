@@ -39,6 +39,10 @@ export interface StoredEntry extends EntryBase {
 /** An entry resolved for one locale, in the response shape (before presenting media URLs). */
 export interface ResolvedEntry extends EntryBase {
   data: Record<string, unknown>;
+  /** Localized types only: the locale whose values were served (the requested one, or the fallback when it has no translation). */
+  locale?: string;
+  /** Localized types only: the type's locales this entry has saved values in, in the type's order (for hreflang and the admin's locale pills). */
+  translations?: string[];
 }
 
 /**
