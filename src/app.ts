@@ -11,6 +11,7 @@ import { createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
 import { createAdminRouter } from './api/admin.ts';
 import { createMediaFilesRouter } from './api/media/media-files.routes.ts';
 import { createAdminAppRouter } from './api/admin-app/admin-app.routes.ts';
+import { createGitHttpRouter } from './api/git/git-http.routes.ts';
 import { createAuthenticate } from './http/authenticate.ts';
 import { createDeniedTokenRecorder } from './http/denied-tokens.ts';
 import { recordDeniedToken } from './domain/activity/activity-feeds.ts';
@@ -44,5 +45,8 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   const mediaFiles = createMediaFilesRouter(services.media);
   app.use(mediaFiles.routes());
   app.use(mediaFiles.allowedMethods());
+  const git = createGitHttpRouter(services.git);
+  app.use(git.routes());
+  app.use(git.allowedMethods());
   return app;
 }

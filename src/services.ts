@@ -43,6 +43,8 @@ import { RevisionService } from './domain/history/revision-service.ts';
 import { TrashService } from './domain/trash/trash-service.ts';
 import { AppBundle } from './storage/app-bundle.ts';
 import { LiveFeed } from './domain/live/live-feed.ts';
+import { GitHttpService } from './domain/git/git-http-service.ts';
+import { GitPeer } from './storage/git-cli/git-peer.ts';
 
 export interface Services {
   config: Config;
@@ -92,6 +94,8 @@ export interface Services {
   live: LiveFeed;
   /** The built admin web app, or undefined when it has not been built. */
   adminApp: AppBundle | undefined;
+  /** Git over HTTP: clone, fetch and push of the content repo (503 git_unavailable without the git CLI). */
+  git: GitHttpService;
   /** Stops background work (the external-commit watcher, pending state writes). */
   close(): Promise<void>;
 }
@@ -102,7 +106,12 @@ export interface Services {
  * commits made outside the server.
  */
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
-  const repo = await ContentRepo.open(path.join(config.dataDir, 'content'));
+  const contentDir = path.join(config.dataDir, 'content');
+  const peer = await GitPeer.open({ ...config.git, root: contentDir, hooksDir: path.join(config.dataDir, 'cache', 'git-hooks') });
+  if (!peer) logger.error('the git CLI was not found: git over HTTP, upstream sync and replicas are off until git is installed');
+  // A branch move (push, sync) that a kill interrupted is finished before anything reads the content.
+  if (await peer?.branches.recover()) logger.info('finished a branch move that was interrupted');
+  const repo = await ContentRepo.open(contentDir);
   const state = await StateStore.open(path.join(config.dataDir, 'state'));
   const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event.type, error }));
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));
@@ -218,6 +227,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     scheduler,
     live,
     adminApp: await AppBundle.load(config.adminAppDir),
+    git: new GitHttpService({ peer, repo, writer, content, activity, logger }),
     close: async () => {
       await live.close();
       searchWarmUp.abort();
@@ -230,6 +240,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       await sessions.flush();
       await activity.flush();
       await repo.close();
+      await peer?.close();
     },
   };
 }
