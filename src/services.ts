@@ -1,8 +1,8 @@
 // The composition root: the only place services are constructed and wired.
 // Everything is passed explicitly; there are no module-level singletons.
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
-import type { Config } from './config/config.ts';
+import { access, readFile } from 'node:fs/promises';
+import { ConfigError, type Config } from './config/config.ts';
 import { ContentIndex } from './domain/content/content-index.ts';
 import { ContentWriter, type ContentReader } from './domain/content/content-writer.ts';
 import { EntryService } from './domain/entries/entry-service.ts';
@@ -44,7 +44,9 @@ import { TrashService } from './domain/trash/trash-service.ts';
 import { AppBundle } from './storage/app-bundle.ts';
 import { LiveFeed } from './domain/live/live-feed.ts';
 import { GitHttpService } from './domain/git/git-http-service.ts';
-import { GitPeer } from './storage/git-cli/git-peer.ts';
+import { GitStatusService } from './domain/git/git-status.ts';
+import { UpstreamSync } from './domain/git/upstream-sync.ts';
+import { displayUrl, GitPeer } from './storage/git-cli/git-peer.ts';
 
 export interface Services {
   config: Config;
@@ -96,6 +98,10 @@ export interface Services {
   adminApp: AppBundle | undefined;
   /** Git over HTTP: clone, fetch and push of the content repo (503 git_unavailable without the git CLI). */
   git: GitHttpService;
+  /** GET /admin/api/git and POST /admin/api/git/sync. */
+  gitStatus: GitStatusService;
+  /** The sync with CMS_GIT_UPSTREAM (a replica's primary), when one is configured and git is installed. */
+  upstream: UpstreamSync | undefined;
   /** Stops background work (the external-commit watcher, pending state writes). */
   close(): Promise<void>;
 }
@@ -107,6 +113,7 @@ export interface Services {
  */
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const contentDir = path.join(config.dataDir, 'content');
+  await cloneUpstreamOnFirstStart(config, contentDir, logger);
   const peer = await GitPeer.open({ ...config.git, root: contentDir, hooksDir: path.join(config.dataDir, 'cache', 'git-hooks') });
   if (!peer) logger.error('the git CLI was not found: git over HTTP, upstream sync and replicas are off until git is installed');
   // A branch move (push, sync) that a kill interrupted is finished before anything reads the content.
@@ -177,6 +184,22 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     maxObjectBytes: Math.min(config.backups.maxBytes, 2 ** 31 - 1),
     maxMediaBytes: config.limits.uploadFileBytes,
   });
+  const upstream =
+    peer && config.git.upstream
+      ? new UpstreamSync({
+          peer,
+          remote: peer.remote({ url: config.git.upstream, token: config.git.upstreamToken }),
+          mode: config.role === 'replica' ? 'follow' : 'sync',
+          branch: config.git.branch,
+          repo,
+          writer,
+          events,
+          logger,
+          intervalMs: config.git.syncIntervalMs,
+        })
+      : undefined;
+  const git = new GitHttpService({ peer, repo, writer, content, activity, logger, onLanded: () => upstream?.pushSoon() });
+  upstream?.start();
   // Started last and not awaited: its first slice runs after the caller has started listening.
   const searchWarmUp = new AbortController();
   const warmingSearch = content.warmSearch({ signal: searchWarmUp.signal }).catch((error: unknown) => logger.error('could not build the search indexes ahead of time', { error }));
@@ -227,11 +250,14 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     scheduler,
     live,
     adminApp: await AppBundle.load(config.adminAppDir),
-    git: new GitHttpService({ peer, repo, writer, content, activity, logger }),
+    git,
+    gitStatus: new GitStatusService({ role: config.role, isGitAvailable: peer !== undefined, repo, http: git, upstream }),
+    upstream,
     close: async () => {
       await live.close();
       searchWarmUp.abort();
       await warmingSearch;
+      await upstream?.stop();
       stopWatching();
       await scheduler.stop();
       await webhookDispatcher.close();
@@ -248,4 +274,29 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 async function packageInfo(): Promise<{ name: string; version: string }> {
   const manifest = JSON.parse(await readFile(path.join(findPackageRoot(import.meta.url), 'package.json'), 'utf8')) as { name: string; version: string };
   return { name: manifest.name, version: manifest.version };
+}
+
+// A server given an upstream and no content repo yet starts from the
+// upstream's content (a replica must: its history is its primary's). An
+// upstream without that branch yet is filled by the first push instead.
+async function cloneUpstreamOnFirstStart(config: Config, contentDir: string, logger: Logger): Promise<void> {
+  const { upstream, upstreamToken, branch } = config.git;
+  if (upstream === undefined || (await pathExists(path.join(contentDir, '.git')))) return;
+  let cloned = false;
+  try {
+    cloned = await GitPeer.cloneInto(config.git, { url: upstream, token: upstreamToken }, contentDir, branch ?? 'main');
+  } catch (error) {
+    logger.error('could not clone the upstream', { upstream: displayUrl(upstream), error });
+  }
+  if (cloned) logger.info('cloned the content repository from the upstream', { upstream: displayUrl(upstream) });
+  else if (config.role === 'replica') {
+    throw new ConfigError(`A new replica starts from its primary's content, but it could not be cloned from ${displayUrl(upstream)}: start the replica once the primary answers (and git is installed).`);
+  }
+}
+
+async function pathExists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }

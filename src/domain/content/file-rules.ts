@@ -43,7 +43,7 @@ export function checkTypeFile(path: string, name: string, text: string, typeExis
 
 /** Options of checkEntryFiles(). */
 export interface EntryRules {
-  /** Every required field must hold a value (a new entry, as on create); otherwise only given values are checked. */
+  /** The title and every required field must hold a value (a new entry, as on create); otherwise only given values are checked. */
   requireFields?: boolean;
 }
 
@@ -61,6 +61,7 @@ export function checkEntryFiles(path: string, files: EntryFileSet, type: Content
     return { ok: false, problems: [{ path, message: messageOf(error) }] };
   }
   const problems = valueProblems(path, entry.data, type, rules.requireFields === true);
+  if (rules.requireFields && entry.title.trim() === '') problems.unshift({ path, field: 'title', message: 'A new entry needs a title.' });
   for (const [locale, translation] of Object.entries(entry.translations)) {
     problems.push(...valueProblems(path.replace(/\.md$/, `.${locale}.md`), translation.data, type, false));
   }

@@ -170,7 +170,6 @@ class WorkspaceCheck {
       return undefined;
     }
     const entry = checked.value;
-    if (isNew && entry.title.trim() === '') this.problems.push({ path, field: 'title', message: 'A new entry needs a title.' });
     if (type.singleton && (entry.slug !== type.name || entry.id !== type.name)) {
       this.problems.push({ path, message: `The single page "${type.name}" is the file ${type.name}.md with the id "${type.name}".` });
     }

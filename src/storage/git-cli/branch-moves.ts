@@ -85,6 +85,16 @@ export class BranchMoves {
     return current;
   }
 
+  /** How many commits `oid` has in its history, itself included. */
+  async countCommits(oid: string): Promise<number> {
+    return Number((await this.git(['rev-list', '--count', oid])).stdout.trim());
+  }
+
+  /** Points `ref` (a tracking ref, never the branch HEAD is on) at `oid`. */
+  async setRef(ref: string, oid: string): Promise<void> {
+    await this.git(['update-ref', '-m', 'cms: pushed', ref, oid]);
+  }
+
   /** Creates branch `name` at `oid`; fails when it exists. */
   async createBranch(name: string, oid: string): Promise<void> {
     await this.git(['update-ref', '-m', 'cms: keep local commits', `refs/heads/${name}`, oid, '0'.repeat(40)]);

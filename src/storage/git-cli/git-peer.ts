@@ -13,7 +13,7 @@ import { SmartHttp } from './smart-http.ts';
 export type { CommitFiles } from './commit-files.ts';
 export { GitCommandError } from './git-runner.ts';
 export type { PushOutcome, RemoteLocation } from './git-remote.ts';
-export { GitRemote, trackingRef } from './git-remote.ts';
+export { displayUrl, GitRemote, trackingRef } from './git-remote.ts';
 export type { PushVerdict, QuarantineEnv, RefUpdate } from './push-hooks.ts';
 export { ZERO_OID } from './push-hooks.ts';
 export type { GitService, ServiceRun } from './smart-http.ts';

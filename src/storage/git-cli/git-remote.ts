@@ -22,6 +22,11 @@ export function trackingRef(branch: string): string {
   return `refs/remotes/upstream/${branch}`;
 }
 
+/** `url` without a user name or password in it, for status pages and logs. */
+export function displayUrl(url: string): string {
+  return url.replace(/^(https?:\/\/)[^@/]*@/, '$1');
+}
+
 /** Fetch, push and clone against one upstream. */
 export class GitRemote {
   constructor(
@@ -31,7 +36,7 @@ export class GitRemote {
 
   /** The upstream's URL without user name or password, for status pages and logs. */
   get displayUrl(): string {
-    return this.location.url.replace(/^(https?:\/\/)[^@/]*@/, '$1');
+    return displayUrl(this.location.url);
   }
 
   /** The commit the upstream's `branch` points to, or undefined when it has no such branch (an empty repository). */
