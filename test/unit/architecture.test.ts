@@ -46,7 +46,7 @@ const DOMAIN_FLOORS: string[][] = [
   ['workspaces'],
   ['types', 'entries', 'media', 'webhooks', 'activity'], // services
   ['trash', 'history', 'backups', 'health', 'live', 'git'], // services built on entries, webhooks, media; the live feed; git as a peer
-  ['dashboard', 'updates'],
+  ['dashboard', 'updates', 'replica'], // replica: following a primary, built on the git peer
 ];
 // The only file outside storage/ that holds the content repo's write methods.
 const WRITE_PATH = 'domain/content/content-writer.ts';

@@ -54,6 +54,13 @@ export interface UpstreamStatus {
   last_conflict: { branch: string; at: string; local: string; upstream: string } | null;
 }
 
+// What one run does: fetch (knowing the upstream's head already, when a primary announced it) and push.
+interface Steps {
+  fetch: boolean;
+  push: boolean;
+  announced?: string;
+}
+
 const CONFLICT_PREFIX = 'cms/conflict-';
 const PUSH_DELAY_MS = 50;
 const FIRST_RETRY_MS = 500;
@@ -64,7 +71,7 @@ export class UpstreamSync {
   private lastPush: StepReport | null = null;
   private lastConflict: UpstreamStatus['last_conflict'] = null;
   private running: Promise<void> | undefined;
-  private again: { push: boolean; fetch: boolean } | undefined;
+  private again: Steps | undefined;
   private timer: NodeJS.Timeout | undefined;
   private pushTimer: NodeJS.Timeout | undefined;
   private retryMs = FIRST_RETRY_MS;
@@ -98,8 +105,8 @@ export class UpstreamSync {
    * it lacks; resolves when done. Failures are recorded in the status, never
    * thrown. A call while a sync runs resolves after a further one.
    */
-  sync(): Promise<void> {
-    return this.run({ fetch: true, push: this.deps.mode === 'sync' });
+  sync(announced?: string): Promise<void> {
+    return this.run({ fetch: true, push: this.deps.mode === 'sync', announced });
   }
 
   /** Where the sync stands (GET /admin/api/git). */
@@ -121,10 +128,10 @@ export class UpstreamSync {
   }
 
   // One sync at a time; what is asked meanwhile runs once right after.
-  private run(steps: { fetch: boolean; push: boolean }): Promise<void> {
+  private run(steps: Steps): Promise<void> {
     if (this.stopped) return Promise.resolve();
     if (this.running) {
-      this.again = { fetch: steps.fetch || !!this.again?.fetch, push: steps.push || !!this.again?.push };
+      this.again = { fetch: steps.fetch || !!this.again?.fetch, push: steps.push || !!this.again?.push, announced: steps.announced ?? this.again?.announced };
       return this.running.then(() => this.running ?? Promise.resolve());
     }
     this.running = this.steps(steps).finally(() => {
@@ -136,22 +143,24 @@ export class UpstreamSync {
     return this.running;
   }
 
-  private async steps(steps: { fetch: boolean; push: boolean }): Promise<void> {
-    if (steps.fetch && !(await this.fetchAndTakeIn())) return;
+  private async steps(steps: Steps): Promise<void> {
+    if (steps.fetch && !(await this.fetchAndTakeIn(steps.announced))) return;
     if (!steps.push) return;
     // Refused because the upstream moved meanwhile: take its commits in and try once more.
     if ((await this.pushLocal()) === 'rejected' && (await this.fetchAndTakeIn())) await this.pushLocal();
   }
 
   // Returns false when the upstream could not be reached (the push would fail too).
-  private async fetchAndTakeIn(): Promise<boolean> {
+  private async fetchAndTakeIn(announced?: string): Promise<boolean> {
     const { peer, remote } = this.deps;
     const branch = await this.upstreamBranch();
     try {
-      const head = await remote.headOf(branch);
+      // A primary that announced its head saves the round trip that asks for it.
+      const head = announced ?? (await remote.headOf(branch));
       if (head !== undefined && head !== (await peer.branches.resolve(trackingRef(branch)))) await remote.fetch(peer.gitdir, branch);
       this.lastFetch = this.report(null);
-      if (head !== undefined) await this.deps.writer.transaction((tx) => this.takeIn(tx, head));
+      const fetched = await peer.branches.resolve(trackingRef(branch));
+      if (fetched !== undefined) await this.deps.writer.transaction((tx) => this.takeIn(tx, fetched));
       return true;
     } catch (error) {
       this.lastFetch = this.report(error);
