@@ -229,14 +229,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const replication = config.role === 'primary' ? new ReplicationSource({ version: stateVersion, repo, stores, media, events }) : undefined;
   const replica =
     primary && peer && upstream && config.primaryUrl
-      ? new ReplicaFollower({ client: primary, upstream, branches: peer.branches, repo, applyState: (snapshot) => applyReplicatedState(stores, snapshot), logger }, config.primaryUrl)
+      ? new ReplicaFollower({ client: primary, upstream, branches: peer.branches, repo, writer, applyState: (snapshot) => applyReplicatedState(stores, snapshot), logger }, config.primaryUrl)
       : undefined;
   health.reportNodeWith(async () => ({
     role: config.role,
     git_available: peer !== undefined,
     branch: await repo.currentBranch(),
-    head: await repo.head(),
-    ...(replica ? await replicaHealth(replica) : { lag_ms: 0 }),
+    ...(replica ? await replicaHealth(replica) : { head: await repo.head(), lag_ms: 0 }),
   }));
   // A replica's follower drives its syncs; the interval is its fallback.
   upstream?.start();
@@ -331,9 +330,9 @@ async function cloneUpstreamOnFirstStart(config: Config, contentDir: string, log
   }
 }
 
-async function replicaHealth(replica: ReplicaFollower): Promise<{ lag_ms: number; primary: NonNullable<NodeHealth['primary']> }> {
-  const { lag_ms, primary, reachable, last_contact_at, primary_head } = await replica.health();
-  return { lag_ms, primary: { url: primary, reachable, last_contact_at, head: primary_head } };
+async function replicaHealth(replica: ReplicaFollower): Promise<{ head: string; lag_ms: number; primary: NonNullable<NodeHealth['primary']> }> {
+  const { head, lag_ms, primary, reachable, last_contact_at, primary_head } = await replica.health();
+  return { head, lag_ms, primary: { url: primary, reachable, last_contact_at, head: primary_head } };
 }
 
 async function pathExists(file: string): Promise<boolean> {

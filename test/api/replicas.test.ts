@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildAdminServer, cookieHeaderOf, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import { cloneFrom, commitIn, mustGit, removeFolders, repoUrl } from '../helpers/git-client.ts';
 import { contentRepoOf, headOid, statusPorcelain } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { spawnServer, type ServerProcess } from '../helpers/server-process.ts';
@@ -64,6 +65,7 @@ describe('a primary with two read replicas', function () {
     await near?.close();
     await primary?.close();
     await rm(farDataDir, { recursive: true, force: true });
+    await removeFolders();
     if (lags.length > 0) {
       const sorted = [...lags].sort((a, b) => a - b);
       console.log(`      replica lag over ${sorted.length} writes: median ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted[sorted.length - 1]} ms`);
@@ -137,6 +139,15 @@ describe('a primary with two read replicas', function () {
     const again = await fetch(`${far.url}/media/default/${filename}`, { headers: { 'if-none-match': file.headers.get('etag') ?? '' } });
     expect(again.status).to.equal(304);
     expect((await fetch(`${far.url}/media-thumbs/default/${filename}`)).status).to.equal(200);
+  });
+
+  it('lets a developer clone from a replica and push through it to the primary', async () => {
+    const work = await cloneFrom(repoUrl(near.baseUrl, token));
+    await commitIn(work, { 'default/entries/posts/pushed-via-replica.md': '---\ntitle: Pushed via a replica\nstatus: published\n---\n' }, 'Push through a replica');
+    await mustGit(work, ['push', '--quiet']);
+    expect((await primary.request('GET', `${POSTS}/pushed-via-replica`)).status).to.equal(200);
+    const seen = await pollUntil(() => near.request('GET', `${POSTS}/pushed-via-replica`), (answer) => answer.status === 200, { timeoutMs: 10_000 });
+    expect(seen.status).to.equal(200);
   });
 
   it('catches up after being killed with SIGKILL and restarted', async () => {

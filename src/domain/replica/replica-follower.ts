@@ -7,7 +7,7 @@
 // catchUp() until the replica holds their outcome.
 import type { Logger } from '../../lib/logger.ts';
 import type { BranchMoves } from '../../storage/git-cli/git-peer.ts';
-import type { ContentReader } from '../content/content-writer.ts';
+import type { ContentReader, ContentWriter } from '../content/content-writer.ts';
 import type { UpstreamSync } from '../git/upstream-sync.ts';
 import type { PrimaryClient } from './primary-client.ts';
 import type { ReplicatedState } from './replicated-state.ts';
@@ -21,6 +21,8 @@ export interface ReplicaFollowerDeps {
   upstream: UpstreamSync;
   branches: BranchMoves;
   repo: ContentReader;
+  /** Its lock tells when commits taken in are in the index too, not only on the branch. */
+  writer: ContentWriter;
   /** Makes the replica's stores hold a snapshot of the primary's state. */
   applyState: (snapshot: ReplicatedState) => Promise<void>;
   logger: Logger;
@@ -29,6 +31,8 @@ export interface ReplicaFollowerDeps {
 
 /** The replica part of GET /api/v1/health. */
 export interface ReplicaHealth {
+  /** The commit this replica serves (in its index, not only on its branch). */
+  head: string;
   primary: string;
   /** Whether the last call to the primary got an answer. */
   reachable: boolean;
@@ -85,9 +89,10 @@ export class ReplicaFollower {
 
   /** Where the replica stands against its primary. */
   async health(): Promise<ReplicaHealth> {
-    const head = await this.deps.repo.head();
+    const head = await this.heldHead();
     const isBehind = this.primaryHead !== undefined && head !== this.primaryHead;
     return {
+      head,
       primary: this.primaryUrl,
       reachable: this.reachable,
       last_contact_at: this.lastContact === undefined ? null : new Date(this.lastContact).toISOString(),
@@ -109,11 +114,11 @@ export class ReplicaFollower {
     while (!this.stopping.signal.aborted) {
       const asked = this.now();
       try {
-        const since = { head: await this.deps.repo.head(), state: this.appliedState };
+        const since = { head: await this.heldHead(), state: this.appliedState };
         const point = await this.deps.client.changes(since, LONG_POLL_MS, this.stopping.signal);
         await this.follow(point);
         // Commits announced but not taken in (git failed; the sync logged why) are asked for again after a wait, not at once.
-        if ((await this.deps.repo.head()) !== point.head) throw new Error('The primary\'s commits could not be fetched yet.');
+        if (!(await this.holds({ head: point.head }))) throw new Error('The primary\'s commits could not be fetched yet.');
         retryMs = FIRST_RETRY_MS;
         isDownLogged = false;
         // An early answer without news is a primary on its way down; do not ask again at once.
@@ -129,6 +134,11 @@ export class ReplicaFollower {
     }
   }
 
+  // The branch moves a moment before the index has taken the commits in; both are done once the write lock is free.
+  private heldHead(): Promise<string> {
+    return this.deps.writer.transaction(() => this.deps.repo.head());
+  }
+
   private pause(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
   }
@@ -142,13 +152,13 @@ export class ReplicaFollower {
 
   private async take(point: ReplicationPoint): Promise<void> {
     if (point.head !== '') this.noteContact(point.head);
-    if (point.head !== '' && point.head !== (await this.deps.repo.head())) await this.deps.upstream.sync(point.head);
+    if (point.head !== '' && point.head !== (await this.heldHead())) await this.deps.upstream.sync(point.head);
     if (point.state !== '' && point.state !== this.appliedState) {
       const snapshot = await this.deps.client.state();
       await this.deps.applyState(snapshot);
       this.appliedState = snapshot.version;
     }
-    if ((await this.deps.repo.head()) === this.primaryHead) this.behindSince = undefined;
+    if ((await this.heldHead()) === this.primaryHead) this.behindSince = undefined;
   }
 
   private noteContact(primaryHead: string): void {
@@ -163,7 +173,7 @@ export class ReplicaFollower {
   private async holds(target: Partial<ReplicationPoint>): Promise<boolean> {
     if (target.state !== undefined && !holdsVersion(this.appliedState, target.state)) return false;
     if (target.head === undefined) return true;
-    const head = await this.deps.repo.head();
+    const head = await this.heldHead();
     return head === target.head || (await this.deps.branches.isAncestor(target.head, head).catch(() => false));
   }
 }

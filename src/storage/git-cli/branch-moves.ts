@@ -122,8 +122,11 @@ export class BranchMoves {
 
   /** Brings index and working tree from `from` to `to` (the branch already points at `to`) and clears the journal. */
   async finishMove(from: string, to: string): Promise<void> {
-    await this.git(['update-index', '-q', '--refresh'], [1]);
-    await this.git(['read-tree', '-u', '-m', from, to]);
+    // The index normally holds fresh file stats; refreshing them (a stat of every file) only when git finds one stale.
+    if ((await this.git(['read-tree', '-u', '-m', from, to], [128])).code !== 0) {
+      await this.git(['update-index', '-q', '--refresh'], [1]);
+      await this.git(['read-tree', '-u', '-m', from, to]);
+    }
     await this.endMove();
   }
 

@@ -48,7 +48,7 @@ export class GitRemote {
 
   /** Fetches the upstream's `branch` into the tracking ref of `gitdir`. */
   async fetch(gitdir: string, branch: string): Promise<void> {
-    await this.git(['--git-dir', gitdir, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', this.location.url, `+refs/heads/${branch}:${trackingRef(branch)}`]);
+    await this.git(['--git-dir', gitdir, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-auto-maintenance', this.location.url, `+refs/heads/${branch}:${trackingRef(branch)}`]);
   }
 
   /** Pushes commit `oid` of `gitdir` to the upstream's `branch`; `rejected` when the upstream has commits it lacks. */
