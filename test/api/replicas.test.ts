@@ -192,3 +192,41 @@ describe('a replica that cannot start', () => {
     }
   });
 });
+
+describe('the replication endpoint of a primary', () => {
+  let primary: TestServer;
+  let admin: AdminSession;
+  let token: string;
+
+  before(async () => {
+    ({ server: primary, admin, token } = await buildAdminServer({ token: FULL_ACCESS }));
+  });
+  after(() => primary.close());
+
+  it('hands the replicated state only to a token whose grant names replication.read', async () => {
+    expect((await primary.request('GET', '/replication/v1/state')).status).to.equal(401);
+    const everything = await primary.request('GET', '/replication/v1/state', { token });
+    expect(everything.status).to.equal(403);
+    expect(everything.body.error.code).to.equal('forbidden');
+    const replicaToken = await issueToken(primary, admin, [{ effect: 'allow', actions: ['replication.read', 'git.pull'], resources: ['*'] }], 'replica');
+    const state = await primary.request('GET', '/replication/v1/state', { token: replicaToken });
+    expect(state.status).to.equal(200);
+    expect(state.body.data).to.have.all.keys('version', 'users', 'roles', 'tokens', 'sessions', 'session_keys');
+    expect(state.body.data.users.map((user: { username: string }) => user.username)).to.deep.equal(['admin']);
+  });
+
+  it('answers a long poll at once when the replica is behind, and when the primary moves', async () => {
+    const replicaToken = await issueToken(primary, admin, [{ effect: 'allow', actions: ['replication.*'], resources: ['*'] }], 'poller');
+    const now = await primary.request('GET', '/replication/v1/changes', { token: replicaToken });
+    expect(now.body.data).to.have.all.keys('head', 'state');
+    const waiting = primary.request('GET', `/replication/v1/changes?head=${now.body.data.head}&state=${now.body.data.state}&wait=20000`, { token: replicaToken });
+    const created = await primary.request('POST', '/api/v1/workspaces/default/content-types', { token, body: { name: 'pages' } });
+    expect(created.status).to.equal(201);
+    const moved = await waiting;
+    expect(moved.status).to.equal(200);
+    expect(moved.body.data.head).to.not.equal(now.body.data.head);
+    expect(created.headers.get('x-cms-head')).to.equal(moved.body.data.head);
+    const badWait = await primary.request('GET', '/replication/v1/changes?wait=forever', { token: replicaToken });
+    expect(badWait.status).to.equal(400);
+  });
+});

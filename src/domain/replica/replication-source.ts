@@ -4,6 +4,7 @@
 // interval), and media binaries for replicas that lack one. Every call needs
 // a token with `replication.read`; the content itself travels over git.
 import type { Readable } from 'node:stream';
+import { AppError } from '../../errors/app-error.ts';
 import { authorize } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -91,8 +92,12 @@ export class ReplicationSource {
     this.wakeAll();
   }
 
+  // The state holds password, token and session hashes: only a token made for
+  // replicas gets it, one whose grant names replication.read (a `*` is not enough).
   private check(principal: Principal): void {
     authorize(principal, { action: 'replication.read', resource: 'replication:*', workspace: ALL_WORKSPACES });
+    const named = principal.kind !== 'anonymous' && principal.grants.some((grant) => grant.effect === 'allow' && grant.actions.some((action) => action === 'replication.read' || action === 'replication.*'));
+    if (!named) throw new AppError('forbidden', 'Replication needs a token made for replicas: a grant that names replication.read, since it hands out password and token hashes.');
   }
 
   private sleep(ms: number): Promise<void> {
