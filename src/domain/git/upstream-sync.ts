@@ -70,6 +70,7 @@ export class UpstreamSync {
   private lastFetch: StepReport | null = null;
   private lastPush: StepReport | null = null;
   private lastConflict: UpstreamStatus['last_conflict'] = null;
+  private toldConflict: UpstreamStatus['last_conflict'] = null;
   private running: Promise<void> | undefined;
   private again: Steps | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -161,6 +162,8 @@ export class UpstreamSync {
       this.lastFetch = this.report(null);
       const fetched = await peer.branches.resolve(trackingRef(branch));
       if (fetched !== undefined) await this.deps.writer.transaction((tx) => this.takeIn(tx, fetched));
+      // Told once the transaction is over, so listeners never run inside it.
+      if (this.lastConflict && this.lastConflict !== this.toldConflict) this.tellConflict(this.lastConflict);
       return true;
     } catch (error) {
       this.lastFetch = this.report(error);
@@ -208,7 +211,12 @@ export class UpstreamSync {
     await this.adopt(tx, branch, local, upstream);
     this.lastConflict = { branch: name, at: at.toISOString(), local, upstream };
     this.deps.logger.error('local commits conflict with the upstream; they were kept on a branch and the upstream adopted', { branch: name, local, upstream });
-    this.deps.events.emit({ type: 'git.conflict', workspace: EVERY_WORKSPACE, occurredAt: at.toISOString(), data: { branch: name, local, upstream } });
+  }
+
+  private tellConflict(conflict: NonNullable<UpstreamStatus['last_conflict']>): void {
+    this.toldConflict = conflict;
+    const { branch, at, local, upstream } = conflict;
+    this.deps.events.emit({ type: 'git.conflict', workspace: EVERY_WORKSPACE, occurredAt: at, data: { branch, local, upstream } });
   }
 
   // Pushes the branch when the upstream lacks some of its commits; failures are retried with growing waits.
