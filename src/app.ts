@@ -11,11 +11,18 @@ import { createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
 import { createAdminRouter } from './api/admin.ts';
 import { createMediaFilesRouter } from './api/media/media-files.routes.ts';
 import { createAdminAppRouter } from './api/admin-app/admin-app.routes.ts';
+import { createGitHttpRouter } from './api/git/git-http.routes.ts';
+import { createReplicationRouter } from './api/replication/replication.routes.ts';
+import { createReplicaForwarder } from './http/replica-forward.ts';
+import { createReplicationHeaders } from './http/replication-headers.ts';
 import { createAuthenticate } from './http/authenticate.ts';
 import { createDeniedTokenRecorder } from './http/denied-tokens.ts';
 import { recordDeniedToken } from './domain/activity/activity-feeds.ts';
 import { createSessionMiddleware } from './http/session.ts';
 import type { Services } from './services.ts';
+
+// How long a replica holds a forwarded write's answer back while it takes the write in.
+const FORWARDED_WRITE_WAIT_MS = 10_000;
 
 /** The Koa app with every middleware and router mounted, for main.ts and the tests; it never listens. */
 export function createApp(config: Config, services: Services): Koa<AppState> {
@@ -27,6 +34,18 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   app.use(requestId);
   app.use(createErrorHandler(services.logger));
   app.use(createBaseUrl(config));
+  // Replication (docs/deployment.md): a primary marks where each write left it; a replica sends writes to its primary.
+  const { replication, replica } = services;
+  if (replication) app.use(createReplicationHeaders(() => replication.point()));
+  if (replica && config.primaryUrl) {
+    app.use(
+      createReplicaForwarder({
+        primaryUrl: config.primaryUrl,
+        catchUp: (target) => replica.catchUp(target, FORWARDED_WRITE_WAIT_MS),
+        onLagging: (path) => services.logger.error('answered a forwarded write before this replica held it', { path }),
+      }),
+    );
+  }
   app.use(createDeniedTokenRecorder((denied) => recordDeniedToken(services.activity, denied)));
   app.use(createSessionMiddleware(app, services.sessions, services.sessionKeys));
   app.use(createAuthenticate({ tokens: services.tokens, users: services.users }));
@@ -44,5 +63,13 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   const mediaFiles = createMediaFilesRouter(services.media);
   app.use(mediaFiles.routes());
   app.use(mediaFiles.allowedMethods());
+  const git = createGitHttpRouter(services.git);
+  app.use(git.routes());
+  app.use(git.allowedMethods());
+  if (replication) {
+    const replicationRouter = createReplicationRouter(replication);
+    app.use(replicationRouter.routes());
+    app.use(replicationRouter.allowedMethods());
+  }
   return app;
 }

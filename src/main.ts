@@ -32,8 +32,9 @@ export async function startServer(sources: ConfigSources = {}): Promise<RunningS
     services,
     url: `http://${host}:${port}`,
     close: async () => {
-      // Open live-event streams would keep server.close() waiting.
+      // Open live-event streams and replicas' long polls would keep server.close() waiting.
       await services.live.close();
+      services.replication?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await services.close();

@@ -1,13 +1,13 @@
 // The composition root: the only place services are constructed and wired.
 // Everything is passed explicitly; there are no module-level singletons.
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
-import type { Config } from './config/config.ts';
+import { access, readFile } from 'node:fs/promises';
+import { ConfigError, type Config } from './config/config.ts';
 import { ContentIndex } from './domain/content/content-index.ts';
 import { ContentWriter, type ContentReader } from './domain/content/content-writer.ts';
 import { EntryService } from './domain/entries/entry-service.ts';
 import { EventBus } from './domain/model/events.ts';
-import { HealthService } from './domain/health.ts';
+import { HealthService, type NodeHealth } from './domain/health.ts';
 import { TypeService } from './domain/types/type-service.ts';
 import { WorkspaceService } from './domain/workspaces/workspace-service.ts';
 import type { Logger } from './lib/logger.ts';
@@ -43,6 +43,15 @@ import { RevisionService } from './domain/history/revision-service.ts';
 import { TrashService } from './domain/trash/trash-service.ts';
 import { AppBundle } from './storage/app-bundle.ts';
 import { LiveFeed } from './domain/live/live-feed.ts';
+import { GitHttpService } from './domain/git/git-http-service.ts';
+import { GitStatusService } from './domain/git/git-status.ts';
+import { UpstreamSync } from './domain/git/upstream-sync.ts';
+import { displayUrl, GitPeer } from './storage/git-cli/git-peer.ts';
+import { PrimaryClient } from './domain/replica/primary-client.ts';
+import { ReplicaFollower } from './domain/replica/replica-follower.ts';
+import { applyReplicatedState, type StateStores } from './domain/replica/replicated-state.ts';
+import { ReplicationSource } from './domain/replica/replication-source.ts';
+import { countingWrites, StateVersion } from './domain/replica/state-version.ts';
 
 export interface Services {
   config: Config;
@@ -92,6 +101,16 @@ export interface Services {
   live: LiveFeed;
   /** The built admin web app, or undefined when it has not been built. */
   adminApp: AppBundle | undefined;
+  /** Git over HTTP: clone, fetch and push of the content repo (503 git_unavailable without the git CLI). */
+  git: GitHttpService;
+  /** GET /admin/api/git and POST /admin/api/git/sync. */
+  gitStatus: GitStatusService;
+  /** The sync with CMS_GIT_UPSTREAM (a replica's primary), when one is configured and git is installed. */
+  upstream: UpstreamSync | undefined;
+  /** On a primary: what replicas poll (/replication/v1). */
+  replication: ReplicationSource | undefined;
+  /** On a replica: the loop that follows the primary, and the wait of forwarded writes. */
+  replica: ReplicaFollower | undefined;
   /** Stops background work (the external-commit watcher, pending state writes). */
   close(): Promise<void>;
 }
@@ -102,7 +121,13 @@ export interface Services {
  * commits made outside the server.
  */
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
-  const repo = await ContentRepo.open(path.join(config.dataDir, 'content'), { splitIndex: config.git.splitIndex, packing: config.git.packing, logger });
+  const contentDir = path.join(config.dataDir, 'content');
+  await cloneUpstreamOnFirstStart(config, contentDir, logger);
+  const peer = await GitPeer.open({ ...config.git, root: contentDir, hooksDir: path.join(config.dataDir, 'cache', 'git-hooks') });
+  if (!peer) logger.error('the git CLI was not found: git over HTTP, upstream sync and replicas are off until git is installed');
+  // A branch move (push, sync) that a kill interrupted is finished before anything reads the content.
+  if (await peer?.branches.recover()) logger.info('finished a branch move that was interrupted');
+  const repo = await ContentRepo.open(contentDir, { splitIndex: config.git.splitIndex, packing: config.git.packing, logger });
   const state = await StateStore.open(path.join(config.dataDir, 'state'));
   const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event.type, error }));
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));
@@ -111,16 +136,23 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   // Commits from outside (and restores) are re-read into the read models built below; that happens only once the watch has started.
   const writer = new ContentWriter(repo, events, (changes) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary] }, changes));
   const workspaces = await WorkspaceService.load(repo, writer, [config.defaultWorkspace]);
-  await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
+  // A replica never commits: its content is its primary's.
+  if (config.role === 'primary') await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
 
   const mediaLibrary = new MediaLibrary(repo, recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', problem)));
   for (const workspace of workspaces.listAll()) await mediaLibrary.loadWorkspace(workspace.slug);
   const mediaStore = await MediaStore.open(config.dataDir);
   const stopWatching = watchExternalCommits({ writer, logger, intervalMs: config.watchIntervalMs });
-  const accounts = await AccountStore.load(state);
-  const sessions = await SessionStore.load(state, { idleMs: config.sessionIdleMs });
-  const tokens = await TokenService.load(state);
+  // On a primary, writes of what replicas receive are counted, so a replica knows when it holds a write.
+  const stateVersion = new StateVersion();
+  const replicatedState = config.role === 'primary' ? countingWrites(state, stateVersion) : state;
+  const accounts = await AccountStore.load(replicatedState);
+  const sessions = await SessionStore.load(replicatedState, { idleMs: config.sessionIdleMs });
+  const tokens = await TokenService.load(replicatedState);
+  const sessionKeys = await loadSessionKeys(replicatedState);
+  const stores: StateStores = { accounts, tokens, sessions, sessionKeys, state: replicatedState };
+  const primary = config.role === 'replica' && config.primaryUrl ? new PrimaryClient({ baseUrl: config.primaryUrl, token: config.git.upstreamToken }) : undefined;
   const users = new UserService(accounts, sessions);
   const webhooks = await WebhookService.load(state);
   const webhookDispatcher = await WebhookDispatcher.start({
@@ -137,7 +169,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
         details: { delivery: attempt.id, webhook_id: attempt.webhook_id, status_code: attempt.status_code, error: attempt.error },
       }),
   });
-  events.on((event) => webhookDispatcher.enqueue(event));
+  // The primary delivers webhooks; a replica taking in the same commits must not deliver them again.
+  if (config.role === 'primary') events.on((event) => webhookDispatcher.enqueue(event));
   const scheduler = await PublishScheduler.start({
     content,
     workspaces,
@@ -168,6 +201,45 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     maxObjectBytes: Math.min(config.backups.maxBytes, 2 ** 31 - 1),
     maxMediaBytes: config.limits.uploadFileBytes,
   });
+  const upstream =
+    peer && config.git.upstream
+      ? new UpstreamSync({
+          peer,
+          remote: peer.remote({ url: config.git.upstream, token: config.git.upstreamToken }),
+          mode: config.role === 'replica' ? 'follow' : 'sync',
+          branch: config.git.branch,
+          repo,
+          writer,
+          events,
+          logger,
+          intervalMs: config.git.syncIntervalMs,
+        })
+      : undefined;
+  const git = new GitHttpService({ peer, repo, writer, content, activity, logger, onLanded: () => upstream?.pushSoon() });
+  const media = new MediaService({
+    writer,
+    content,
+    workspaces,
+    library: mediaLibrary,
+    store: mediaStore,
+    allowedTypes: resolveAllowedTypes(config.media.allowedTypes),
+    logger,
+    missingFiles: primary && ((workspace, filename) => primary.media(workspace, filename)),
+  });
+  const replication = config.role === 'primary' ? new ReplicationSource({ version: stateVersion, repo, stores, media, events }) : undefined;
+  const replica =
+    primary && peer && upstream && config.primaryUrl
+      ? new ReplicaFollower({ client: primary, upstream, branches: peer.branches, repo, writer, applyState: (snapshot) => applyReplicatedState(stores, snapshot), logger }, config.primaryUrl)
+      : undefined;
+  health.reportNodeWith(async () => ({
+    role: config.role,
+    git_available: peer !== undefined,
+    branch: await repo.currentBranch(),
+    ...(replica ? await replicaHealth(replica) : { head: await repo.head(), lag_ms: 0 }),
+  }));
+  // A replica's follower drives its syncs; the interval is its fallback.
+  upstream?.start();
+  replica?.start();
   // Started last and not awaited: its first slice runs after the caller has started listening.
   const searchWarmUp = new AbortController();
   const warmingSearch = content.warmSearch({ signal: searchWarmUp.signal }).catch((error: unknown) => logger.error('could not build the search indexes ahead of time', { error }));
@@ -188,7 +260,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     roles: new RoleService(accounts),
     tokens,
     sessions,
-    sessionKeys: await loadSessionKeys(state),
+    sessionKeys,
     login: new LoginService({ accounts, users, workspaces, throttle: new LoginThrottle(), defaultWorkspace: config.defaultWorkspace, onAttempt: recordLoginAttempts(activity) }),
     profiles: new ProfileService(users, stateAvatarFiles(state)),
     webhooks,
@@ -201,15 +273,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       staging: await FileFolder.open(path.join(state.dir, 'updates')),
       releases: () => FileFolder.open(config.releasesDir),
     }),
-    media: new MediaService({
-      writer,
-      content,
-      workspaces,
-      library: mediaLibrary,
-      store: mediaStore,
-      allowedTypes: resolveAllowedTypes(config.media.allowedTypes),
-      logger,
-    }),
+    media,
     activity,
     trash: new TrashService(repo, writer, content),
     revisions: new RevisionService(repo, writer, content),
@@ -218,10 +282,18 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     scheduler,
     live,
     adminApp: await AppBundle.load(config.adminAppDir),
+    git,
+    gitStatus: new GitStatusService({ role: config.role, isGitAvailable: peer !== undefined, repo, http: git, upstream }),
+    upstream,
+    replication,
+    replica,
     close: async () => {
       await live.close();
       searchWarmUp.abort();
       await warmingSearch;
+      replication?.close();
+      await replica?.stop();
+      await upstream?.stop();
       stopWatching();
       await scheduler.stop();
       await webhookDispatcher.close();
@@ -231,6 +303,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       await activity.flush();
       // Last: queued commits finish and background packing stops.
       await repo.close();
+      await peer?.close();
     },
   };
 }
@@ -238,4 +311,34 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 async function packageInfo(): Promise<{ name: string; version: string }> {
   const manifest = JSON.parse(await readFile(path.join(findPackageRoot(import.meta.url), 'package.json'), 'utf8')) as { name: string; version: string };
   return { name: manifest.name, version: manifest.version };
+}
+
+// A server given an upstream and no content repo yet starts from the
+// upstream's content (a replica must: its history is its primary's). An
+// upstream without that branch yet is filled by the first push instead.
+async function cloneUpstreamOnFirstStart(config: Config, contentDir: string, logger: Logger): Promise<void> {
+  const { upstream, upstreamToken, branch } = config.git;
+  if (upstream === undefined || (await pathExists(path.join(contentDir, '.git')))) return;
+  let cloned = false;
+  try {
+    cloned = await GitPeer.cloneInto(config.git, { url: upstream, token: upstreamToken }, contentDir, branch ?? 'main');
+  } catch (error) {
+    logger.error('could not clone the upstream', { upstream: displayUrl(upstream), error });
+  }
+  if (cloned) logger.info('cloned the content repository from the upstream', { upstream: displayUrl(upstream) });
+  else if (config.role === 'replica') {
+    throw new ConfigError(`A new replica starts from its primary's content, but it could not be cloned from ${displayUrl(upstream)}: start the replica once the primary answers (and git is installed).`);
+  }
+}
+
+async function replicaHealth(replica: ReplicaFollower): Promise<{ head: string; lag_ms: number; primary: NonNullable<NodeHealth['primary']> }> {
+  const { head, lag_ms, primary, reachable, last_contact_at, primary_head } = await replica.health();
+  return { head, lag_ms, primary: { url: primary, reachable, last_contact_at, head: primary_head } };
+}
+
+async function pathExists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }

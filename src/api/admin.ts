@@ -46,6 +46,8 @@ import { createTrashRouter } from './admin/trash.routes.ts';
 import { createTypeOrderRouter } from './admin/type-order.routes.ts';
 import { createEventsRouter } from './admin/events.routes.ts';
 import type { LiveFeed } from '../domain/live/live-feed.ts';
+import type { GitStatusService } from '../domain/git/git-status.ts';
+import { createGitRouter } from './admin/git.routes.ts';
 
 /** The admin API root. */
 export const ADMIN_PREFIX = '/admin/api';
@@ -72,6 +74,7 @@ export interface AdminApiServices {
   appInfo: AppInfoService;
   live: LiveFeed;
   sessions: { isLive(key: string): boolean };
+  gitStatus: GitStatusService;
 }
 
 /**
@@ -103,6 +106,7 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createWebhooksRouter(services.webhooks, body),
     createBackupsRouter(services.backups, body, config.backups.maxBytes),
     createUpdateRouter(services.updates),
+    createGitRouter(services.gitStatus),
     createEventsRouter(services, { heartbeatMs: config.eventsHeartbeatMs }),
     createMediaRouter(services.media, { admin: true, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
   ]) {

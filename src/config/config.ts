@@ -37,12 +37,34 @@ export interface BackupLimits {
   maxBytes: number;
 }
 
-/** How the server keeps the content repository's git files. */
+/** Whether this node owns the content (`primary`) or follows one and forwards writes to it (`replica`). */
+export type NodeRole = 'primary' | 'replica';
+
+/**
+ * How the server keeps the content repository's git files, and git as a peer:
+ * the CLI, the upstream kept in sync, the sync interval (docs/deployment.md).
+ */
 export interface GitSettings {
   /** Write `.git/index` as git's split index (smaller writes; libgit2, JGit and isomorphic-git cannot read it). */
   splitIndex: boolean;
   /** Pack objects in the background with the git CLI. */
   packing: boolean;
+  /** The git executable (`CMS_GIT_PATH`, default `git` on the PATH). */
+  bin: string;
+  /**
+   * The environment git commands run in: the server's own without `CMS_*`
+   * settings (so no secret of ours reaches git or a hook) and without `GIT_*`
+   * variables that would point git at another repository.
+   */
+  env: Readonly<Record<string, string>>;
+  /** The upstream repository: an http(s) URL or an absolute local path; undefined when there is none. */
+  upstream: string | undefined;
+  /** Sent as the HTTP Basic password to an http(s) upstream; never logged or shown. */
+  upstreamToken: string | undefined;
+  /** The upstream branch the content repo's branch syncs with; undefined means the same name as the local branch. */
+  branch: string | undefined;
+  /** Milliseconds between fetches from the upstream (and a replica's fallback poll of its primary). */
+  syncIntervalMs: number;
 }
 
 /** The validated, frozen settings every other module receives as an argument. */
@@ -69,7 +91,6 @@ export interface Config {
   media: MediaSettings;
   webhooks: WebhookSettings;
   backups: BackupLimits;
-  git: GitSettings;
   /** URL of the update feed (`{ version, url, sha256, notes }`), or undefined when updates are not configured. */
   updateFeed: string | undefined;
   /** Folder that installed releases are unpacked into, each in `{version}/`. */
@@ -78,6 +99,10 @@ export interface Config {
   adminAppDir: string;
   /** Milliseconds between heartbeats on the admin live-event stream. */
   eventsHeartbeatMs: number;
+  role: NodeRole;
+  /** A replica's primary (its base URL, no trailing slash); undefined on a primary. */
+  primaryUrl: string | undefined;
+  git: GitSettings;
 }
 
 /** Where loadConfig() reads settings; tests pass their own instead of process.env. */
@@ -114,6 +139,11 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   // An empty CMS_UPDATE_FEED switches updates off, like leaving it unset.
   const updateFeed = parseHttpUrl(env.CMS_UPDATE_FEED || undefined, 'CMS_UPDATE_FEED');
   const logLevel = parseLogLevel(env.CMS_LOG_LEVEL ?? 'info');
+  const role = parseRole(env.CMS_ROLE || 'primary');
+  const primaryUrl = parseHttpUrl(env.CMS_PRIMARY_URL || undefined, 'CMS_PRIMARY_URL')?.replace(/\/+$/, '');
+  if (role === 'replica' && primaryUrl === undefined) throw new ConfigError('CMS_ROLE=replica needs CMS_PRIMARY_URL, the base URL of the primary.');
+  // A replica follows its primary's repository unless told otherwise.
+  const upstream = parseUpstream(env.CMS_GIT_UPSTREAM || (role === 'replica' ? `${primaryUrl}/git/content.git` : undefined), cwd);
 
   return deepFreeze({
     host: pick('host', 'HOST') ?? '127.0.0.1',
@@ -142,20 +172,65 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       maxFiles: parseInteger(env.CMS_BACKUP_MAX_FILES ?? '10000', 'CMS_BACKUP_MAX_FILES', 10, 10_000_000),
       maxBytes: parseInteger(env.CMS_BACKUP_MAX_BYTES ?? String(4 * 1024 ** 3), 'CMS_BACKUP_MAX_BYTES', 1024, 1024 ** 5),
     },
-    git: {
-      splitIndex: env.CMS_GIT_SPLIT_INDEX === '1',
-      packing: env.CMS_GIT_PACKING !== '0',
-    },
     updateFeed,
     releasesDir: path.resolve(cwd, env.CMS_RELEASES_DIR ?? path.join(dataDir, 'releases')),
     eventsHeartbeatMs: parseInteger(env.CMS_EVENTS_HEARTBEAT_MS ?? '15000', 'CMS_EVENTS_HEARTBEAT_MS', 100, 300_000),
     adminAppDir: path.resolve(cwd, env.CMS_ADMIN_APP_DIR ?? path.join(findPackageRoot(import.meta.url), 'dist', 'admin')),
+    role,
+    primaryUrl,
+    git: {
+      splitIndex: env.CMS_GIT_SPLIT_INDEX === '1',
+      packing: env.CMS_GIT_PACKING !== '0',
+      bin: env.CMS_GIT_PATH || 'git',
+      env: gitEnvironment(process.env),
+      upstream,
+      upstreamToken: env.CMS_GIT_UPSTREAM_TOKEN || undefined,
+      branch: parseBranch(env.CMS_GIT_BRANCH || undefined),
+      syncIntervalMs: parseInteger(env.CMS_GIT_SYNC_INTERVAL_MS ?? '10000', 'CMS_GIT_SYNC_INTERVAL_MS', 50, 86_400_000),
+    },
   });
 }
 
 function parseHttpUrl(raw: string | undefined, name: string): string | undefined {
   if (raw !== undefined && !/^https?:\/\/[^/]+(\/.*)?$/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL.`);
   return raw;
+}
+
+function parseRole(raw: string): NodeRole {
+  if (raw !== 'primary' && raw !== 'replica') throw new ConfigError('CMS_ROLE must be primary or replica.');
+  return raw;
+}
+
+// An upstream is a URL git fetches over http(s), or a repository on this machine.
+function parseUpstream(raw: string | undefined, cwd: string): string | undefined {
+  if (raw === undefined) return undefined;
+  if (/^https?:\/\//.test(raw)) return parseHttpUrl(raw, 'CMS_GIT_UPSTREAM');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) throw new ConfigError('CMS_GIT_UPSTREAM must be an http(s) URL or a local path.');
+  return path.resolve(cwd, raw);
+}
+
+// git's own rules for a branch name (git check-ref-format --branch), in short.
+function parseBranch(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const valid = /^[A-Za-z0-9._/-]{1,200}$/.test(raw) && !/(^[-/.]|\.\.|\/\/|\/\.|\.lock$|[/.]$)/.test(raw) && raw !== 'HEAD';
+  if (!valid) throw new ConfigError('CMS_GIT_BRANCH must be a git branch name such as main.');
+  return raw;
+}
+
+const GIT_REDIRECTS = new Set([
+  'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH',
+  'GIT_CEILING_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_PROTOCOL', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_PREFIX',
+]);
+
+// The process environment as git commands see it: the server's settings
+// (CMS_*, upstream token included) stay out, and git never prompts.
+function gitEnvironment(source: NodeJS.ProcessEnv): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value === undefined || key.startsWith('CMS_') || GIT_REDIRECTS.has(key) || /^GIT_CONFIG_(KEY|VALUE)_/.test(key)) continue;
+    kept[key] = value;
+  }
+  return { ...kept, GIT_TERMINAL_PROMPT: '0' };
 }
 
 function parseLogLevel(raw: string): Config['logLevel'] {

@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'rate_limited',
   'internal_error',
   'not_set_up',
+  'git_unavailable',
+  'primary_unavailable',
 ] as const;
 
 /** One of ERROR_CODES. */

@@ -1,5 +1,6 @@
-// Who is calling: a bearer token (any path), else the admin session user (on
-// /admin and /media paths), else anonymous. Everything it needs is in memory,
+// Who is calling: an API token (any path; as a bearer token, or as the
+// password of HTTP Basic, which is what git sends), else the admin session
+// user (on /admin and /media paths), else anonymous. Everything it needs is in memory,
 // so an authenticated request costs about what an anonymous one does.
 import type { Context, Next } from 'koa';
 import type { TokenService } from '../domain/auth/token-service.ts';
@@ -16,12 +17,17 @@ export interface AuthenticateDeps {
 }
 
 const BEARER = /^Bearer (\S+)$/;
+const BASIC = /^Basic ([A-Za-z0-9+/]+={0,2})$/;
+
+/** The challenge that makes git ask for a user name and password (API.md "Git over HTTP"). */
+export const BASIC_CHALLENGE = 'Basic realm="cms"';
 
 /**
  * Middleware that sets ctx.state.principal. Runs after the session
  * middleware. Throws unauthorized (401) when an Authorization header is sent
- * but is not a valid bearer token: malformed, extra characters, unknown,
- * revoked or expired (SPEC: an invalid token gives 401 on any request).
+ * but does not carry a valid token: malformed, extra characters, unknown,
+ * revoked or expired (SPEC: an invalid token gives 401 on any request). A
+ * failed Basic header is answered with the Basic challenge, so git asks again.
  */
 export function createAuthenticate(deps: AuthenticateDeps) {
   return async function authenticate(ctx: Context & { state: AppState }, next: Next): Promise<void> {
@@ -33,11 +39,19 @@ export function createAuthenticate(deps: AuthenticateDeps) {
 function principalOf(ctx: Context, deps: AuthenticateDeps): Principal {
   const header = ctx.get('Authorization');
   if (header !== '') {
-    const plain = BEARER.exec(header)?.[1];
+    const basic = BASIC.exec(header)?.[1];
+    const plain = basic === undefined ? BEARER.exec(header)?.[1] : basicPassword(basic);
     const principal = plain === undefined ? undefined : deps.tokens.authenticate(plain);
-    if (!principal) throw new AppError('unauthorized', 'The API token is malformed, unknown, revoked or expired.');
-    return principal;
+    if (principal) return principal;
+    throw new AppError('unauthorized', 'The API token is malformed, unknown, revoked or expired.', basic === undefined ? {} : { details: { challenge: BASIC_CHALLENGE } });
   }
   const userId = sessionUserId(ctx);
   return (userId !== undefined && deps.users.principalFor(userId)) || ANONYMOUS;
+}
+
+// `user:password` in base64; the user name is free, the password is the token.
+function basicPassword(encoded: string): string | undefined {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon === -1 ? undefined : decoded.slice(colon + 1);
 }

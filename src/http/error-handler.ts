@@ -28,6 +28,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   not_set_up: 503,
+  git_unavailable: 503,
+  primary_unavailable: 503,
 };
 
 /** Koa middleware (outermost) that renders every thrown error as the envelope. */
@@ -62,6 +64,9 @@ function renderError(ctx: Context, error: AppError): void {
   if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.ceil(retryAfter)));
   const allow = error.details?.allow;
   if (typeof allow === 'string') ctx.set('Allow', allow);
+  // The challenge that makes git (and browsers) ask for credentials (git over HTTP).
+  const challenge = error.details?.challenge;
+  if (typeof challenge === 'string') ctx.set('WWW-Authenticate', challenge);
   ctx.remove('ETag');
   ctx.body = { error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } };
 }

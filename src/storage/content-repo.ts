@@ -294,6 +294,15 @@ export class ContentRepo {
     return this.watcher.watch(onChange, intervalMs, options);
   }
 
+  /**
+   * Records that HEAD moved from `from` to `to` by a hand the server steered
+   * (a push, an upstream sync) and that those commits are being taken in
+   * already: the watch for outside commits reports them no more.
+   */
+  markReceived(from: string, to: string): void {
+    this.watcher.recordOwnCommit(to, from);
+  }
+
   /** Stops every watch, waits for queued writes to finish and stops background packing. */
   async close(): Promise<void> {
     this.watcher.stopAll();

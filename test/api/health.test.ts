@@ -14,12 +14,13 @@ describe('health', () => {
       expect(response.status).to.equal(200);
       expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
       const data = response.body.data;
-      expect(data).to.have.all.keys('ok', 'name', 'version', 'time', 'extensions');
+      expect(data).to.have.all.keys('ok', 'name', 'version', 'time', 'extensions', 'git');
       expect(data.ok).to.equal(true);
       expect(data.name).to.equal('git-cms');
       expect(data.version).to.match(/^\d+\.\d+\.\d+/);
       expect(Date.parse(data.time)).to.not.be.NaN;
       expect(data.extensions).to.deep.equal({ gd: true, zip: true });
+      expect(data.git).to.deep.equal({ role: 'primary', git_available: true, branch: 'main', head: await server.services.repo.head(), lag_ms: 0 });
     });
   }
 

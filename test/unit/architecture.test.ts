@@ -45,12 +45,12 @@ const DOMAIN_FLOORS: string[][] = [
   ['content'], // the content index and the write path
   ['workspaces'],
   ['types', 'entries', 'media', 'webhooks', 'activity'], // services
-  ['trash', 'history', 'backups', 'health', 'live'], // services built on entries, webhooks, media; the live feed
-  ['dashboard', 'updates'],
+  ['trash', 'history', 'backups', 'health', 'live', 'git'], // services built on entries, webhooks, media; the live feed; git as a peer
+  ['dashboard', 'updates', 'replica'], // replica: following a primary, built on the git peer
 ];
 // The only file outside storage/ that holds the content repo's write methods.
 const WRITE_PATH = 'domain/content/content-writer.ts';
-const WRITE_METHODS = /\.(commitChanges|serialize|watchHead)\(/;
+const WRITE_METHODS = /\.(commitChanges|serialize|watchHead|markReceived)\(/;
 const NODE_IO = new Set(['node:fs', 'node:fs/promises', 'fs', 'fs/promises', 'node:child_process']);
 
 interface ImportEdge {

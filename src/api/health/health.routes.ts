@@ -7,8 +7,8 @@ import type { AppState } from '../../http/state.ts';
 /** GET /health answers the health report; mounted scoped and unscoped (API.md). */
 export function createHealthRouter(health: HealthService): Router<AppState> {
   const router = new Router<AppState>();
-  router.get('/health', (ctx) => {
-    ctx.body = { data: health.report() };
+  router.get('/health', async (ctx) => {
+    ctx.body = { data: await health.check() };
   });
   return router;
 }

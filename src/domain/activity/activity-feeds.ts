@@ -20,6 +20,7 @@ const VERBS: Record<EventType, string> = {
   'media.uploaded': 'Uploaded',
   'media.updated': 'Updated the file',
   'media.deleted': 'Deleted the file',
+  'git.conflict': 'Kept local commits that conflict with the upstream on the branch',
 };
 
 // Usernames and paths come from clients; a record keeps a bounded piece.
@@ -32,6 +33,10 @@ export function recordDomainEvents(events: EventBus, log: ActivityLog): void {
 
 /** The activity record of a domain event: `content.updated` → "Updated posts/hello-world." */
 export function describeEvent(event: DomainEvent): ActivityInput {
+  if (event.type === 'git.conflict') {
+    const message = `${VERBS[event.type]} ${event.data.branch}; the server now holds the upstream's content.`;
+    return { level: 'warning', type: event.type, message, user_id: null, workspace: null, details: { ...event.data } };
+  }
   const { type: typeName, slug, id, filename } = event.data;
   const subject = event.type.startsWith('content.') ? `${typeName}/${slug ?? id}` : event.type.startsWith('schema.') ? `"${typeName}"` : `"${filename}"`;
   return { type: event.type, message: `${VERBS[event.type]} ${subject}.`, user_id: event.actor ?? null, workspace: event.workspace, details: { ...event.data } };

@@ -20,6 +20,8 @@ export const KNOWN_ACTIONS: readonly string[] = Object.freeze([
   'trash.read', 'trash.restore', 'trash.purge',
   'activity.read',
   'updates.check', 'updates.download', 'updates.install',
+  'git.pull', 'git.push',
+  'replication.read',
 ]);
 
 /** The areas: the part before the dot of an action and before the first colon of a resource. */

@@ -5,13 +5,15 @@
 import { createHash } from 'node:crypto';
 import { StateFile, type JsonState } from '../state/state-file.ts';
 
-interface StoredSession {
+/** One stored session: its data (user, CSRF token) and times; keyed by the SHA-256 of the cookie's key. */
+export interface StoredSession {
   data: Record<string, unknown>;
   created_at: number;
   last_seen_at: number;
 }
 
-type SessionMap = Record<string, StoredSession>;
+/** Every session, keyed by the SHA-256 of its key. */
+export type SessionMap = Record<string, StoredSession>;
 
 /** How the store is tuned; `now` exists for tests. */
 export interface SessionStoreOptions {
@@ -98,6 +100,16 @@ export class SessionStore {
       }
     }
     if (changed) await this.file.save();
+  }
+
+  /** Every session as stored (hashed keys only), for replicas (docs/deployment.md). */
+  all(): Readonly<SessionMap> {
+    return this.file.value;
+  }
+
+  /** Replaces every session with a primary's (on a replica) and saves them. Throws what the state store throws. */
+  async restore(sessions: SessionMap): Promise<void> {
+    await this.file.replace({ ...sessions });
   }
 
   /** Writes pending "last seen" updates; called on shutdown. */

@@ -6,13 +6,12 @@ import type { ChangedPath } from '../../storage/content-repo.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { TypeIndex } from '../query/type-index.ts';
 import type { ContentType } from '../model/content-type.ts';
-import { normalizeContentTypeInput } from '../model/type-input.ts';
-import { TYPE_FILE, typesDir, typeYamlToInput } from '../model/type-files.ts';
-import { entriesDir, entryFromFiles, parseEntryFileName, type EntryFileSet } from '../model/entry-files.ts';
-import { validateFieldValues } from '../model/field-values.ts';
+import { TYPE_FILE, typesDir } from '../model/type-files.ts';
+import { entriesDir, parseEntryFileName, type EntryFileSet } from '../model/entry-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import type { ContentReader } from './content-writer.ts';
+import { checkEntryFiles, checkTypeFile, type Checked } from './file-rules.ts';
 
 /** A content type with its index of active entries. */
 export interface IndexedType {
@@ -173,14 +172,8 @@ export class ContentIndex {
   }
 
   private async readType(workspace: string, path: string, typeExists: (name: string) => boolean): Promise<ContentType | undefined> {
-    try {
-      const name = TYPE_FILE.exec(basename(path))![1];
-      const text = (await this.repo.readFile(path)) ?? '';
-      return normalizeContentTypeInput(typeYamlToInput(name, text), { mode: 'create', typeExists });
-    } catch (error) {
-      this.reportProblem({ workspace, path, reason: describe(error) });
-      return undefined;
-    }
+    const name = TYPE_FILE.exec(basename(path))![1];
+    return this.usable(workspace, checkTypeFile(path, name, (await this.repo.readFile(path)) ?? '', typeExists));
   }
 
   private async readEntries(workspace: string, type: ContentType): Promise<StoredEntry[]> {
@@ -217,16 +210,14 @@ export class ContentIndex {
   }
 
   private parseEntry(workspace: string, path: string, files: EntryFileSet, type: ContentType): StoredEntry | undefined {
-    try {
-      const { extra: _extra, ...entry } = entryFromFiles(files, type);
-      for (const values of [entry.data, ...Object.values(entry.translations).map((translation) => translation.data)]) {
-        assertValidValues(values, type);
-      }
-      return entry;
-    } catch (error) {
-      this.reportProblem({ workspace, path, reason: describe(error) });
-      return undefined;
-    }
+    return this.usable(workspace, checkEntryFiles(path, files, type));
+  }
+
+  // A file that breaks a rule is skipped, and each of its problems reported.
+  private usable<T>(workspace: string, checked: Checked<T>): T | undefined {
+    if (checked.ok) return checked.value;
+    for (const { path, field, message } of checked.problems) this.reportProblem({ workspace, path, reason: field === undefined ? message : `${field}: ${message}` });
+    return undefined;
   }
 }
 
@@ -245,15 +236,6 @@ function diffEntries(before: StoredEntry[], after: StoredEntry[]): EntryChange[]
   return changes;
 }
 
-// Values of fields since removed from the schema are kept as they are; only
-// current fields must hold valid values.
-function assertValidValues(values: Record<string, unknown>, type: ContentType): void {
-  const current = Object.fromEntries(Object.entries(values).filter(([key]) => Object.hasOwn(type.fields, key)));
-  const problems = validateFieldValues(current, type.fields, { partial: true }).errors;
-  const [field, reason] = Object.entries(problems)[0] ?? [];
-  if (field) throw new Error(`The field "${field}" is invalid: ${reason}`);
-}
-
 function groupBySlug(paths: string[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const path of paths) {
@@ -265,8 +247,4 @@ function groupBySlug(paths: string[]): Map<string, string[]> {
 
 function basename(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -12,7 +12,7 @@ import { ANONYMOUS, actorIdOf, gitAuthorOf, type Principal } from '../auth/princ
 import type { DomainEvent, EventBus } from '../model/events.ts';
 
 /** The content repo as everything but the write path sees it: reads, history, object transfer. */
-export type ContentReader = Omit<ContentRepo, 'commitChanges' | 'serialize' | 'watchHead' | 'close'>;
+export type ContentReader = Omit<ContentRepo, 'commitChanges' | 'serialize' | 'watchHead' | 'markReceived' | 'close'>;
 
 /** Who a change is by: the acting principal, or the server itself (first start, type order). */
 export type ChangeAuthor = Principal | 'system';
@@ -164,6 +164,8 @@ class Transaction implements ContentTransaction {
 
   async receiveCommits(from: string, to: string): Promise<ChangedPath[]> {
     return this.exclusively(async () => {
+      // So the watch for outside commits does not take them in a second time.
+      this.parts.repo.markReceived(from, to);
       const changes = await this.parts.repo.changedPaths(from, to);
       this.parts.tell(await this.parts.reindex(changes), undefined);
       return changes;

@@ -108,15 +108,21 @@ function writeValues(entry: StoredEntry, type: ContentType, input: EntryInput, v
   }
 }
 
+/** The entries of a type as the reference checks see them: an IndexedType, or a pushed commit's view (domain/git). */
+export interface ReferenceScope {
+  type: ContentType;
+  index: { all(): readonly StoredEntry[]; get(id: string): StoredEntry | undefined };
+}
+
 /**
  * Checks what needs the rest of the workspace for the fields a write sets:
  * `unique` values among active entries and relation ids that must exist in
  * the target type. Throws validation_failed.
  */
-export function checkReferences(entry: StoredEntry, indexed: IndexedType, findType: (name: string) => IndexedType | undefined, written: string[]): void {
+export function checkReferences(entry: StoredEntry, indexed: ReferenceScope, findType: (name: string) => Pick<ReferenceScope, 'index'> | undefined, written: string[]): void {
   const errors: FieldErrors = {};
   // Only unique fields need the other entries; most writes never pay for the copy.
-  let others: StoredEntry[] | undefined;
+  let others: readonly StoredEntry[] | undefined;
   const othersOf = () => (others ??= indexed.index.all().filter((other) => other.id !== entry.id));
   for (const name of written) {
     const field = indexed.type.fields[name];

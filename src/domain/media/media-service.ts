@@ -3,6 +3,8 @@
 // What belongs here: authorization, validation and ordering of writes. Not
 // here: sniffing and image work (media-types.ts, images.ts), bytes on disk
 // (storage/media-store.ts), HTTP (api/media/).
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { MediaFileKind, MediaStore, OpenedMediaFile, StagedUpload } from '../../storage/media-store.ts';
@@ -27,6 +29,12 @@ import { MediaWriter, type MediaChangeSet } from './media-writer.ts';
 
 export type { MediaFileKind } from '../../storage/media-store.ts';
 
+/**
+ * Where a replica gets a media binary it does not have yet: its primary.
+ * Resolves with the bytes, or undefined when the primary has no such file.
+ */
+export type MissingFileSource = (workspace: string, filename: string) => Promise<Readable | undefined>;
+
 /** What MediaService is built from (services.ts). */
 export interface MediaServiceDeps {
   writer: ContentWriter;
@@ -36,6 +44,8 @@ export interface MediaServiceDeps {
   store: MediaStore;
   allowedTypes: AllowedTypes;
   logger: Logger;
+  /** On a replica: binaries missing on disk are fetched from here on first request and kept. */
+  missingFiles?: MissingFileSource;
   now?: () => number;
 }
 
@@ -61,6 +71,7 @@ export interface MediaMetaInput {
 export class MediaService {
   private readonly mediaWriter: MediaWriter;
   private readonly now: () => number;
+  private readonly fetching = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: MediaServiceDeps) {
     this.now = deps.now ?? Date.now;
@@ -97,9 +108,21 @@ export class MediaService {
     const record = isValidMediaFilename(filename) ? this.deps.library.find(workspace, filename) : undefined;
     if (!record) throw notFound(`No media file "${filename.slice(0, 200)}".`);
     if (record.visibility === 'private') authorize(principal, request(workspace, 'media.read', `media:${filename}`));
+    await this.fetchIfMissing(workspace, filename);
     const file = (kind === 'thumb' && hasThumbnail(record) ? await this.openThumbnail(workspace, filename, record.mime) : undefined) ?? (await this.deps.store.open('file', workspace, filename));
     if (!file) throw notFound(`The media file "${filename}" is missing on disk.`);
     return { record, file };
+  }
+
+  /**
+   * The original of a known media file whatever its visibility, for
+   * callers that checked their own grant (replication to replicas). Throws not_found.
+   */
+  async openOriginal(workspace: string, filename: string): Promise<OpenedMediaFile> {
+    this.deps.workspaces.get(workspace);
+    const file = isValidMediaFilename(filename) && this.deps.library.find(workspace, filename) ? await this.deps.store.open('file', workspace, filename) : undefined;
+    if (!file) throw notFound(`No media file "${filename.slice(0, 200)}".`);
+    return file;
   }
 
   /** Starts receiving one uploaded file (limited to `maxBytes`); hand its id to upload() or discardUpload(). */
@@ -321,6 +344,29 @@ export class MediaService {
     if (Object.keys(missing).length === 0) return records;
     if (!bulk) throw notFound(Object.values(missing)[0]);
     throw new AppError('validation_failed', 'Some of the named media files do not exist; nothing was changed.', { fields: missing });
+  }
+
+  // A replica keeps what it fetched: a media file's bytes never change under its name.
+  private async fetchIfMissing(workspace: string, filename: string): Promise<void> {
+    const source = this.deps.missingFiles;
+    if (!source || (await this.deps.store.exists('file', workspace, filename))) return;
+    const key = `${workspace}/${filename}`;
+    const running = this.fetching.get(key) ?? this.fetchOriginal(source, workspace, filename).finally(() => this.fetching.delete(key));
+    this.fetching.set(key, running);
+    await running;
+  }
+
+  private async fetchOriginal(source: MissingFileSource, workspace: string, filename: string): Promise<void> {
+    const bytes = await source(workspace, filename);
+    if (!bytes) return;
+    const staged = this.deps.store.createStaged(Number.MAX_SAFE_INTEGER);
+    try {
+      await pipeline(bytes, staged.stream);
+      await this.deps.store.placeStaged(staged.id, workspace, filename);
+    } catch (error) {
+      await this.deps.store.discardStaged(staged.id);
+      throw error;
+    }
   }
 
   private async openThumbnail(workspace: string, filename: string, mime: string): Promise<OpenedMediaFile | undefined> {

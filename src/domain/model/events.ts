@@ -8,7 +8,11 @@ export const EVENT_TYPES = [
   'content.created', 'content.updated', 'content.published', 'content.unpublished', 'content.deleted',
   'content.restored', 'content.purged', 'schema.created', 'schema.updated', 'schema.deleted',
   'media.uploaded', 'media.updated', 'media.deleted',
+  'git.conflict',
 ] as const;
+
+/** The workspace of events that concern the whole content repo rather than one workspace (`git.conflict`). */
+export const EVERY_WORKSPACE = '*';
 
 /** One of EVENT_TYPES. */
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -21,7 +25,7 @@ export interface DomainEvent {
   occurredAt: string;
   /** Actor id (user id or `token:{id}`), when known. */
   actor?: string;
-  /** Entry events: `{ type, id, slug }`; schema events: `{ type }`; media events: `{ filename }`. */
+  /** Entry events: `{ type, id, slug }`; schema events: `{ type }`; media events: `{ filename }`; `git.conflict`: `{ branch, local, upstream }`. */
   data: Record<string, string>;
 }
 

@@ -1,0 +1,79 @@
+// The rules one file of the content repo must follow to be used: a type file
+// parses and defines a valid type, an entry's files parse and hold valid
+// values for its type. The index loader applies them to every file it reads
+// (and skips what breaks them); push validation applies the very same rules
+// to the files a push changes, and names each problem by path and field.
+import { isAppError } from '../../errors/app-error.ts';
+import type { ContentType } from '../model/content-type.ts';
+import { entryFromFiles, type EntryFileSet } from '../model/entry-files.ts';
+import type { StoredEntry } from '../model/entry.ts';
+import { validateFieldValues } from '../model/field-values.ts';
+import { typeYamlToInput } from '../model/type-files.ts';
+import { normalizeContentTypeInput } from '../model/type-input.ts';
+
+/** A file that breaks a rule: its repo path, the field to blame when there is one, and a full sentence. */
+export interface FileProblem {
+  path: string;
+  field?: string;
+  message: string;
+}
+
+/** A file read with the rules: its value, or the problems that keep it out. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; problems: FileProblem[] };
+
+/** `path: field: message` (or `path: message`), as `cms check` and git's `remote:` lines print a problem. */
+export function formatProblem(problem: FileProblem): string {
+  return [problem.path, problem.field, problem.message].filter((part) => part !== undefined).join(': ');
+}
+
+/**
+ * Reads the type file at `path` (`{ws}/types/{name}.yaml`, `name` given) as a
+ * complete type; `typeExists` answers for relation targets. Throws nothing.
+ */
+export function checkTypeFile(path: string, name: string, text: string, typeExists: (name: string) => boolean): Checked<ContentType> {
+  try {
+    return { ok: true, value: normalizeContentTypeInput(typeYamlToInput(name, text), { mode: 'create', typeExists }) };
+  } catch (error) {
+    if (isAppError(error) && error.fields && Object.keys(error.fields).length > 0) {
+      return { ok: false, problems: Object.entries(error.fields).map(([field, message]) => ({ path, field, message })) };
+    }
+    return { ok: false, problems: [{ path, message: messageOf(error) }] };
+  }
+}
+
+/** Options of checkEntryFiles(). */
+export interface EntryRules {
+  /** The title and every required field must hold a value (a new entry, as on create); otherwise only given values are checked. */
+  requireFields?: boolean;
+}
+
+/**
+ * Reads an entry from its root file (at `path`) and translation files as
+ * `type` defines it. Values of fields no longer in the type are kept and not
+ * checked. Problems name the file that holds the bad value. Throws nothing.
+ */
+export function checkEntryFiles(path: string, files: EntryFileSet, type: ContentType, rules: EntryRules = {}): Checked<StoredEntry> {
+  let entry: StoredEntry;
+  try {
+    const { extra: _extra, ...parsed } = entryFromFiles(files, type);
+    entry = parsed;
+  } catch (error) {
+    return { ok: false, problems: [{ path, message: messageOf(error) }] };
+  }
+  const problems = valueProblems(path, entry.data, type, rules.requireFields === true);
+  if (rules.requireFields && entry.title.trim() === '') problems.unshift({ path, field: 'title', message: 'A new entry needs a title.' });
+  for (const [locale, translation] of Object.entries(entry.translations)) {
+    problems.push(...valueProblems(path.replace(/\.md$/, `.${locale}.md`), translation.data, type, false));
+  }
+  return problems.length === 0 ? { ok: true, value: entry } : { ok: false, problems };
+}
+
+function valueProblems(path: string, values: Record<string, unknown>, type: ContentType, requireFields: boolean): FileProblem[] {
+  const current = Object.fromEntries(Object.entries(values).filter(([key]) => Object.hasOwn(type.fields, key)));
+  const { errors } = validateFieldValues(current, type.fields, { partial: !requireFields });
+  return Object.entries(errors).map(([field, message]) => ({ path, field, message }));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
