@@ -110,7 +110,7 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createEventsRouter(services, { heartbeatMs: config.eventsHeartbeatMs }),
     createMediaRouter(services.media, { admin: true, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
   ]) {
-    admin.use(router.routes(), router.allowedMethods({ throw: true }));
+    admin.use(router.routes());
   }
   return admin;
 }

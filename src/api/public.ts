@@ -5,8 +5,10 @@ import Router from '@koa/router';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { jsonBody } from '../http/json-body.ts';
+import { ResponseCache } from '../http/response-cache.ts';
 import type { AppState } from '../http/state.ts';
 import type { ContentIndex } from '../domain/content/content-index.ts';
+import type { ContentWriter } from '../domain/content/content-writer.ts';
 import type { EntryService } from '../domain/entries/entry-service.ts';
 import type { HealthService } from '../domain/health.ts';
 import type { MediaService } from '../domain/media/media-service.ts';
@@ -32,6 +34,7 @@ export interface PublicApiServices {
   health: HealthService;
   workspaces: WorkspaceService;
   content: ContentIndex;
+  writer: Pick<ContentWriter, 'changeCount'>;
   types: TypeService;
   entries: EntryService;
   media: MediaService;
@@ -41,9 +44,11 @@ export interface PublicApiServices {
 export function createPublicRouter(services: PublicApiServices, config: Config): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api/v1' });
   const health = createHealthRouter(services.health);
-  api.use(health.routes(), health.allowedMethods());
+  api.use(health.routes());
 
   const body = jsonBody(config.limits.jsonBodyBytes);
+  const { writer, content } = services;
+  const cache = new ResponseCache({ changeCount: () => writer.changeCount, nextPublishAfter: (workspace, now) => content.nextPublishAfter(workspace, now) });
   const scoped = new Router<AppState>({ prefix: '/workspaces/:ws' });
   scoped.param('ws', (ws, _ctx, next) => {
     services.workspaces.get(ws);
@@ -52,11 +57,11 @@ export function createPublicRouter(services: PublicApiServices, config: Config):
   for (const router of [
     health,
     createContentTypesRouter(services.types, body, { fieldTypesInMeta: false }),
-    createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true }),
+    createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true, cache }),
     createMediaRouter(services.media, { admin: false, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
   ]) {
-    scoped.use(router.routes(), router.allowedMethods());
+    scoped.use(router.routes());
   }
-  api.use(scoped.routes(), scoped.allowedMethods());
+  api.use(scoped.routes());
   return api;
 }

@@ -5,8 +5,18 @@ import type { Context } from 'koa';
 
 /** Sends `body` as JSON with the given (or a computed) ETag, or 304 when the client already has it. */
 export function sendWithEtag(ctx: Context, body: unknown, version?: string): void {
+  const { json, tag } = serializeWithEtag(body, version);
+  sendJson(ctx, json, tag);
+}
+
+/** `body` as JSON and its entity tag: `version` when given, else a hash of the JSON. */
+export function serializeWithEtag(body: unknown, version?: string): { json: string; tag: string } {
   const json = JSON.stringify(body);
-  const tag = version ?? createHash('sha1').update(json).digest('base64url').slice(0, 27);
+  return { json, tag: version ?? createHash('sha1').update(json).digest('base64url').slice(0, 27) };
+}
+
+/** Sends serialized JSON with its (unquoted) entity tag, or 304 when the client already has it. */
+export function sendJson(ctx: Context, json: string | Buffer, tag: string): void {
   ctx.set('ETag', `"${tag}"`);
   ctx.status = 200;
   // Koa's ctx.fresh follows the cache rules and refuses any request carrying

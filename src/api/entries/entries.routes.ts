@@ -2,11 +2,13 @@
 // with their own options). Queries, visibility and writes are decided in
 // domain/entries/ and domain/query/; this folder only translates HTTP.
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { ContentIndex } from '../../domain/content/content-index.ts';
 import type { EntryService, ReadOptions } from '../../domain/entries/entry-service.ts';
 import { sendWithEtag, ifMatchOf } from '../../http/etag.ts';
 import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import { parseListParams, parseReadParams, validateQuery } from '../../http/query-params.ts';
+import type { ReadAnswer, ResponseCache } from '../../http/response-cache.ts';
 import type { AppState } from '../../http/state.ts';
 import { nameParam, type ApiContext } from '../context.ts';
 
@@ -14,6 +16,8 @@ import { nameParam, type ApiContext } from '../context.ts';
 export interface EntriesRouterOptions {
   /** The public API presents media fields as absolute URLs; the admin API keeps filenames. */
   mediaAsUrls: boolean;
+  /** Keeps serialized read answers until the content changes (the public API's hot reads). */
+  cache?: ResponseCache;
 }
 
 /** The entry routes of SPEC "Content entries", relative to a workspace root (public) or the admin root. */
@@ -22,22 +26,32 @@ export function createEntriesRouter(entries: EntryService, content: ContentIndex
   const readOptions = (ctx: ApiContext, workspace: string): ReadOptions =>
     options.mediaAsUrls ? { mediaUrl: (file) => `${ctx.state.baseUrl}/media/${workspace}/${encodeURIComponent(file)}` } : {};
   const target = (ctx: ApiContext) => ({ workspace: workspaceOf(ctx), type: nameParam(ctx, 'type') });
+  const { cache } = options;
+  const answer = (ctx: Context & { state: AppState }, workspace: string, read: () => ReadAnswer): void => {
+    if (cache) return cache.send(ctx, workspace, read);
+    const { body, version } = read();
+    sendWithEtag(ctx, body, version);
+  };
 
   // A single page type answers its list route with the entry: of the list parameters it reads include and locale.
   router.get('/content/:type', validateQuery(parseListParams), (ctx) => {
     const { workspace, type } = target(ctx);
     const { query } = ctx.state;
-    if (content.getType(workspace, type).type.singleton) {
-      const { entry, version } = entries.getSingleton(ctx.state.principal, workspace, type, query, readOptions(ctx, workspace));
-      return sendWithEtag(ctx, { data: entry }, version);
-    }
-    const { entries: data, meta } = entries.list(ctx.state.principal, workspace, type, query, readOptions(ctx, workspace));
-    sendWithEtag(ctx, { data, meta });
+    answer(ctx, workspace, () => {
+      if (content.getType(workspace, type).type.singleton) {
+        const { entry, version } = entries.getSingleton(ctx.state.principal, workspace, type, query, readOptions(ctx, workspace));
+        return { body: { data: entry }, version };
+      }
+      const { entries: data, meta } = entries.list(ctx.state.principal, workspace, type, query, readOptions(ctx, workspace));
+      return { body: { data, meta } };
+    });
   });
   router.get('/content/:type/:id', validateQuery(parseReadParams), (ctx) => {
     const { workspace, type } = target(ctx);
-    const { entry, version } = entries.get(ctx.state.principal, workspace, type, nameParam(ctx, 'id'), ctx.state.query, readOptions(ctx, workspace));
-    sendWithEtag(ctx, { data: entry }, version);
+    answer(ctx, workspace, () => {
+      const { entry, version } = entries.get(ctx.state.principal, workspace, type, nameParam(ctx, 'id'), ctx.state.query, readOptions(ctx, workspace));
+      return { body: { data: entry }, version };
+    });
   });
   router.post('/content/:type', body, async (ctx) => {
     const { workspace, type } = target(ctx);

@@ -80,6 +80,13 @@ export class ContentIndex {
     }
   }
 
+  /** The first moment after `now` when a scheduled entry of `workspace` goes public (Infinity when none): public reads change then without a commit. */
+  nextPublishAfter(workspace: string, now: number): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const { index } of this.types(workspace)) next = Math.min(next, index.nextPublishAfter(now));
+    return next;
+  }
+
   /** The types of a workspace (unordered). */
   types(workspace: string): IndexedType[] {
     return [...(this.workspaces.get(workspace)?.values() ?? [])];

@@ -75,6 +75,7 @@ const SYSTEM_AUTHOR = gitAuthorOf(ANONYMOUS);
 /** The write path of one content repo; created once by services.ts. */
 export class ContentWriter {
   private readonly running = new AsyncLocalStorage<Transaction>();
+  private changes = 0;
 
   constructor(
     private readonly repo: ContentRepo,
@@ -98,6 +99,15 @@ export class ContentWriter {
   }
 
   /**
+   * Counts the changes to the content in memory: it moves after every commit
+   * or outside commit a transaction applies and when a transaction ends, so a
+   * cache of read answers taken at one count is stale at any other.
+   */
+  get changeCount(): number {
+    return this.changes;
+  }
+
+  /**
    * Polls HEAD every `intervalMs` for commits this process did not write and
    * hands each run of them to `onCommits` inside a transaction. Returns stop().
    */
@@ -107,11 +117,12 @@ export class ContentWriter {
   }
 
   private async hold<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
-    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, actor) => this.tell(drafts, actor) });
+    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, actor) => this.tell(drafts, actor), changed: () => (this.changes += 1) });
     try {
       return await this.running.run(tx, () => work(tx));
     } finally {
       tx.isOpen = false;
+      this.changes += 1;
     }
   }
 
@@ -130,6 +141,8 @@ interface WriteParts {
   repo: ContentRepo;
   reindex: Reindexer;
   tell: (drafts: EventDraft[], actor: string | undefined) => void;
+  /** Called once a commit's changes are in memory, before its events are told. */
+  changed: () => void;
 }
 
 // One holding of the write lock. Its commits run one at a time, and it can
@@ -142,7 +155,7 @@ class Transaction implements ContentTransaction {
 
   async commit(change: ContentChange): Promise<CommitInfo> {
     return this.exclusively(async () => {
-      const { repo, reindex, tell } = this.parts;
+      const { repo, reindex, tell, changed } = this.parts;
       const by = change.by;
       const info = await repo.commitChanges({
         changes: change.changes,
@@ -153,9 +166,12 @@ class Transaction implements ContentTransaction {
       });
       if (change.reread) {
         // What a re-read finds is told like an outside commit: without an actor.
-        tell(await reindex(await repo.changedPaths(info.parents[0], info.oid)), undefined);
+        const events = await reindex(await repo.changedPaths(info.parents[0], info.oid));
+        changed();
+        tell(events, undefined);
       } else {
         change.apply?.();
+        changed();
         tell(change.events ?? [], by === 'system' ? undefined : actorIdOf(by));
       }
       return info;
@@ -167,7 +183,9 @@ class Transaction implements ContentTransaction {
       // So the watch for outside commits does not take them in a second time.
       this.parts.repo.markReceived(from, to);
       const changes = await this.parts.repo.changedPaths(from, to);
-      this.parts.tell(await this.parts.reindex(changes), undefined);
+      const events = await this.parts.reindex(changes);
+      this.parts.changed();
+      this.parts.tell(events, undefined);
       return changes;
     });
   }

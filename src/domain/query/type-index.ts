@@ -172,6 +172,11 @@ export class TypeIndex {
     return this.localeView(effectiveLocale(this.currentType)).buildSearchStep(shouldPause);
   }
 
+  /** The first publish time after `now` of a scheduled entry (Infinity when none). */
+  nextPublishAfter(now: number): number {
+    return this.visibility.nextPublishAfter(now);
+  }
+
   /**
    * Runs a parsed list query for readers of class `visibility`: search,
    * filters and visibility, then sort and page; only the page is resolved and

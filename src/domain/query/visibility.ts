@@ -121,12 +121,17 @@ export class VisibilityTable {
   /** How many entries are visible under `visibility`; O(1) except when the scheduled window is passed. */
   count(visibility: QueryVisibility): number {
     if (visibility.mode === 'all') return this.activeCount;
-    return this.publicCount + this.scheduledCount(visibility.now);
+    return this.publicCount + this.windowAt(visibility.now).count;
   }
 
-  private scheduledCount(now: number): number {
+  /** The first publish time after `now` of a scheduled entry (Infinity when none): when public reads next change without a write. */
+  nextPublishAfter(now: number): number {
+    return this.windowAt(now).until;
+  }
+
+  private windowAt(now: number): ScheduledWindow {
     const cached = this.window;
-    if (cached && cached.from <= now && now < cached.until) return cached.count;
+    if (cached && cached.from <= now && now < cached.until) return cached;
     let from = Number.NEGATIVE_INFINITY;
     let until = Number.POSITIVE_INFINITY;
     let count = 0;
@@ -140,7 +145,7 @@ export class VisibilityTable {
       }
     }
     this.window = { from, until, count };
-    return count;
+    return this.window;
   }
 
   private grow(slot: number): void {

@@ -1,0 +1,101 @@
+// Serialized answers of repeated reads (the entry routes): a hot read costs a
+// map lookup instead of a query, a JSON serialization and a hash. An answer
+// is kept until the content in memory changes or a scheduled entry of its
+// workspace goes public, whichever comes first; it is keyed by who asks
+// (their grants, not only their id, so a changed role misses), the base URL
+// (media links are absolute) and the request URL.
+import type { Context } from 'koa';
+import type { Principal } from '../domain/auth/principal.ts';
+import { sendJson, serializeWithEtag } from './etag.ts';
+import type { AppState } from './state.ts';
+
+/** What tells the cache that its answers are stale (built in services.ts). */
+export interface ReadFreshness {
+  /** Moves whenever the content in memory changes. */
+  changeCount(): number;
+  /** Epoch ms when reads of `workspace` next change without a write (a scheduled entry going public). */
+  nextPublishAfter(workspace: string, now: number): number;
+}
+
+/** A route's answer before serialization: the body and, for one entry, its version as the ETag. */
+export interface ReadAnswer {
+  body: unknown;
+  version?: string;
+}
+
+/** Bounds of one cache. */
+export interface ResponseCacheLimits {
+  maxAnswers: number;
+  maxBytes: number;
+}
+
+interface CachedAnswer {
+  /** UTF-8 bytes, so a hit is not encoded again. */
+  json: Buffer;
+  tag: string;
+  changeCount: number;
+  /** Epoch ms from which the answer may be out of date. */
+  staleAt: number;
+}
+
+const DEFAULT_LIMITS: ResponseCacheLimits = { maxAnswers: 2000, maxBytes: 32 * 1024 * 1024 };
+
+/** A bounded cache of serialized read answers, least recently used out first. */
+export class ResponseCache {
+  private readonly answers = new Map<string, CachedAnswer>();
+  private bytes = 0;
+
+  constructor(
+    private readonly freshness: ReadFreshness,
+    private readonly limits: ResponseCacheLimits = DEFAULT_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Answers a GET from the cache when it holds a fresh answer for this
+   * reader, workspace and URL; otherwise runs `read`, sends its answer and
+   * keeps it. What `read` throws passes through and nothing is kept.
+   */
+  send(ctx: Context & { state: AppState }, workspace: string, read: () => ReadAnswer): void {
+    const key = `${readerKey(ctx.state.principal)}\n${workspace}\n${ctx.state.baseUrl}\n${ctx.url}`;
+    const now = this.now();
+    const changeCount = this.freshness.changeCount();
+    const cached = this.answers.get(key);
+    if (cached && cached.changeCount === changeCount && now < cached.staleAt) {
+      // Re-inserted so the least recently used answer is the first in the map.
+      this.answers.delete(key);
+      this.answers.set(key, cached);
+      sendJson(ctx, cached.json, cached.tag);
+      return;
+    }
+    if (cached) this.drop(key, cached);
+    const { body, version } = read();
+    const { json, tag } = serializeWithEtag(body, version);
+    const bytes = Buffer.from(json);
+    this.keep(key, { json: bytes, tag, changeCount, staleAt: this.freshness.nextPublishAfter(workspace, now) });
+    sendJson(ctx, bytes, tag);
+  }
+
+  private keep(key: string, answer: CachedAnswer): void {
+    // One answer may take an eighth of the cache at most, so a few huge lists cannot flush it.
+    if (answer.json.length > this.limits.maxBytes / 8) return;
+    this.answers.set(key, answer);
+    this.bytes += answer.json.length;
+    for (const [oldKey, old] of this.answers) {
+      if (this.answers.size <= this.limits.maxAnswers && this.bytes <= this.limits.maxBytes) break;
+      this.drop(oldKey, old);
+    }
+  }
+
+  private drop(key: string, answer: CachedAnswer): void {
+    this.answers.delete(key);
+    this.bytes -= answer.json.length;
+  }
+}
+
+// Two readers with the same id and the same grants see the same answers; the
+// grants are part of the key (a few hundred bytes), so a changed role misses.
+function readerKey(principal: Principal): string {
+  if (principal.kind === 'anonymous') return 'anonymous';
+  return `${principal.kind}:${principal.id}:${JSON.stringify(principal.grants)}`;
+}
