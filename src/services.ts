@@ -240,7 +240,9 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   // A replica's follower drives its syncs; the interval is its fallback.
   upstream?.start();
   replica?.start();
-  // Started last and not awaited: its first slice runs after the caller has started listening.
+  const updateStaging = await FileFolder.open(path.join(state.dir, 'updates'));
+  const adminApp = await AppBundle.load(config.adminAppDir);
+  // Started last and not awaited, with nothing awaited after it: its first slice runs after the caller has started listening.
   const searchWarmUp = new AbortController();
   const warmingSearch = content.warmSearch({ signal: searchWarmUp.signal }).catch((error: unknown) => logger.error('could not build the search indexes ahead of time', { error }));
   return {
@@ -270,7 +272,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       feedUrl: config.updateFeed,
       currentVersion: health.report().version,
       state,
-      staging: await FileFolder.open(path.join(state.dir, 'updates')),
+      staging: updateStaging,
       releases: () => FileFolder.open(config.releasesDir),
     }),
     media,
@@ -281,7 +283,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     appInfo: new AppInfoService({ config, health, repoHead: async () => ({ branch: await repo.currentBranch(), head: await repo.head() }) }),
     scheduler,
     live,
-    adminApp: await AppBundle.load(config.adminAppDir),
+    adminApp,
     git,
     gitStatus: new GitStatusService({ role: config.role, isGitAvailable: peer !== undefined, repo, http: git, upstream }),
     upstream,

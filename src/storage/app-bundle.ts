@@ -1,6 +1,7 @@
 // The built admin web app (`npm run build` writes it to dist/admin): its
 // index.html and the content-hashed files of assets/, read once at start and
-// held in memory with a gzip copy each. Files are found by exact name in a
+// held in memory, each with a gzip copy made when it is first asked for (so
+// compressing megabytes of chunks and source maps does not delay the start). Files are found by exact name in a
 // map, never by joining a request path onto the folder, so no path can escape it.
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -12,8 +13,8 @@ import { isNotFound } from '../lib/errno.ts';
 export interface BundleFile {
   contentType: string;
   body: Buffer;
-  /** The gzip-compressed body, when compressing makes it smaller. */
-  gzipped: Buffer | undefined;
+  /** The gzip-compressed body, or undefined when compressing does not make it smaller. */
+  gzipped(): Buffer | undefined;
   /** A strong entity tag of the body, quoted. */
   etag: string;
 }
@@ -68,11 +69,18 @@ export class AppBundle {
 
 function bundleFile(name: string, body: Buffer): BundleFile {
   const contentType = CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream';
-  const compressed = contentType.startsWith('image/png') || contentType.startsWith('font/') ? undefined : gzipSync(body, { level: 9 });
+  const compressible = !contentType.startsWith('image/png') && !contentType.startsWith('font/');
+  let gzipped: { smaller: Buffer | undefined } | undefined;
   return {
     contentType,
     body,
-    gzipped: compressed && compressed.length < body.length ? compressed : undefined,
+    gzipped: () => {
+      if (gzipped === undefined) {
+        const compressed = compressible ? gzipSync(body, { level: 9 }) : undefined;
+        gzipped = { smaller: compressed && compressed.length < body.length ? compressed : undefined };
+      }
+      return gzipped.smaller;
+    },
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
   };
 }

@@ -13,7 +13,8 @@ import type { AppState } from '../../http/state.ts';
 export interface AppFile {
   contentType: string;
   body: Buffer;
-  gzipped: Buffer | undefined;
+  /** The gzip-compressed body, or undefined when compressing does not make it smaller. */
+  gzipped(): Buffer | undefined;
   etag: string;
 }
 
@@ -79,7 +80,7 @@ function send(ctx: Context, file: AppFile): void {
     ctx.status = 304;
     return;
   }
-  const gzip = file.gzipped !== undefined && ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
-  if (gzip) ctx.set('Content-Encoding', 'gzip');
-  ctx.body = gzip ? file.gzipped : file.body;
+  const gzipped = ctx.acceptsEncodings('gzip', 'identity') === 'gzip' ? file.gzipped() : undefined;
+  if (gzipped) ctx.set('Content-Encoding', 'gzip');
+  ctx.body = gzipped ?? file.body;
 }

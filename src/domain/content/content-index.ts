@@ -189,7 +189,7 @@ export class ContentIndex {
 
   private async parseEntryFiles(workspace: string, type: ContentType, paths: string[]): Promise<StoredEntry[]> {
     const sets = new Map<string, { root?: string; translations: Record<string, string> }>();
-    const texts = await Promise.all(paths.map((path) => this.repo.readFile(path)));
+    const texts = await this.repo.readFiles(paths);
     for (const [position, path] of paths.entries()) {
       const file = parseEntryFileName(basename(path));
       const text = texts[position];
