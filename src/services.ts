@@ -123,11 +123,16 @@ export interface Services {
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const contentDir = path.join(config.dataDir, 'content');
   await cloneUpstreamOnFirstStart(config, contentDir, logger);
+  await ContentRepo.check(contentDir);
   const peer = await GitPeer.open({ ...config.git, root: contentDir, hooksDir: path.join(config.dataDir, 'cache', 'git-hooks') });
   if (!peer) logger.error('the git CLI was not found: git over HTTP, upstream sync and replicas are off until git is installed');
   // A branch move (push, sync) that a kill interrupted is finished before anything reads the content.
   if (await peer?.branches.recover()) logger.info('finished a branch move that was interrupted');
-  const repo = await ContentRepo.open(contentDir, { splitIndex: config.git.splitIndex, packing: config.git.packing, logger });
+  // A refused start (a damaged repository) must not leave the push hooks' listener keeping the process alive.
+  const repo = await ContentRepo.open(contentDir, { splitIndex: config.git.splitIndex, packing: config.git.packing, logger }).catch(async (error: unknown) => {
+    await peer?.close();
+    throw error;
+  });
   const state = await StateStore.open(path.join(config.dataDir, 'state'));
   const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event.type, error }));
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));

@@ -123,6 +123,17 @@ export class ContentRepo {
    * problem for a repository the server cannot write safely: an unsupported
    * format, a read-only folder, an unreadable index, a damaged HEAD.
    */
+  /**
+   * Throws StartupError naming the problem when the repository already in
+   * `dir` cannot be used (unsupported format, read-only); nothing when there
+   * is none yet. For start-up steps that touch it before open() (git hooks,
+   * an interrupted branch move).
+   */
+  static async check(dir: string): Promise<void> {
+    const root = path.resolve(dir);
+    if (await pathExists(path.join(root, '.git'))) await checkRepositoryFormat(root);
+  }
+
   static async open(dir: string, options: ContentRepoOptions = {}): Promise<ContentRepo> {
     const root = path.resolve(dir);
     try {
