@@ -28,6 +28,10 @@ const SCREENS: Screen[] = [
   { name: 'profile', path: '/admin/profile', signedIn: true },
   { name: 'entries', path: '/admin/content/posts', signedIn: true },
   { name: 'editor', path: '/admin/content/posts/hello-audit', signedIn: true },
+  { name: 'versions', path: '/admin/content/posts/hello-audit/versions', signedIn: true },
+  { name: 'trash', path: '/admin/trash/posts', signedIn: true },
+  { name: 'types', path: '/admin/types', signedIn: true },
+  { name: 'type-builder', path: '/admin/types/posts', signedIn: true },
 ];
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -96,6 +100,9 @@ async function seed(base: string): Promise<string> {
   await send('/content-types', { name: 'about', label: 'About', singleton: true, fields: {} });
   await send('/content/posts', { title: 'Hello audit', slug: 'hello-audit', summary: 'A post to audit.', body: '# Hello\n\nSome *text*.', text: '<p>Rich <strong>text</strong></p>', category: 'news', tags: ['a'] });
   for (let n = 1; n < 60; n++) await send('/content/posts', { title: `Post number ${n}`, status: n % 2 ? 'published' : 'draft', category: n % 3 ? 'news' : 'tech' });
+  // A second version of the audited entry, and an entry in the trash.
+  await fetch(`${base}/admin/api/content/posts/hello-audit`, { method: 'PATCH', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }, body: JSON.stringify({ summary: 'A post to audit, edited.' }) });
+  await fetch(`${base}/admin/api/content/posts/post-number-1`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrf } });
   return cookie;
 }
 
