@@ -152,7 +152,7 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
     await page.getByRole('cell', { name: 'Keep me keep-me' }).waitFor({ state: 'detached' });
     expect((await api('GET', `/content/posts/${ids[0]}`)).body.data.title).to.equal('Keep me');
 
-    await page.getByRole('button', { name: 'Delete Forget me for good' }).click();
+    await page.getByRole('button', { name: 'Delete for good: Forget me' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete for good' }).click();
     await page.getByRole('cell', { name: 'Forget me forget-me' }).waitFor({ state: 'detached' });
 

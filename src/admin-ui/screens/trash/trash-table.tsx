@@ -59,7 +59,7 @@ export function TrashTable({ type, entries, authors, onChanged }: TrashTableProp
                   </Button>
                 )}
                 {can('trash.purge') && (
-                  <Button variant="danger" onClick={() => setPurging(entry)} aria-label={`Delete ${entry.title} for good`}>
+                  <Button variant="danger" onClick={() => setPurging(entry)} aria-label={`Delete for good: ${entry.title}`}>
                     Delete for good
                   </Button>
                 )}
