@@ -67,6 +67,21 @@ describe('media library', () => {
       expect(names(await server.request('GET', `${API}/media?q=pdf`))).to.deep.equal(['manual.pdf']);
     });
 
+    it('filters by kind of file and by visibility (the library screen\'s filters)', async () => {
+      expect(names(await server.request('GET', `${API}/media?kind=pdf`))).to.deep.equal(['manual.pdf']);
+      expect(names(await server.request('GET', `${API}/media?kind=image&category=Photos`))).to.deep.equal(['city.png', 'sunset.png']);
+      expect(names(await server.request('GET', `${API}/media?kind=video`))).to.deep.equal([]);
+      expect((await adminRequest(server, session, 'PUT', '/media/brand.png/visibility', { visibility: 'private' })).status).to.equal(200);
+      expect(names(await adminRequest(server, session, 'GET', '/media?visibility=private'))).to.deep.equal(['brand.png']);
+      expect(names(await adminRequest(server, session, 'GET', '/media?visibility=public&kind=image'))).to.deep.equal(['city.png', 'plain.png', 'sunset.png']);
+      expect((await adminRequest(server, session, 'PUT', '/media/brand.png/visibility', { visibility: 'public' })).status).to.equal(200);
+      for (const query of ['kind=movie', 'visibility=hidden', 'kind=image&kind=pdf']) {
+        const response = await server.request('GET', `${API}/media?${query}`);
+        expect(response.status, query).to.equal(400);
+        expect(response.body.error.code, query).to.equal('invalid_request');
+      }
+    });
+
     it('pages with limit and offset, newest first', async () => {
       const page = await server.request('GET', `${API}/media?limit=2&offset=1`);
       expect(page.body.data).to.have.length(2);
@@ -325,6 +340,15 @@ describe('media library', () => {
       expect(translation.status).to.equal(200);
       const other = await server.request('POST', `${API}/content/posts`, { body: { title: 'Other', slug: 'other', cover: ['sunset.png'] }, token });
       expect(other.status).to.equal(201);
+    });
+
+    it('tells which entries use a file (what a rename rewrites), only to readers of the file', async () => {
+      const used = await adminRequest(server, session, 'GET', '/media/city.png/used-by');
+      expect(used.status, used.text).to.equal(200);
+      expect(used.body.data).to.deep.equal([{ type: 'posts', id: used.body.data[0].id, slug: 'hello', title: 'Hello' }]);
+      expect((await adminRequest(server, session, 'GET', '/media/sunset.png/used-by')).body.data.map((entry: { slug: string }) => entry.slug).sort()).to.deep.equal(['hello', 'other']);
+      expect((await adminRequest(server, session, 'GET', '/media/plain.png/used-by')).body.data).to.deep.equal([]);
+      expect((await adminRequest(server, session, 'GET', '/media/missing.png/used-by')).status).to.equal(404);
     });
 
     it('renames the file, thumbnail and metadata and rewrites every reference, in one commit', async () => {

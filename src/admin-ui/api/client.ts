@@ -122,13 +122,46 @@ async function send<T, M>(method: string, path: string, options: RequestOptions)
     // A request cancelled while its body arrives is cancelled, not an empty answer.
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     return undefined;
-  })) as { data?: T; meta?: M; error?: { code: string; message: string; fields?: Record<string, string> } } | undefined;
-  if (!response.ok) {
-    const error = json?.error;
-    if (error?.code === 'unauthenticated') state.onSignedOut();
-    throw new ApiError(response.status, error?.code ?? 'internal_error', error?.message ?? `The server answered ${response.status}.`, error?.fields);
-  }
+  })) as Json<T, M> | undefined;
+  if (!response.ok) throw failureOf(response.status, json);
   return { data: json?.data as T, meta: (json?.meta ?? {}) as M, etag: response.headers.get('etag') ?? undefined };
+}
+
+/**
+ * POSTs a form with files, reporting the share sent so far (0 to 1) as it
+ * goes: fetch() cannot tell upload progress, XMLHttpRequest can. Throws
+ * ApiError (413 payload_too_large, 422 for a type not allowed, …).
+ */
+export function upload<T, M = Record<string, unknown>>(path: string, form: FormData, onProgress: (share: number) => void): Promise<ApiResult<T, M>> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', API_ROOT + path);
+    xhr.setRequestHeader('accept', 'application/json');
+    if (state.workspace) xhr.setRequestHeader('x-service-workspace', state.workspace);
+    if (state.csrfToken) xhr.setRequestHeader('x-csrf-token', state.csrfToken);
+    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    xhr.onerror = () => reject(new ApiError(0, 'network_error', 'The upload was cut off. Check your connection and try again.'));
+    xhr.onload = () => {
+      let json: Json<T, M> | undefined;
+      try {
+        json = JSON.parse(xhr.responseText) as Json<T, M>;
+      } catch {
+        json = undefined;
+      }
+      if (xhr.status < 200 || xhr.status >= 300) return reject(failureOf(xhr.status, json));
+      resolve({ data: json?.data as T, meta: (json?.meta ?? {}) as M, etag: xhr.getResponseHeader('etag') ?? undefined });
+    };
+    xhr.send(form);
+  });
+}
+
+type Json<T, M> = { data?: T; meta?: M; error?: { code: string; message: string; fields?: Record<string, string> } };
+
+// The error envelope as an ApiError; a session that is gone signs the app out.
+function failureOf(status: number, json: Json<unknown, unknown> | undefined): ApiError {
+  const error = json?.error;
+  if (error?.code === 'unauthenticated') state.onSignedOut();
+  return new ApiError(status, error?.code ?? 'internal_error', error?.message ?? `The server answered ${status}.`, error?.fields);
 }
 
 function queryString(query: RequestOptions['query']): string {

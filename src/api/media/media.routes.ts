@@ -133,6 +133,9 @@ function addAdminRoutes(
     await media.remove(ctx.state.principal, workspaceOf(ctx), input.files, true);
     ctx.body = { data: { ok: true } };
   });
+  router.get('/media/:filename/used-by', (ctx) => {
+    ctx.body = { data: media.usedBy(ctx.state.principal, workspaceOf(ctx), ctx.params.filename) };
+  });
   router.put('/media/:filename/rename', body, async (ctx) => {
     const record = await media.rename(ctx.state.principal, workspaceOf(ctx), ctx.params.filename, newNameOf(parseRename(bodyOf(ctx))));
     ctx.body = { data: present(ctx)(record) };

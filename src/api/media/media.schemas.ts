@@ -3,12 +3,14 @@
 import type { JSONSchemaType } from 'ajv';
 import { parseCategory } from '../../domain/media/categories.ts';
 import type { MediaQuery } from '../../domain/media/media-query.ts';
-import { pagingParams, searchParam, textParam, type QueryValues } from '../../http/query-params.ts';
+import { MEDIA_VISIBILITIES } from '../../domain/media/media-record.ts';
+import { MEDIA_GROUPS } from '../../domain/media/media-types.ts';
+import { choiceParam, pagingParams, searchParam, textParam, type QueryValues } from '../../http/query-params.ts';
 
 const filename = { type: 'string', maxLength: 255 } as const;
 const files = { type: 'array', items: filename, minItems: 1, maxItems: 1000 } as const;
 const category = { type: 'string', maxLength: 1200 } as const;
-const visibility = { type: 'string', enum: ['public', 'private'] } as const;
+const visibility = { type: 'string', enum: MEDIA_VISIBILITIES } as const;
 
 /** PUT/PATCH /media/{filename}/meta: an empty string or null clears a value. */
 export interface MetaBody {
@@ -141,5 +143,13 @@ export const renameSchema: JSONSchemaType<RenameBody> = {
 export function parseMediaListQuery(query: QueryValues): MediaQuery {
   const q = searchParam(query);
   const category = parseCategory(textParam(query, 'category') ?? '', 'category', 'invalid_request');
-  return { ...pagingParams(query), ...(q === undefined ? {} : { q }), ...(category === '' ? {} : { category }) };
+  const kind = choiceParam(query, 'kind', MEDIA_GROUPS);
+  const visibility = choiceParam(query, 'visibility', MEDIA_VISIBILITIES);
+  return {
+    ...pagingParams(query),
+    ...(q === undefined ? {} : { q }),
+    ...(category === '' ? {} : { category }),
+    ...(kind === undefined ? {} : { kind }),
+    ...(visibility === undefined ? {} : { visibility }),
+  };
 }

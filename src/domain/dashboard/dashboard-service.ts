@@ -7,7 +7,7 @@ import { can } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import { readsWholeCollection } from '../entries/entry-access.ts';
+import { readsWholeCollection } from '../auth/content-access.ts';
 import { ENTRY_STATUSES, type EntryStatus, type StoredEntry } from '../model/entry.ts';
 import type { TypeService } from '../types/type-service.ts';
 

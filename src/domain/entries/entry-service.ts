@@ -13,7 +13,7 @@ import { resolveListQuery, type ListParams, type ReadParams } from '../query/lis
 import { expandRelations, omitUnreadableRelations } from '../query/relations.ts';
 import { statusEvents, type EventType } from '../model/events.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
-import { assertCanReadType, collectionRequest, entryRequest, readsWholeCollection } from './entry-access.ts';
+import { assertCanReadType, collectionRequest, entryRequest, readsWholeCollection } from '../auth/content-access.ts';
 import { buildBulkChanges, checkBulkInput, resolveBulkTargets } from './entry-bulk.ts';
 import { buildCreatedEntry, buildUpdatedEntry, checkReferences } from './entry-changes.ts';
 import { parseEntryInput, type EntryInput } from './entry-input.ts';

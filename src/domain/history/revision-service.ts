@@ -8,7 +8,7 @@ import { authorize } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
 import type { ContentReader, ContentWriter } from '../content/content-writer.ts';
-import { entryRequest } from '../entries/entry-access.ts';
+import { entryRequest } from '../auth/content-access.ts';
 import { checkReferences } from '../entries/entry-changes.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import { commitEntryChange, entryEvents, entryFileChanges } from '../entries/entry-writes.ts';

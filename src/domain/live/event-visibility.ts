@@ -4,7 +4,7 @@ import { can } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import { collectionRequest, entryRequest } from '../entries/entry-access.ts';
+import { collectionRequest, entryRequest } from '../auth/content-access.ts';
 import type { DomainEvent } from '../model/events.ts';
 
 /**

@@ -7,8 +7,9 @@ import { parseCategory } from './categories.ts';
 import { isValidMediaFilename } from './file-names.ts';
 import { isRasterImage } from './media-types.ts';
 
-/** Who may fetch a file directly. */
-export type MediaVisibility = 'public' | 'private';
+/** Who may fetch a file's URL: anyone, or only readers with `media.read`. */
+export const MEDIA_VISIBILITIES = ['public', 'private'] as const;
+export type MediaVisibility = (typeof MEDIA_VISIBILITIES)[number];
 
 /** The stored metadata of one media file (the media item without its URLs). */
 export interface MediaRecord {

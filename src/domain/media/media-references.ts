@@ -1,6 +1,7 @@
 // Entries point at media files by file name in their media fields. When a
 // file is renamed, every active entry that names it is rewritten in the same
-// commit as the rename; this module works out those rewrites.
+// commit as the rename; this module finds those entries and works out the
+// rewrites.
 import type { FileChange } from '../../storage/content-repo.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
 import { entriesDir, entryToFiles } from '../model/entry-files.ts';
@@ -20,6 +21,20 @@ export interface RewriteContext {
   now: string;
 }
 
+/** Every active entry of `workspace` whose media fields (root values and translations) name `filename`. Throws nothing. */
+export function entriesUsingMedia(content: ContentIndex, workspace: string, filename: string): StoredEntry[] {
+  const found: StoredEntry[] = [];
+  for (const indexed of content.types(workspace)) {
+    const fields = mediaFieldsOf(indexed);
+    if (fields.length === 0) continue;
+    for (const entry of indexed.index.all()) {
+      const values = [entry.data, ...Object.values(entry.translations).map((translation) => translation.data)];
+      if (values.some((data) => fields.some((field) => names(data[field], filename)))) found.push(entry);
+    }
+  }
+  return found;
+}
+
 /**
  * Finds every active entry of `workspace` whose media fields (root values and
  * translations) name `from`, and returns it rewritten to name `to`, with the
@@ -29,7 +44,7 @@ export interface RewriteContext {
 export function rewriteMediaReferences(content: ContentIndex, workspace: string, from: string, to: string, context: RewriteContext): ReferenceRewrite[] {
   const rewrites: ReferenceRewrite[] = [];
   for (const indexed of content.types(workspace)) {
-    const fields = Object.entries(indexed.type.fields).filter(([, field]) => field.type === 'media').map(([name]) => name);
+    const fields = mediaFieldsOf(indexed);
     if (fields.length === 0) continue;
     for (const before of indexed.index.all()) {
       const after = rewriteEntry(before, fields, from, to, context);
@@ -62,11 +77,19 @@ function rewriteValues(values: Record<string, unknown>, fields: string[], from: 
   let result = values;
   for (const field of fields) {
     const value = values[field];
-    // Hand-written files may hold a single file name instead of a list.
-    const replaced = value === from ? to : Array.isArray(value) && value.includes(from) ? value.map((item) => (item === from ? to : item)) : value;
+    const replaced = !names(value, from) ? value : Array.isArray(value) ? value.map((item) => (item === from ? to : item)) : to;
     if (replaced === value) continue;
     if (result === values) result = { ...values };
     result[field] = replaced;
   }
   return result;
+}
+
+function mediaFieldsOf(indexed: IndexedType): string[] {
+  return Object.entries(indexed.type.fields).filter(([, field]) => field.type === 'media').map(([name]) => name);
+}
+
+// Hand-written files may hold a single file name instead of a list.
+function names(value: unknown, filename: string): boolean {
+  return value === filename || (Array.isArray(value) && value.includes(filename));
 }

@@ -12,6 +12,7 @@ import { authorize, can } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import type { ContentWriter } from '../content/content-writer.ts';
+import { entryRequest } from '../auth/content-access.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { parseCategory } from './categories.ts';
 import {
@@ -22,6 +23,7 @@ import { makeThumbnail } from './images.ts';
 import type { MediaLibrary } from './media-library.ts';
 import { mediaMatcher, type MediaQuery } from './media-query.ts';
 import { hasThumbnail, type MediaRecord, type MediaVisibility } from './media-record.ts';
+import { entriesUsingMedia } from './media-references.ts';
 import { renameMedia } from './media-rename.ts';
 import type { AllowedTypes } from './media-types.ts';
 import { placeUploads, prepareUpload, type PreparedUpload, type UploadedFile } from './media-uploads.ts';
@@ -55,6 +57,14 @@ export interface MediaList {
   meta: { total: number; limit: number; offset: number; categories: string[] };
 }
 
+/** An entry that uses a media file. */
+export interface MediaUse {
+  type: string;
+  id: string;
+  slug: string;
+  title: string;
+}
+
 /** A file ready to serve, with the record that decides its headers. */
 export interface ServedFile {
   record: MediaRecord;
@@ -83,6 +93,20 @@ export class MediaService {
    * callers see public files; `media.read` on `media:*` adds private ones.
    * Throws not_found (workspace).
    */
+  /**
+   * The active entries that use a file in a media field (what a rename
+   * rewrites, what a delete leaves pointing nowhere): those the principal may
+   * read, as type, id, slug and title. Needs `media.read` on the file. Throws
+   * not_found, unauthorized, forbidden.
+   */
+  usedBy(principal: Principal, workspace: string, filename: string): MediaUse[] {
+    this.authorizeOn(principal, workspace, 'media.read', `media:${filename}`);
+    this.getRecords(workspace, [filename], false);
+    return entriesUsingMedia(this.deps.content, workspace, filename)
+      .filter((entry) => can(principal, entryRequest(workspace, entry, 'content.read')))
+      .map((entry) => ({ type: entry.type, id: entry.id, slug: entry.slug, title: entry.title }));
+  }
+
   list(principal: Principal, workspace: string, query: MediaQuery): MediaList {
     this.deps.workspaces.get(workspace);
     const withPrivate = can(principal, request(workspace, 'media.read', 'media:*'));

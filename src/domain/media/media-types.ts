@@ -94,6 +94,13 @@ const TEXT_TYPES: Record<string, MediaType> = {
 };
 
 const ALL_TYPES: MediaType[] = [SVG_TYPE, ...Object.values(SNIFFED), ...Object.values(LEGACY_OFFICE), ...Object.values(TEXT_TYPES)];
+const GROUP_BY_MIME = new Map(ALL_TYPES.map((type) => [type.mime, type.group]));
+
+/** The group of a stored MIME type (image, video, …), or undefined for one the library does not know. */
+export function groupOfMime(mime: string): MediaGroup | undefined {
+  return GROUP_BY_MIME.get(mime);
+}
+
 const RASTER_MIMES = new Set(['image/jpeg', 'image/png', 'image/apng', 'image/gif', 'image/webp', 'image/avif']);
 
 /** The allow-list in effect: the MIME types uploads may have. */

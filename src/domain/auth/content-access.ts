@@ -1,7 +1,7 @@
 // Who may see which entries: the visibility rules of SPEC "States and
 // transitions" combined with the grants of the principal.
-import { authorize, can } from '../auth/authorize.ts';
-import type { Principal } from '../auth/principal.ts';
+import { authorize, can } from './authorize.ts';
+import type { Principal } from './principal.ts';
 import type { ContentType } from '../model/content-type.ts';
 import type { StoredEntry } from '../model/entry.ts';
 
