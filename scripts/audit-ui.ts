@@ -32,6 +32,7 @@ const SCREENS: Screen[] = [
   { name: 'trash', path: '/admin/trash/posts', signedIn: true },
   { name: 'types', path: '/admin/types', signedIn: true },
   { name: 'type-builder', path: '/admin/types/posts', signedIn: true },
+  { name: 'media', path: '/admin/media', signedIn: true },
 ];
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -34,7 +34,7 @@ export const routes = {
   newType: { path: '/admin/types/new', title: 'New content type', screen: () => import('./screens/types/type-screen.tsx').then((m) => m.TypeScreen) },
   type: { path: '/admin/types/:name', title: 'Edit content type', screen: () => import('./screens/types/type-screen.tsx').then((m) => m.TypeScreen) },
   // Issue 12: media and administration.
-  media: { path: '/admin/media', title: 'Media' },
+  media: { path: '/admin/media', title: 'Media', screen: () => import('./screens/media/media-screen.tsx').then((m) => m.MediaScreen) },
   mediaFile: { path: '/admin/media/:filename', title: 'Media file' },
   users: { path: '/admin/users', title: 'Users' },
   user: { path: '/admin/users/:id', title: 'User' },

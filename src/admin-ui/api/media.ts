@@ -91,3 +91,16 @@ export async function renameCategory(category: string, name: string): Promise<st
 export async function deleteCategory(category: string): Promise<string[]> {
   return (await del<{ ok: true }, { categories: string[] }>(`/media/categories/${encodeURIComponent(category)}`)).meta.categories;
 }
+
+/** An entry that uses a file in a media field. */
+export interface MediaUse {
+  type: string;
+  id: string;
+  slug: string;
+  title: string;
+}
+
+/** The entries that use a file (a rename updates them). Throws ApiError. */
+export async function mediaUsedBy(filename: string): Promise<MediaUse[]> {
+  return (await get<MediaUse[]>(`${one(filename)}/used-by`)).data;
+}

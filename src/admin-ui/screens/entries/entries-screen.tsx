@@ -72,7 +72,7 @@ function EntryList({ type }: { type: ContentType }) {
       <ListToolbar type={type} state={state} />
       <BulkBar typeName={type.name} selected={[...selected]} onClear={clearSelection} onDone={() => { clearSelection(); page.reload(); }} />
       {page.error && <p class="form-error" role="alert">{page.error.message}</p>}
-      <p class="entries__count" aria-live="polite">
+      <p class="list-count" aria-live="polite">
         {page.loading ? 'Loading…' : `${page.total.toLocaleString()} ${page.total === 1 ? 'entry' : 'entries'}`}
       </p>
       {page.entries?.length === 0 && !page.loading ? (

@@ -6,6 +6,7 @@ import { STATUS_LABELS, STATUSES } from '../../content/entry-status.ts';
 import { setQuery } from '../../router/router.tsx';
 import { useDebounced } from '../../ui/use-debounced.ts';
 import { selectFilters, selectParam, type ListState } from './list-state.ts';
+import { useSlashFocus } from '../../ui/use-slash-focus.ts';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -40,16 +41,7 @@ function SearchBox({ value }: { value: string }) {
     if (settled !== value) setQuery({ q: settled, offset: undefined }, { replace: true });
   }, [settled]);
   useEffect(() => setText(value), [value]);
-  useEffect(() => {
-    const focusSearch = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement;
-      if (event.key !== '/' || target.closest('input, textarea, select, [contenteditable="true"]')) return;
-      event.preventDefault();
-      input.current?.focus();
-    };
-    document.addEventListener('keydown', focusSearch);
-    return () => document.removeEventListener('keydown', focusSearch);
-  }, []);
+  useSlashFocus(input);
   return (
     <label class="list-toolbar__search">
       <span class="visually-hidden">Search entries</span>

@@ -7,7 +7,7 @@ import type { FieldInputProps } from './field-input.ts';
 import { HtmlInput } from './html-input.tsx';
 import { JsonInput } from './json-input.tsx';
 import { MarkdownInput } from './markdown-input.tsx';
-import { MediaFilesInput } from './media-input.tsx';
+import { MediaFieldInput } from './media-input.tsx';
 import { RelationInput } from './relation-input.tsx';
 import { SlugInput } from './slug-input.tsx';
 
@@ -26,7 +26,7 @@ export const FIELD_INPUTS: Record<string, ComponentType<FieldInputProps>> = {
   slug: SlugInput,
   json: JsonInput,
   color: ColorInput,
-  media: MediaFilesInput,
+  media: MediaFieldInput,
   relation: RelationInput,
 };
 
