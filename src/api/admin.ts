@@ -23,6 +23,7 @@ import { createAuthRouter } from './admin/auth.routes.ts';
 import { createContentTypesRouter } from './content-types/content-types.routes.ts';
 import { createEntriesRouter } from './entries/entries.routes.ts';
 import { createProfileRouter } from './admin/profile.routes.ts';
+import { createGrantActionsRouter } from './admin/grant-actions.routes.ts';
 import { createRolesRouter } from './admin/roles.routes.ts';
 import { createTokensRouter } from './admin/tokens.routes.ts';
 import { createUsersRouter } from './admin/users.routes.ts';
@@ -90,6 +91,7 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createProfileRouter(services.profiles, body),
     createUsersRouter(services.users, services.profiles, body),
     createRolesRouter(services.roles, body),
+    createGrantActionsRouter(),
     createTokensRouter(services.tokens, body),
     createWorkspacesRouter(services.workspaces, body),
     createDashboardRouter(services.dashboard),

@@ -29,6 +29,17 @@ describe('admin API: roles', () => {
     expect(response.body.meta.total).to.equal(3);
   });
 
+  it('lists the grant actions by area for the grants editor, to any signed-in user', async () => {
+    const viewer = await userWithGrants(server, admin, 'reader', READ_CONTENT);
+    const response = await adminRequest(server, viewer.session, 'GET', '/grant-actions');
+    expect(response.status).to.equal(200);
+    const content = response.body.data.find((group: { area: string }) => group.area === 'content');
+    expect(content.actions).to.deep.equal(['content.read', 'content.create', 'content.update', 'content.publish', 'content.delete']);
+    expect(response.body.data.map((group: { area: string }) => group.area)).to.include.members(['schema', 'media', 'users', 'roles', 'tokens', 'git']);
+    const anonymous = await server.request('GET', '/admin/api/grant-actions');
+    expect(anonymous.status).to.equal(401);
+  });
+
   it('creates a role (id from the label), reads, updates and deletes it', async () => {
     const created = await adminRequest(server, admin, 'POST', '/roles', { label: 'Content Reader', permissions: READ_CONTENT });
     expect(created.status).to.equal(201);

@@ -49,7 +49,7 @@ describeInBrowser('media library (Chromium)', function (this: Mocha.Suite) {
 
   it('uploads dropped images with their own progress and errors, sorts them into a category and makes one private', async () => {
     const small = await makePng(40, 30);
-    const noise = await sharp({ create: { width: 200, height: 200, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
+    const noise = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
     expect(noise.length).to.be.greaterThan(UPLOAD_LIMIT);
     await signIn(page, run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
     await page.goto(`${run.server.baseUrl}/admin/media`);
