@@ -33,6 +33,10 @@ const SCREENS: Screen[] = [
   { name: 'types', path: '/admin/types', signedIn: true },
   { name: 'type-builder', path: '/admin/types/posts', signedIn: true },
   { name: 'media', path: '/admin/media', signedIn: true },
+  { name: 'users', path: '/admin/users', signedIn: true },
+  { name: 'roles', path: '/admin/roles', signedIn: true },
+  { name: 'role', path: '/admin/roles/editor', signedIn: true },
+  { name: 'tokens', path: '/admin/tokens', signedIn: true },
 ];
 
 const ROOT = path.resolve(import.meta.dirname, '..');

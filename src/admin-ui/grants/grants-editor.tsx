@@ -1,0 +1,172 @@
+// The grants of a role or a token, editable by someone who has never seen
+// the JSON: allow or deny, actions ticked by area, what they apply to, the
+// workspace, conditions on entries, and the plain-language summary of the
+// whole list under it. The API's messages (`permissions.{n}…`) show on the
+// grant they name.
+import type { ActionGroup } from '../api/people.ts';
+import type { ContentType, Workspace } from '../api/types.ts';
+import { Button } from '../ui/button.tsx';
+import { Field, TextField } from '../ui/field.tsx';
+import { grantOf, newGrantDraft, type GrantDraft, type Scope } from './grant-draft.ts';
+import { summarizeGrants } from './grant-summary.ts';
+import './grants.css';
+
+const STATUSES = ['draft', 'published', 'scheduled', 'protected', 'archived'];
+const SCOPES: [Scope, string][] = [
+  ['all', 'Everything'],
+  ['type', 'Entries of one content type'],
+  ['entry', 'One entry'],
+  ['custom', 'Resources typed by hand'],
+];
+
+export interface GrantsEditorProps {
+  grants: GrantDraft[];
+  onChange: (grants: GrantDraft[]) => void;
+  catalogue: ActionGroup[];
+  types: ContentType[];
+  workspaces: Workspace[];
+  errors: Record<string, string>;
+  readOnly?: boolean;
+}
+
+export function GrantsEditor({ grants, onChange, catalogue, types, workspaces, errors, readOnly }: GrantsEditorProps) {
+  const set = (key: number, change: Partial<GrantDraft>) => onChange(grants.map((grant) => (grant.key === key ? { ...grant, ...change } : grant)));
+  const typeLabel = (name: string) => types.find((type) => type.name === name)?.label || name;
+  return (
+    <div class="grants">
+      {grants.map((grant, position) => (
+        <fieldset key={grant.key} class="grant" disabled={readOnly}>
+          <legend>Grant {position + 1}</legend>
+          {Object.entries(errors)
+            .filter(([key]) => key === `permissions.${position}` || key.startsWith(`permissions.${position}.`))
+            .map(([key, message]) => (
+              <p key={key} class="field__error" role="alert">
+                {message}
+              </p>
+            ))}
+          <div class="grant__row">
+            <Field label="Effect">
+              {(control) => (
+                <select {...control} class="input" value={grant.effect} onChange={(event) => set(grant.key, { effect: event.currentTarget.value as GrantDraft['effect'] })}>
+                  <option value="allow">Allow</option>
+                  <option value="deny">Deny (wins over any allow)</option>
+                </select>
+              )}
+            </Field>
+            <Field label="Applies to">
+              {(control) => (
+                <select {...control} class="input" value={grant.scope} onChange={(event) => set(grant.key, { scope: event.currentTarget.value as Scope })}>
+                  {SCOPES.map(([scope, label]) => (
+                    <option key={scope} value={scope}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            {(grant.scope === 'type' || grant.scope === 'entry') && (
+              <Field label="Content type">
+                {(control) => (
+                  <select {...control} class="input" value={grant.type} onChange={(event) => set(grant.key, { type: event.currentTarget.value })}>
+                    <option value="">Choose…</option>
+                    {types.map((type) => (
+                      <option key={type.name} value={type.name}>
+                        {type.label || type.name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            )}
+            {grant.scope === 'entry' && <TextField label="Entry id or URL key" value={grant.entry} onValue={(entry) => set(grant.key, { entry })} />}
+            {grant.scope === 'custom' && <TextField label="Resources" hint="Separated by commas, e.g. media:*, content:posts:*" value={grant.customText} onValue={(customText) => set(grant.key, { customText })} />}
+            {grant.scope !== 'custom' && (
+              <Field label="Workspace">
+                {(control) => (
+                  <select {...control} class="input" value={grant.workspace} onChange={(event) => set(grant.key, { workspace: event.currentTarget.value })}>
+                    <option value="">Every workspace</option>
+                    {workspaces.map((workspace) => (
+                      <option key={workspace.slug} value={workspace.slug}>
+                        {workspace.label}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            )}
+          </div>
+          <ActionPicker grant={grant} catalogue={catalogue} onActions={(actions) => set(grant.key, { actions })} />
+          <details class="grant__conditions" open={grant.statuses.length > 0 || grant.localesText !== '' || grant.own}>
+            <summary>Only for some entries</summary>
+            <fieldset class="grant__statuses">
+              <legend>Status</legend>
+              {STATUSES.map((status) => (
+                <label key={status} class="check">
+                  <input
+                    type="checkbox"
+                    checked={grant.statuses.includes(status)}
+                    onChange={(event) => set(grant.key, { statuses: event.currentTarget.checked ? [...grant.statuses, status] : grant.statuses.filter((s) => s !== status) })}
+                  />{' '}
+                  {status}
+                </label>
+              ))}
+            </fieldset>
+            <TextField label="Languages" hint="Codes separated by commas; empty for all." value={grant.localesText} onValue={(localesText) => set(grant.key, { localesText })} />
+            <label class="check">
+              <input type="checkbox" checked={grant.own} onChange={(event) => set(grant.key, { own: event.currentTarget.checked })} /> Only entries the user wrote
+            </label>
+          </details>
+          {!readOnly && (
+            <Button variant="quiet" onClick={() => onChange(grants.filter((candidate) => candidate.key !== grant.key))}>
+              Remove grant {position + 1}
+            </Button>
+          )}
+        </fieldset>
+      ))}
+      {!readOnly && <Button onClick={() => onChange([...grants, newGrantDraft()])}>Add a grant</Button>}
+      <section class="grant-summary" aria-label="What this allows">
+        <h3>In plain words</h3>
+        <ul>
+          {summarizeGrants(grants.map(grantOf), typeLabel).map((sentence, index) => (
+            <li key={index}>{sentence}</li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function ActionPicker({ grant, catalogue, onActions }: { grant: GrantDraft; catalogue: ActionGroup[]; onActions: (actions: string[]) => void }) {
+  const everything = grant.actions.includes('*');
+  const toggle = (action: string, isOn: boolean) => onActions(isOn ? [...grant.actions, action] : grant.actions.filter((candidate) => candidate !== action));
+  return (
+    <fieldset class="grant__actions">
+      <legend>Actions</legend>
+      <label class="check">
+        <input type="checkbox" checked={everything} onChange={(event) => onActions(event.currentTarget.checked ? ['*'] : [])} /> Everything
+      </label>
+      {!everything && (
+        <div class="grant__areas">
+          {catalogue.map((group) => {
+            const all = `${group.area}.*`;
+            const hasAll = grant.actions.includes(all);
+            return (
+              <fieldset key={group.area} class="grant__area">
+                <legend>{group.area}</legend>
+                <label class="check">
+                  <input type="checkbox" checked={hasAll} onChange={(event) => onActions([...grant.actions.filter((action) => !action.startsWith(`${group.area}.`)), ...(event.currentTarget.checked ? [all] : [])])} /> all
+                </label>
+                {!hasAll &&
+                  group.actions.map((action) => (
+                    <label key={action} class="check">
+                      <input type="checkbox" checked={grant.actions.includes(action)} onChange={(event) => toggle(action, event.currentTarget.checked)} /> {action.split('.')[1]}
+                    </label>
+                  ))}
+              </fieldset>
+            );
+          })}
+        </div>
+      )}
+    </fieldset>
+  );
+}
