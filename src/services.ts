@@ -26,6 +26,7 @@ import { SessionStore } from './domain/auth/session-store.ts';
 import { TokenService } from './domain/auth/token-service.ts';
 import { UserService } from './domain/auth/user-service.ts';
 import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher.ts';
+import { WebhookActions } from './domain/webhooks/webhook-actions.ts';
 import { WebhookService } from './domain/webhooks/webhook-service.ts';
 import { BackupService } from './domain/backups/backup-service.ts';
 import { UpdateService } from './domain/updates/update-service.ts';
@@ -83,6 +84,8 @@ export interface Services {
   webhooks: WebhookService;
   /** The persistent webhook delivery queue, fed by `events`. */
   webhookDispatcher: WebhookDispatcher;
+  /** Test deliveries and retries by hand. */
+  webhookActions: WebhookActions;
   /** Backup archives in state/backups and their restore. */
   backups: BackupService;
   /** Update checks against CMS_UPDATE_FEED, staged downloads and unpacked releases. */
@@ -272,6 +275,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     profiles: new ProfileService(users, stateAvatarFiles(state)),
     webhooks,
     webhookDispatcher,
+    webhookActions: new WebhookActions(webhooks, webhookDispatcher),
     backups,
     updates: new UpdateService({
       feedUrl: config.updateFeed,

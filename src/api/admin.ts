@@ -12,6 +12,7 @@ import type { ContentIndex } from '../domain/content/content-index.ts';
 import type { EntryService } from '../domain/entries/entry-service.ts';
 import type { TypeService } from '../domain/types/type-service.ts';
 import type { WorkspaceService } from '../domain/workspaces/workspace-service.ts';
+import type { WebhookActions } from '../domain/webhooks/webhook-actions.ts';
 import type { WebhookService } from '../domain/webhooks/webhook-service.ts';
 import type { BackupService } from '../domain/backups/backup-service.ts';
 import type { UpdateService } from '../domain/updates/update-service.ts';
@@ -65,6 +66,7 @@ export interface AdminApiServices {
   types: TypeService;
   entries: EntryService;
   webhooks: WebhookService;
+  webhookActions: WebhookActions;
   backups: BackupService;
   updates: UpdateService;
   media: MediaService;
@@ -105,7 +107,7 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createTranslationsRouter(services.entries),
     createContentTypesRouter(services.types, body, { fieldTypesInMeta: true }),
     createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: false }),
-    createWebhooksRouter(services.webhooks, body),
+    createWebhooksRouter(services.webhooks, services.webhookActions, body),
     createBackupsRouter(services.backups, body, config.backups.maxBytes),
     createUpdateRouter(services.updates),
     createGitRouter(services.gitStatus),

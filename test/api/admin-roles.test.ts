@@ -30,7 +30,7 @@ describe('admin API: roles', () => {
   });
 
   it('lists the grant actions by area for the grants editor, to any signed-in user', async () => {
-    const viewer = await userWithGrants(server, admin, 'reader', READ_CONTENT);
+    const viewer = await userWithGrants(server, admin, 'reader', [{ effect: 'allow', actions: ['content.read'], resources: ['content:*'] }]);
     const response = await adminRequest(server, viewer.session, 'GET', '/grant-actions');
     expect(response.status).to.equal(200);
     const content = response.body.data.find((group: { area: string }) => group.area === 'content');

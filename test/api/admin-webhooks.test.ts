@@ -308,6 +308,42 @@ describe('admin API: webhooks', () => {
       expect(activity.body.data[0].details).to.include({ webhook_id: log.body.data[0].webhook_id, status_code: null });
     });
 
+    it('sends a test delivery to one webhook on request, whatever events it subscribes to', async () => {
+      await start();
+      const [hook] = (await configure([{ url: `${receiver.url}/test`, events: ['content.deleted'], secret: 'shh' }])).body.data;
+      const sent = await adminRequest(server, admin, 'POST', `/webhooks/${hook.id}/test`);
+      expect(sent.status, sent.text).to.equal(202);
+      await received(1);
+      expect(eventNames(receiver.requests)).to.deep.equal(['webhook.test']);
+      expect(bodiesOf(receiver.requests)[0]).to.deep.include({ event: 'webhook.test', data: { webhook_id: hook.id } });
+      expect(receiver.requests[0].headers['x-service-signature']).to.match(/^sha256=/);
+      const log = await pollUntil(deliveries, (response) => response.body.meta.total === 1);
+      expect(log.body.data[0]).to.include({ id: sent.body.data.delivery_id, event: 'webhook.test', ok: true });
+      expect(log.body.data[0]).to.not.have.property('body');
+      expect((await adminRequest(server, admin, 'POST', '/webhooks/nope/test')).status).to.equal(404);
+    });
+
+    it('retries a delivery that gave up, once asked, under the same delivery id', async () => {
+      await start({ ...FAST, CMS_WEBHOOK_MAX_ATTEMPTS: '3' });
+      receiver.respond(() => ({ status: 500, body: 'down' }));
+      await configure([{ url: `${receiver.url}/down`, events: ['content.created'] }]);
+      await server.request('POST', '/api/v1/workspaces/default/content/posts', { body: { title: 'Late' }, token });
+      const failed = await pollUntil(deliveries, (response) => response.body.data.some((attempt: { next_attempt_at: string | null }) => attempt.next_attempt_at === null));
+      const deliveryId = failed.body.data[0].id;
+      expect((await adminRequest(server, admin, 'POST', '/webhooks/deliveries/unknown-id/retry')).status).to.equal(404);
+      receiver.respond(() => ({ status: 204 }));
+      const retried = await adminRequest(server, admin, 'POST', `/webhooks/deliveries/${deliveryId}/retry`);
+      expect(retried.status, retried.text).to.equal(202);
+      expect(retried.body.data.delivery_id).to.equal(deliveryId);
+      const log = await pollUntil(deliveries, (response) => response.body.data[0].ok === true);
+      expect(log.body.data[0]).to.include({ id: deliveryId, attempt: 1, status_code: 204 });
+      expect(new Set(receiver.requests.map((request) => request.body.toString())).size, 'the same body again').to.equal(1);
+      const again = await adminRequest(server, admin, 'POST', `/webhooks/deliveries/${deliveryId}/retry`);
+      expect(again.status, 'a delivery that arrived is not retried').to.equal(404);
+      const viewer = await server.request('POST', `/admin/api/webhooks/deliveries/${deliveryId}/retry`);
+      expect(viewer.status).to.equal(401);
+    });
+
     it('keeps pending deliveries across a restart', async () => {
       await start({ CMS_WEBHOOK_RETRY_BASE_MS: '600000' });
       receiver.respond(() => ({ status: 503 }));

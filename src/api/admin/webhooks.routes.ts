@@ -1,11 +1,14 @@
 // Webhooks (SPEC admin table: /webhooks): list and replace the configured
-// receivers, and list delivery attempts; all need webhooks.manage.
+// receivers, list delivery attempts, send a test delivery and retry a failed
+// one; all need webhooks.manage.
 import Router from '@koa/router';
+import type { WebhookActions } from '../../domain/webhooks/webhook-actions.ts';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
 import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import { pagingParams, validateQuery, type QueryValues } from '../../http/query-params.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
+import { nameParam } from '../context.ts';
 import { presentDelivery, presentWebhook } from './webhooks.presenter.ts';
 import { replaceWebhooksSchema } from './webhooks.schemas.ts';
 
@@ -13,7 +16,7 @@ const DEFAULT_PAGE = 100;
 const LARGEST_PAGE = 1000;
 
 /** Routes /webhooks and /webhooks/deliveries, relative to the admin root. */
-export function createWebhooksRouter(webhooks: WebhookService, body: JsonBodyParser): Router<AppState> {
+export function createWebhooksRouter(webhooks: WebhookService, actions: WebhookActions, body: JsonBodyParser): Router<AppState> {
   const router = new Router<AppState>();
   const parseReplace = compileBody(replaceWebhooksSchema);
 
@@ -27,6 +30,16 @@ export function createWebhooksRouter(webhooks: WebhookService, body: JsonBodyPar
     const hooks = input.webhooks.map((hook) => ({ ...hook, id: hook.id ?? undefined, enabled: hook.enabled ?? undefined }));
     const list = await webhooks.replace(ctx.state.principal, hooks);
     ctx.body = { data: list.map(presentWebhook), meta: { total: list.length } };
+  });
+
+  router.post('/webhooks/:id/test', async (ctx) => {
+    ctx.status = 202;
+    ctx.body = { data: { delivery_id: await actions.sendTest(ctx.state.principal, nameParam(ctx, 'id')) } };
+  });
+
+  router.post('/webhooks/deliveries/:id/retry', async (ctx) => {
+    ctx.status = 202;
+    ctx.body = { data: { delivery_id: await actions.retry(ctx.state.principal, nameParam(ctx, 'id')) } };
   });
 
   router.get('/webhooks/deliveries', validateQuery(parseDeliveriesQuery), async (ctx) => {

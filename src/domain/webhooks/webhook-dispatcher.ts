@@ -9,11 +9,15 @@ import type { StateStore } from '../../storage/state-store.ts';
 import type { DomainEvent, EventType } from '../model/events.ts';
 import { DELIVERIES_LOG, type DeliveryAttempt, type WebhookRecord } from './webhook-service.ts';
 
+/** The event of a test delivery: sent to one webhook on request, whatever events it subscribes to. */
+export const TEST_EVENT = 'webhook.test';
+
 /** A delivery waiting for its next attempt. */
 export interface PendingDelivery {
   id: string;
   webhook_id: string;
-  event: EventType;
+  /** The event's name (an EventType, or TEST_EVENT), sent as X-Service-Event. */
+  event: string;
   /** The exact JSON body, signed again at every attempt. */
   body: string;
   /** Attempts made so far. */
@@ -110,6 +114,17 @@ export class WebhookDispatcher {
     this.run();
   }
 
+  /** Queues a test delivery to `hook`, due now; resolves with its delivery id. */
+  async queueTest(hook: WebhookRecord): Promise<string> {
+    const body = JSON.stringify({ event: TEST_EVENT, occurred_at: new Date(this.now()).toISOString(), workspace: null, data: { webhook_id: hook.id } });
+    return this.add({ id: randomUUID(), webhook_id: hook.id, event: TEST_EVENT, body });
+  }
+
+  /** Queues a delivery that gave up once more, under its id, its attempts counted from one again; resolves with the id. */
+  async requeue(delivery: Pick<PendingDelivery, 'id' | 'webhook_id' | 'event' | 'body'>): Promise<string> {
+    return this.add(delivery);
+  }
+
   /** Deliveries not finished yet (for status and tests). */
   pending(): readonly PendingDelivery[] {
     return this.queue;
@@ -121,6 +136,15 @@ export class WebhookDispatcher {
     clearTimeout(this.timer);
     await Promise.allSettled([...this.inFlight.values()]);
     await this.persist();
+  }
+
+  private async add(delivery: Pick<PendingDelivery, 'id' | 'webhook_id' | 'event' | 'body'>): Promise<string> {
+    if (!this.queue.some((queued) => queued.id === delivery.id)) {
+      this.queue = [...this.queue, { ...delivery, attempts: 0, next_at: this.now() }];
+      await this.persist();
+      this.run();
+    }
+    return delivery.id;
   }
 
   private backoff(attempts: number): number {
@@ -172,6 +196,7 @@ export class WebhookDispatcher {
       error: outcome.error,
       attempted_at: new Date(started).toISOString(),
       next_attempt_at: nextAt === undefined ? null : new Date(nextAt).toISOString(),
+      ...(final && !outcome.ok ? { body: delivery.body } : {}),
     };
     await this.options.state.appendLine(DELIVERIES_LOG, JSON.stringify(record));
     if (final && !outcome.ok) this.options.onGaveUp?.(record, workspaceOf(delivery.body));

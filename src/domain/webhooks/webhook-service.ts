@@ -48,6 +48,8 @@ export interface DeliveryAttempt {
   attempted_at: string;
   /** When the next attempt is due, or null when this was the last one. */
   next_attempt_at: string | null;
+  /** On the last attempt of a delivery that failed: its body, so it can be retried by hand. Never shown. */
+  body?: string;
 }
 
 /** State document and log names. */
@@ -60,7 +62,8 @@ const MAX_URL = 2048;
 const MAX_SECRET = 512;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const newWebhookId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
-const ACCESS = { action: 'webhooks.manage', resource: 'webhooks:*', workspace: ALL_WORKSPACES };
+/** The grant every webhook route asks for. */
+export const WEBHOOKS_ACCESS = { action: 'webhooks.manage', resource: 'webhooks:*', workspace: ALL_WORKSPACES };
 
 /** The webhook configuration and delivery log; created once by services.ts. */
 export class WebhookService {
@@ -77,7 +80,7 @@ export class WebhookService {
 
   /** The configured webhooks. Throws unauthorized/forbidden without `webhooks.manage`. */
   list(principal: Principal): readonly WebhookRecord[] {
-    authorize(principal, ACCESS);
+    authorize(principal, WEBHOOKS_ACCESS);
     return this.file.value;
   }
 
@@ -86,7 +89,7 @@ export class WebhookService {
    * validation_failed naming each bad item (`webhooks.{n}.url`, …): URLs must be http(s).
    */
   async replace(principal: Principal, inputs: WebhookInput[]): Promise<readonly WebhookRecord[]> {
-    authorize(principal, ACCESS);
+    authorize(principal, WEBHOOKS_ACCESS);
     const now = new Date(this.now()).toISOString();
     const next = normalizeWebhooks(inputs, this.file.value, now);
     await this.file.replace(next);
@@ -120,7 +123,7 @@ export class WebhookService {
    * Delivery attempts, newest first, paged. Throws forbidden without `webhooks.manage`.
    */
   async deliveries(principal: Principal, page: { limit: number; offset: number }): Promise<{ attempts: DeliveryAttempt[]; total: number }> {
-    authorize(principal, ACCESS);
+    authorize(principal, WEBHOOKS_ACCESS);
     const lines = await this.state.readLines(DELIVERIES_LOG);
     const attempts: DeliveryAttempt[] = [];
     for (const line of lines.reverse()) {
@@ -131,6 +134,22 @@ export class WebhookService {
       }
     }
     return { attempts: attempts.slice(page.offset, page.offset + page.limit), total: attempts.length };
+  }
+
+  /** The last attempt of delivery `id` when it gave up (with its body), else undefined. Throws what reading the log throws. */
+  async failedDelivery(id: string): Promise<(DeliveryAttempt & { body: string }) | undefined> {
+    const lines = await this.state.readLines(DELIVERIES_LOG);
+    for (const line of lines.reverse()) {
+      let attempt: DeliveryAttempt;
+      try {
+        attempt = JSON.parse(line) as DeliveryAttempt;
+      } catch {
+        continue;
+      }
+      if (attempt.id !== id) continue;
+      return attempt.ok || attempt.body === undefined ? undefined : (attempt as DeliveryAttempt & { body: string });
+    }
+    return undefined;
   }
 }
 
