@@ -68,6 +68,15 @@ export function integerParam(query: QueryValues, key: string, range: { min: numb
   return num;
 }
 
+/** A moment as ISO 8601 (`2026-11-24` or `2026-11-24T10:00:00Z`), given back as a full ISO time in UTC. Throws invalid_request for anything else. */
+export function timeParam(query: QueryValues, key: string): string | undefined {
+  const value = textParam(query, key);
+  if (value === undefined) return undefined;
+  const time = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time)) throw invalid(key, `The query parameter "${key}" must be a date or time such as 2026-11-24 or 2026-11-24T10:00:00Z.`);
+  return new Date(time).toISOString();
+}
+
 /** One of `choices`. Throws invalid_request for anything else, empty included. */
 export function choiceParam<C extends string>(query: QueryValues, key: string, choices: readonly C[]): C | undefined {
   const value = singleParam(query, key);

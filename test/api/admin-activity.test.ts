@@ -107,8 +107,22 @@ describe('admin activity log', () => {
     expect((await activity()).meta.limit).to.equal(50);
   });
 
+  it('filters by actor, content type and time', async () => {
+    await createType(server, admin, { name: 'pages', fields: {} });
+    const before = new Date(Date.now() - 1000).toISOString();
+    await createEntry(server, admin, 'pages', { title: 'Filtered', slug: 'filtered' });
+    await server.services.activity.record({ type: 'test.actor', message: 'by nobody' });
+    await waitFor(`?content_type=pages&type=content.created`, (item) => item.details.slug === 'filtered');
+    const byAdmin = await activity(`?actor=${adminId}&content_type=pages&from=${encodeURIComponent(before)}`);
+    expect(byAdmin.data.map((item) => item.type)).to.include('content.created');
+    expect(byAdmin.data.every((item) => item.user_id === adminId && item.details.type === 'pages')).to.equal(true);
+    expect((await activity('?actor=nobody')).meta.total).to.equal(0);
+    expect((await activity(`?type=test.actor&until=${encodeURIComponent(before)}`)).meta.total).to.equal(0);
+    expect((await activity('?type=test.actor&from=2000-01-01&until=2999-01-01')).meta.total).to.equal(1);
+  });
+
   it('answers 400 for bad query values', async () => {
-    for (const query of ['level=loud', 'level=', 'limit=0', 'limit=501', 'offset=-1', 'limit=abc', 'limit=', 'type=a&type=b']) {
+    for (const query of ['level=loud', 'level=', 'limit=0', 'limit=501', 'offset=-1', 'limit=abc', 'limit=', 'type=a&type=b', 'from=yesterday', 'until=2026-13-45', 'from=1&from=2']) {
       const response = await adminRequest(server, admin, 'GET', `/activity?${query}`);
       expect(response.status, query).to.equal(400);
       expect(response.body.error.code).to.equal('invalid_request');

@@ -1,8 +1,8 @@
 // The activity log (SPEC admin table: GET /activity): newest first, filtered
-// by level and type, paged. Needs activity.read.
+// by level, type, workspace, actor, content type and time, paged. Needs activity.read.
 import Router from '@koa/router';
 import { ACTIVITY_LEVELS, ACTIVITY_PAGE, type ActivityLog, type ActivityQuery } from '../../domain/activity/activity-log.ts';
-import { choiceParam, pagingParams, textParam, validateQuery, type QueryValues } from '../../http/query-params.ts';
+import { choiceParam, pagingParams, textParam, timeParam, validateQuery, type QueryValues } from '../../http/query-params.ts';
 import type { AppState } from '../../http/state.ts';
 
 /** Route /activity, relative to the admin root. */
@@ -15,12 +15,16 @@ export function createActivityRouter(activity: ActivityLog): Router<AppState> {
   return router;
 }
 
-// `limit` (at most ACTIVITY_PAGE.max), `offset`, `level`, and `type` and `workspace` as free text.
+// `limit` (at most ACTIVITY_PAGE.max), `offset`, `level`, `type`, `workspace`, `actor` and `content_type` as free text, `from` and `until` as times.
 function parseActivityQuery(query: QueryValues): ActivityQuery {
   return {
     ...pagingParams(query, ACTIVITY_PAGE.max),
     level: choiceParam(query, 'level', ACTIVITY_LEVELS),
     type: textParam(query, 'type'),
     workspace: textParam(query, 'workspace'),
+    actor: textParam(query, 'actor'),
+    contentType: textParam(query, 'content_type'),
+    from: timeParam(query, 'from'),
+    until: timeParam(query, 'until'),
   };
 }

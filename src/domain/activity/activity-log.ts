@@ -45,6 +45,13 @@ export interface ActivityQuery {
   level?: ActivityLevel;
   type?: string;
   workspace?: string;
+  /** Who acted: a user id or `token:{id}`. */
+  actor?: string;
+  /** The content type an entry or schema record is about (`details.type`). */
+  contentType?: string;
+  /** ISO times: records at or after `from` and before `until`. */
+  from?: string;
+  until?: string;
   limit?: number;
   offset?: number;
 }
@@ -134,6 +141,10 @@ function matches(record: ActivityRecord, query: ActivityQuery): boolean {
   if (query.level !== undefined && record.level !== query.level) return false;
   if (query.workspace !== undefined && record.workspace !== query.workspace) return false;
   if (query.type !== undefined && record.type !== query.type && !record.type.startsWith(`${query.type}.`)) return false;
+  if (query.actor !== undefined && record.user_id !== query.actor) return false;
+  if (query.contentType !== undefined && record.details.type !== query.contentType) return false;
+  if (query.from !== undefined && record.time < query.from) return false;
+  if (query.until !== undefined && record.time >= query.until) return false;
   return true;
 }
 
