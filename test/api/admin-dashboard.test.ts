@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { createEntry, createType, sessionWithGrants } from '../helpers/editorial.ts';
@@ -47,6 +49,26 @@ describe('admin dashboard and app', () => {
     expect(uploaded.status, uploaded.text).to.equal(201);
     const response = await adminRequest(server, admin, 'GET', '/dashboard');
     expect(response.body.data.media).to.deep.equal({ count: 2, bytes: 2 * PDF_BYTES.length });
+  });
+
+  it('lists scheduled entries soonest first, and files from git that were skipped with their reasons', async () => {
+    const later = new Date(Date.now() + 48 * 3600_000).toISOString();
+    const sooner = new Date(Date.now() + 24 * 3600_000).toISOString();
+    await createType(server, admin, { name: 'events', fields: {} });
+    await createEntry(server, admin, 'events', { title: 'Later', status: 'scheduled', published_at: later });
+    await createEntry(server, admin, 'events', { title: 'Sooner', status: 'scheduled', published_at: sooner });
+    const repo = contentRepoOf(server.dataDir);
+    await writeFile(path.join(repo, 'default/entries/posts/broken.md'), '---\ntitle: [unclosed\n---\n');
+    await git(repo, ['add', '.']);
+    await git(repo, ['-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '-m', 'Add a broken file']);
+    const response = await pollUntil(() => adminRequest(server, admin, 'GET', '/dashboard'), (answer) => answer.body.data.skipped_files.length > 0);
+    const data = response.body.data;
+    expect(data.scheduled.map((entry: { title: string }) => entry.title)).to.deep.equal(['Sooner', 'Later']);
+    expect(data.scheduled[0]).to.include({ type: 'events', published_at: sooner });
+    expect(data.skipped_files[0].path).to.equal('default/entries/posts/broken.md');
+    expect(data.skipped_files[0].reason).to.be.a('string').and.not.equal('');
+    const reader = await sessionWithGrants(server, admin, 'no-activity', [{ effect: 'allow', actions: ['content.read', 'schema.read'], resources: ['*'] }]);
+    expect((await adminRequest(server, reader, 'GET', '/dashboard')).body.data.skipped_files).to.deep.equal([]);
   });
 
   it('shows only what the user may read', async () => {

@@ -6,6 +6,9 @@ import type { ProblemReporter } from '../content/content-index.ts';
 import type { DomainEvent, EventBus, EventType } from '../model/events.ts';
 import type { ActivityInput, ActivityLog } from './activity-log.ts';
 
+/** The activity type of a file that could not be read (entry, type or media metadata) and was skipped. */
+export const SKIPPED_FILE_ACTIVITY = 'content.file_skipped';
+
 const VERBS: Record<EventType, string> = {
   'content.created': 'Created',
   'content.updated': 'Updated',
@@ -68,7 +71,7 @@ export function recordSkippedFiles(log: ActivityLog, next: ProblemReporter): Pro
     const key = `${problem.workspace}\u0000${problem.path}\u0000${problem.reason}`;
     if (seen.has(key)) return;
     seen.add(key);
-    void log.record({ level: 'error', type: 'content.file_skipped', message: `Skipped ${problem.path}: ${problem.reason}`, workspace: problem.workspace, details: { ...problem } });
+    void log.record({ level: 'error', type: SKIPPED_FILE_ACTIVITY, message: `Skipped ${problem.path}: ${problem.reason}`, workspace: problem.workspace, details: { ...problem } });
   };
 }
 

@@ -2,6 +2,7 @@
 // status, media count and bytes, recent activity and recent edits, for one
 // workspace and limited to what the signed-in user may read. Everything is
 // answered from memory except the activity log's tail.
+import { SKIPPED_FILE_ACTIVITY } from '../activity/activity-feeds.ts';
 import type { ActivityLog, ActivityRecord } from '../activity/activity-log.ts';
 import { can } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
@@ -41,6 +42,26 @@ export interface Dashboard {
   /** Empty without activity.read. */
   recent_activity: ActivityRecord[];
   recent_edits: RecentEdit[];
+  /** Entries waiting for their publish time, soonest first. */
+  scheduled: ScheduledEntry[];
+  /** Files of this workspace that commits made with git brought in and that were skipped, newest first, one per path; empty without activity.read. */
+  skipped_files: SkippedFile[];
+}
+
+/** An entry that goes public at `published_at`. */
+export interface ScheduledEntry {
+  type: string;
+  id: string;
+  slug: string;
+  title: string;
+  published_at: string;
+}
+
+/** A file the server could not read, and why (from the activity log). */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+  time: string;
 }
 
 /** Where media counts come from: the media library's records of a workspace. */
@@ -52,12 +73,14 @@ export interface MediaStatsSource {
 export interface DashboardDeps {
   content: ContentIndex;
   types: Pick<TypeService, 'list'>;
-  activity: Pick<ActivityLog, 'recent'>;
+  activity: Pick<ActivityLog, 'recent' | 'list'>;
   media?: MediaStatsSource;
 }
 
 /** How many recent activity records and edits the dashboard shows. */
 export const DASHBOARD_RECENT = 10;
+// How many skipped-file records of the activity log are looked at.
+const SKIPPED_WINDOW = 200;
 
 /** Builds dashboards. */
 export class DashboardService {
@@ -73,8 +96,10 @@ export class DashboardService {
     const types: TypeSummary[] = [];
     const totals = { entries: 0, by_status: emptyCounts() };
     const edits: StoredEntry[] = [];
+    const scheduled: StoredEntry[] = [];
     for (const type of readable) {
       const entries = this.deps.content.findType(workspace, type.name)?.index.all() ?? [];
+      scheduled.push(...entries.filter((entry) => entry.status === 'scheduled' && entry.published_at));
       const byStatus = emptyCounts();
       for (const entry of entries) byStatus[entry.status] += 1;
       for (const status of ENTRY_STATUSES) totals.by_status[status] += byStatus[status];
@@ -90,7 +115,23 @@ export class DashboardService {
       media: this.mediaStats(principal, workspace),
       recent_activity: mayReadActivity ? await this.deps.activity.recent(DASHBOARD_RECENT) : [],
       recent_edits: edits.map(presentEdit),
+      scheduled: scheduled
+        .sort((a, b) => String(a.published_at).localeCompare(String(b.published_at)))
+        .slice(0, DASHBOARD_RECENT)
+        .map((entry) => ({ type: entry.type, id: entry.id, slug: entry.slug, title: entry.title, published_at: String(entry.published_at) })),
+      skipped_files: mayReadActivity ? await this.skippedFiles(principal, workspace) : [],
     };
+  }
+
+  // The newest report per path; a file fixed since still shows until it drops out of the window.
+  private async skippedFiles(principal: Principal, workspace: string): Promise<SkippedFile[]> {
+    const { records } = await this.deps.activity.list(principal, { type: SKIPPED_FILE_ACTIVITY, workspace, limit: SKIPPED_WINDOW });
+    const byPath = new Map<string, SkippedFile>();
+    for (const record of records) {
+      const path = String(record.details.path ?? '');
+      if (path && !byPath.has(path)) byPath.set(path, { path, reason: String(record.details.reason ?? record.message), time: record.time });
+    }
+    return [...byPath.values()].slice(0, DASHBOARD_RECENT);
   }
 
   private mediaStats(principal: Principal, workspace: string): Dashboard['media'] {
