@@ -37,6 +37,11 @@ const SCREENS: Screen[] = [
   { name: 'roles', path: '/admin/roles', signedIn: true },
   { name: 'role', path: '/admin/roles/editor', signedIn: true },
   { name: 'tokens', path: '/admin/tokens', signedIn: true },
+  { name: 'webhooks', path: '/admin/webhooks', signedIn: true },
+  { name: 'backups', path: '/admin/backups', signedIn: true },
+  { name: 'workspaces', path: '/admin/workspaces', signedIn: true },
+  { name: 'activity', path: '/admin/activity', signedIn: true },
+  { name: 'updates', path: '/admin/updates', signedIn: true },
 ];
 
 const ROOT = path.resolve(import.meta.dirname, '..');

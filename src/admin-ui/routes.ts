@@ -21,7 +21,7 @@ export interface RouteDefinition {
 }
 
 export const routes = {
-  // The start screen; issue 12 item 8 turns it into the dashboard.
+  // The start screen: the workspace's dashboard.
   home: { path: '/admin', title: 'Home', screen: () => import('./screens/home/home-screen.tsx').then((m) => m.HomeScreen) },
   // Issue 11: content.
   entries: { path: '/admin/content/:type', title: 'Entries', screen: () => import('./screens/entries/entries-screen.tsx').then((m) => m.EntriesScreen) },
@@ -35,17 +35,15 @@ export const routes = {
   type: { path: '/admin/types/:name', title: 'Edit content type', screen: () => import('./screens/types/type-screen.tsx').then((m) => m.TypeScreen) },
   // Issue 12: media and administration.
   media: { path: '/admin/media', title: 'Media', screen: () => import('./screens/media/media-screen.tsx').then((m) => m.MediaScreen) },
-  mediaFile: { path: '/admin/media/:filename', title: 'Media file' },
   users: { path: '/admin/users', title: 'Users', screen: () => import('./screens/users/users-screen.tsx').then((m) => m.UsersScreen) },
-  user: { path: '/admin/users/:id', title: 'User' },
   roles: { path: '/admin/roles', title: 'Roles', screen: () => import('./screens/roles/roles-screen.tsx').then((m) => m.RolesScreen) },
   role: { path: '/admin/roles/:id', title: 'Role', screen: () => import('./screens/roles/role-screen.tsx').then((m) => m.RoleScreen) },
   tokens: { path: '/admin/tokens', title: 'API tokens', screen: () => import('./screens/tokens/tokens-screen.tsx').then((m) => m.TokensScreen) },
-  webhooks: { path: '/admin/webhooks', title: 'Webhooks' },
-  backups: { path: '/admin/backups', title: 'Backups' },
-  workspaces: { path: '/admin/workspaces', title: 'Workspaces' },
-  activity: { path: '/admin/activity', title: 'Activity' },
-  updates: { path: '/admin/updates', title: 'Updates' },
+  webhooks: { path: '/admin/webhooks', title: 'Webhooks', screen: () => import('./screens/webhooks/webhooks-screen.tsx').then((m) => m.WebhooksScreen) },
+  backups: { path: '/admin/backups', title: 'Backups', screen: () => import('./screens/backups/backups-screen.tsx').then((m) => m.BackupsScreen) },
+  workspaces: { path: '/admin/workspaces', title: 'Workspaces', screen: () => import('./screens/workspaces/workspaces-screen.tsx').then((m) => m.WorkspacesScreen) },
+  activity: { path: '/admin/activity', title: 'Activity', screen: () => import('./screens/activity/activity-screen.tsx').then((m) => m.ActivityScreen) },
+  updates: { path: '/admin/updates', title: 'Updates', screen: () => import('./screens/updates/updates-screen.tsx').then((m) => m.UpdatesScreen) },
   profile: { path: '/admin/profile', title: 'Your profile', screen: () => import('./screens/profile/profile-screen.tsx').then((m) => m.ProfileScreen) },
 } satisfies Record<string, RouteDefinition>;
 

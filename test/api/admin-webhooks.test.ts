@@ -60,10 +60,16 @@ describe('admin API: webhooks', () => {
       ({ server, admin } = await buildAdminServer());
     });
 
+    it('lists the events a webhook can subscribe to', async () => {
+      const list = await adminRequest(server, admin, 'GET', '/webhooks');
+      expect(list.body.meta.events).to.include.members(['content.created', 'content.published', 'media.uploaded', 'schema.updated']);
+    });
+
     it('replaces the set and never returns a secret', async () => {
       const empty = await adminRequest(server, admin, 'GET', '/webhooks');
       expect(empty.status).to.equal(200);
-      expect(empty.body).to.deep.equal({ data: [], meta: { total: 0 } });
+      expect(empty.body.data).to.deep.equal([]);
+      expect(empty.body.meta.total).to.equal(0);
 
       const put = await configure([
         { url: `${receiver.url}/a`, secret: SECRET, events: ['content.created', 'content.created'] },

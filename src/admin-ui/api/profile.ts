@@ -1,5 +1,5 @@
 // The signed-in user's own profile.
-import { post, put } from './client.ts';
+import { del, post, put } from './client.ts';
 import type { User } from './types.ts';
 
 /** What PUT /profile accepts; a password change needs `old_password`. */
@@ -20,4 +20,9 @@ export async function uploadAvatar(file: File): Promise<User> {
   const form = new FormData();
   form.append('avatar', file);
   return (await post<User>('/profile/avatar', form)).data;
+}
+
+/** Removes the avatar; initials show instead. Throws ApiError. */
+export async function removeAvatar(): Promise<User> {
+  return (await del<User>('/profile/avatar')).data;
 }

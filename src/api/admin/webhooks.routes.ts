@@ -2,6 +2,7 @@
 // receivers, list delivery attempts, send a test delivery and retry a failed
 // one; all need webhooks.manage.
 import Router from '@koa/router';
+import { EVENT_TYPES } from '../../domain/model/events.ts';
 import type { WebhookActions } from '../../domain/webhooks/webhook-actions.ts';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
 import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
@@ -22,7 +23,7 @@ export function createWebhooksRouter(webhooks: WebhookService, actions: WebhookA
 
   router.get('/webhooks', (ctx) => {
     const list = webhooks.list(ctx.state.principal);
-    ctx.body = { data: list.map(presentWebhook), meta: { total: list.length } };
+    ctx.body = { data: list.map(presentWebhook), meta: { total: list.length, events: EVENT_TYPES } };
   });
 
   router.put('/webhooks', body, async (ctx) => {

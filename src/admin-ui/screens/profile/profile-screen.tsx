@@ -3,7 +3,7 @@
 // api/*.ts, useAction() for progress and 422 messages per field,
 // useKeptDraft() so an edit survives the session ending, and a leave guard.
 import { useState } from 'preact/hooks';
-import { updateProfile, uploadAvatar } from '../../api/profile.ts';
+import { removeAvatar, updateProfile, uploadAvatar } from '../../api/profile.ts';
 import { useLeaveGuard } from '../../router/router.tsx';
 import { useTitle } from '../../router/router-view.tsx';
 import { useKeptDraft } from '../../session/kept-drafts.ts';
@@ -66,6 +66,7 @@ function AvatarForm() {
   const { user } = useSignedIn();
   const session = useSession();
   const upload = useAction({ progress: 'Uploading your picture…', success: 'Picture updated.' });
+  const remove = useAction({ progress: 'Removing your picture…', success: 'Picture removed.' });
   const onPick = async (event: Event) => {
     const input = event.currentTarget as HTMLInputElement;
     const file = input.files?.[0];
@@ -84,6 +85,18 @@ function AvatarForm() {
         <Field label="Upload a picture" hint="PNG, JPEG, GIF or WebP, up to 2 MB." error={upload.error?.message}>
           {(control) => <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" {...control} onChange={onPick} disabled={upload.busy} />}
         </Field>
+        {user.avatar_url && (
+          <Button
+            onClick={() =>
+              void remove.run(removeAvatar).then((updated) => {
+                if (updated) session.setUser(updated);
+              })
+            }
+            busy={remove.busy}
+          >
+            Remove the picture
+          </Button>
+        )}
       </div>
     </section>
   );

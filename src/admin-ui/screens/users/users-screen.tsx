@@ -51,7 +51,9 @@ export function UsersScreen() {
             header: 'Name',
             cell: (user) => (
               <span class="user-name">
-                {user.avatar_url ? <img class="avatar" src={user.avatar_url} alt="" width={28} height={28} /> : <span class="avatar avatar--initial" aria-hidden="true">{(user.display_name || user.username).slice(0, 1).toUpperCase()}</span>}
+                <span class="avatar" aria-hidden="true">
+                  {user.avatar_url ? <img src={user.avatar_url} alt="" width={32} height={32} /> : (user.display_name || user.username).slice(0, 1).toUpperCase()}
+                </span>
                 {user.display_name || user.username}
                 {user.id === me.id && <span class="field__hint"> (you)</span>}
               </span>
