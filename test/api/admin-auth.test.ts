@@ -73,6 +73,12 @@ describe('admin API: setup, sessions and profile', () => {
       const again = await server.request('POST', '/admin/api/setup', { body: { username: 'other', password: ADMIN_PASSWORD } });
       expect(again.status).to.equal(409);
       expect(again.body.error.code).to.equal('already_set_up');
+      // Whatever the body: invalid, unknown keys, not JSON at all (hardening issue, item 9).
+      for (const attempt of [{ body: { username: '' } }, { body: { nonsense: true } }, { rawBody: '{not json', headers: { 'content-type': 'application/json' } }]) {
+        const refused = await server.request('POST', '/admin/api/setup', attempt);
+        expect(refused.status, JSON.stringify(attempt)).to.equal(409);
+        expect(refused.body.error.code).to.equal('already_set_up');
+      }
     });
 
     it('creates the first workspace from workspace and workspace_slug', async () => {
@@ -229,9 +235,17 @@ describe('admin API: setup, sessions and profile', () => {
       expect(wrong.body.error.code).to.equal('invalid_credentials');
       const short = await adminRequest(server, admin, 'PUT', '/profile', { password: 'short', old_password: ADMIN_PASSWORD });
       expect(short.status).to.equal(422);
+      const elsewhere = await login(server, ADMIN_USERNAME, ADMIN_PASSWORD);
       const ok = await adminRequest(server, admin, 'PUT', '/profile', { password: 'a new password', old_password: ADMIN_PASSWORD });
       expect(ok.status).to.equal(200);
       expect((await postLogin(server, ADMIN_USERNAME, ADMIN_PASSWORD)).status).to.equal(401);
+      // The other session ended; this browser got a fresh one with a new CSRF token (hardening issue, item 8).
+      expect((await adminRequest(server, elsewhere, 'GET', '/me')).status).to.equal(401);
+      expect((await adminRequest(server, admin, 'GET', '/me')).status, 'the old cookie is gone too').to.equal(401);
+      const fresh = { cookie: cookieHeaderOf(ok.headers), csrf: ok.body.meta.csrf_token as string };
+      expect(fresh.csrf).to.be.a('string');
+      expect((await adminRequest(server, fresh, 'GET', '/me')).status).to.equal(200);
+      expect((await adminRequest(server, fresh, 'PUT', '/profile', { display_name: 'Still me' })).status).to.equal(200);
       await login(server, ADMIN_USERNAME, 'a new password');
     });
 

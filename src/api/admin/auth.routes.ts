@@ -26,7 +26,9 @@ export function createAuthRouter(services: AuthRouteServices, body: JsonBodyPars
   const parseSetup = compileBody(setupSchema);
   const parseLogin = compileBody(loginSchema);
 
-  router.post('/setup', body, async (ctx) => {
+  // After setup the answer is 409 whatever the body, malformed or not.
+  const notSetUp = (_ctx: unknown, next: () => Promise<unknown>) => (services.login.assertNotSetUp(), next());
+  router.post('/setup', notSetUp, body, async (ctx) => {
     const user = await services.login.setup(withoutNulls(parseSetup(bodyOf(ctx))));
     const csrf = newCsrfToken();
     await startSession(ctx, user.id, csrf);

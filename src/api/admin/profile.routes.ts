@@ -2,6 +2,8 @@
 import Router from '@koa/router';
 import { MAX_AVATAR_BYTES, type ProfileService } from '../../domain/auth/profile-service.ts';
 import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
+import { newCsrfToken } from '../../http/csrf.ts';
+import { startSession } from '../../http/session.ts';
 import type { AppState } from '../../http/state.ts';
 import { compileBody } from '../../http/validate.ts';
 import { withoutNulls } from '../context.ts';
@@ -16,8 +18,16 @@ export function createProfileRouter(profiles: ProfileService, body: JsonBodyPars
   const readAvatar = createAvatarReader(MAX_AVATAR_BYTES);
 
   router.put('/profile', body, async (ctx) => {
-    const user = await profiles.update(ctx.state.principal, withoutNulls(parseProfile(bodyOf(ctx))));
-    ctx.body = { data: presentUser(user, ctx.state.baseUrl) };
+    const input = withoutNulls(parseProfile(bodyOf(ctx)));
+    const user = await profiles.update(ctx.state.principal, input);
+    if (input.password === undefined) {
+      ctx.body = { data: presentUser(user, ctx.state.baseUrl) };
+      return;
+    }
+    // The change ended every session of the user; this browser gets a new one (and a new CSRF token).
+    const csrf = newCsrfToken();
+    await startSession(ctx, user.id, csrf);
+    ctx.body = { data: presentUser(user, ctx.state.baseUrl), meta: { csrf_token: csrf } };
   });
 
   router.post('/profile/avatar', async (ctx) => {

@@ -64,9 +64,14 @@ export class LoginService {
    * first workspace. Throws already_set_up (409) once a user exists,
    * validation_failed (422) for bad input (checked before anything is written).
    */
+  /** Throws already_set_up (409) once a user exists: checked before a setup body is even read. */
+  assertNotSetUp(): void {
+    if (this.deps.users.hasUsers()) throw new AppError('already_set_up', 'The service is already set up.');
+  }
+
   async setup(input: SetupInput): Promise<UserRecord> {
     const { users, workspaces, defaultWorkspace } = this.deps;
-    if (users.hasUsers()) throw new AppError('already_set_up', 'The service is already set up.');
+    this.assertNotSetUp();
     const slug = input.workspace_slug ?? defaultWorkspace;
     if (!WORKSPACE_SLUG.test(slug)) {
       throw new AppError('validation_failed', 'The workspace slug is not valid.', { fields: { workspace_slug: 'Use 1 to 64 lowercase letters, digits and hyphens.' } });

@@ -47,7 +47,9 @@ export class ProfileService {
   }
 
   /**
-   * Updates the caller's display name, email or password. Throws
+   * Updates the caller's display name, email or password; a password change
+   * ends all of the caller's sessions (signed in elsewhere, the old password
+   * no longer lets anyone stay in). Throws
    * unauthenticated (401) without a user, validation_failed (422) when a new
    * password comes without `old_password`, invalid_credentials (401) when it is wrong.
    */
@@ -64,11 +66,14 @@ export class ProfileService {
       }
       passwordHash = await hashPassword(input.password);
     }
-    return this.users.save(current.id, (user) => ({
+    const updated = await this.users.save(current.id, (user) => ({
       ...user,
       ...updatedContactFields(user, input),
       password_hash: passwordHash ?? user.password_hash,
     }));
+    // A new password ends every session of the user, this one too: the caller starts a fresh one.
+    if (passwordHash !== undefined) await this.users.endSessions(current.id);
+    return updated;
   }
 
   /**

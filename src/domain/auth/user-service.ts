@@ -133,6 +133,11 @@ export class UserService {
     return updated;
   }
 
+  /** Ends every session of a user (after a password change). Throws what saving the sessions throws. */
+  async endSessions(id: string): Promise<void> {
+    await this.sessions.destroyForUser(id);
+  }
+
   /** Deletes a user and ends their sessions. Throws forbidden (403), not_found (404), conflict (409) for the last admin. */
   async delete(principal: Principal, id: string): Promise<UserRecord> {
     authorize(principal, { action: 'users.delete', resource: `users:${id}`, workspace: ALL_WORKSPACES });
