@@ -105,6 +105,16 @@ describe('content types (public API)', () => {
     expect(tokenList.body.data.map((type: { name: string }) => type.name)).to.include('secrets');
   });
 
+  it('leaves relations to a type the reader may not see out of public type definitions', async () => {
+    await create({ name: 'hidden-notes', visibility: 'private' });
+    expect((await create({ name: 'essays', fields: { title_note: { type: 'text' }, note: { type: 'relation', target: 'hidden-notes' } } })).status).to.equal(201);
+    const anonymous = await server.request('GET', `${ROOT}/content-types/essays`);
+    expect(Object.keys(anonymous.body.data.fields)).to.deep.equal(['title_note']);
+    expect(JSON.stringify((await server.request('GET', `${ROOT}/content-types`)).body)).to.not.include('hidden-notes');
+    const reader = await server.request('GET', `${ROOT}/content-types/essays`, { token: readOnly });
+    expect(reader.body.data.fields.note).to.deep.include({ type: 'relation', target: 'hidden-notes' });
+  });
+
   it('requires a token to write (401) and the grant (403)', async () => {
     const anonymous = await create({ name: 'nope' }, '');
     expect(anonymous.status).to.equal(401);

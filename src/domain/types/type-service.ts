@@ -29,8 +29,25 @@ export class TypeService {
     return this.content
       .types(workspace)
       .map(({ type }) => type)
-      .filter((type) => type.visibility === 'public' || can(principal, schemaRead(workspace, type.name)))
-      .sort((a, b) => rank(order, a.name) - rank(order, b.name) || a.name.localeCompare(b.name));
+      .filter((type) => this.maySee(principal, workspace, type))
+      .sort((a, b) => rank(order, a.name) - rank(order, b.name) || a.name.localeCompare(b.name))
+      .map((type) => this.withoutHiddenRelations(principal, workspace, type));
+  }
+
+  private maySee(principal: Principal, workspace: string, type: ContentType): boolean {
+    return type.visibility === 'public' || can(principal, schemaRead(workspace, type.name));
+  }
+
+  // A relation to a type the reader may not see would tell its name: such fields are left out.
+  private withoutHiddenRelations(principal: Principal, workspace: string, type: ContentType): ContentType {
+    const hidden = Object.entries(type.fields).filter(([, field]) => {
+      const target = field.type === 'relation' && field.target ? this.content.findType(workspace, field.target)?.type : undefined;
+      return target !== undefined && !this.maySee(principal, workspace, target);
+    });
+    if (hidden.length === 0) return type;
+    const fields = { ...type.fields };
+    for (const [name] of hidden) delete fields[name];
+    return { ...type, fields };
   }
 
   private compare(workspace: string, a: string, b: string): number {
@@ -42,7 +59,7 @@ export class TypeService {
   get(principal: Principal, workspace: string, name: string): ContentType {
     const { type } = this.content.getType(workspace, name);
     if (type.visibility === 'private') authorize(principal, schemaRead(workspace, name));
-    return type;
+    return this.withoutHiddenRelations(principal, workspace, type);
   }
 
   /** Creates a type (one commit). Throws unauthorized, forbidden, validation_failed, conflict. */
