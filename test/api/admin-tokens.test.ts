@@ -40,6 +40,17 @@ describe('admin API: tokens', () => {
     expect(list.text).to.not.include('hash');
   });
 
+  it('refuses a token with more rights than its creator holds (hardening issue, item 7)', async () => {
+    const { session: maker } = await userWithGrants(server, admin, 'token-maker', [
+      { effect: 'allow', actions: ['tokens.*', 'content.read'], resources: ['*'] },
+    ]);
+    const wider = await adminRequest(server, maker, 'POST', '/tokens', { name: 'too much', permissions: [{ effect: 'allow', actions: ['*'], resources: ['*'] }] });
+    expect(wider.status).to.equal(403);
+    expect(wider.body.error.code).to.equal('forbidden');
+    const within = await adminRequest(server, maker, 'POST', '/tokens', { name: 'reader', permissions: [{ effect: 'allow', actions: ['content.read'], resources: ['content:posts:*'] }] });
+    expect(within.status, within.text).to.equal(201);
+  });
+
   it('keeps token secrets out of the state folder in plain form', async () => {
     const token = await issueToken(server, admin, SCHEMA_READ);
     const state = await readFile(path.join(server.dataDir, 'state', 'tokens.json'), 'utf8');

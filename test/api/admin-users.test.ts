@@ -1,7 +1,7 @@
 // User management over HTTP (issue 3: "Users and roles"): CRUD, the
 // last-admin rules, and a non-admin role allowed some things and refused others.
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { login, postLogin, userWithGrants } from '../helpers/admin-users.ts';
 import type { TestServer } from '../helpers/server.ts';
 
@@ -151,21 +151,38 @@ describe('admin API: users', () => {
     expect(other.body.error.code).to.equal('forbidden');
   });
 
-  it('only admins may give the admin role', async () => {
+  it('only admins may give the admin role, and nobody a role with more rights than their own', async () => {
     const { session: manager } = await userWithGrants(server, admin, 'manager', [{ effect: 'allow', actions: ['users.*'], resources: ['*'] }]);
     const promote = await adminRequest(server, manager, 'POST', '/users', { username: 'sneaky', password: 'long enough', role: 'admin' });
     expect(promote.status).to.equal(403);
     expect(promote.body.error.code).to.equal('forbidden');
-    const editor = await adminRequest(server, manager, 'POST', '/users', { username: 'fine', password: 'long enough', role: 'editor' });
-    expect(editor.status).to.equal(201);
+    const editor = await adminRequest(server, manager, 'POST', '/users', { username: 'editor-one', password: 'long enough', role: 'editor' });
+    expect(editor.status, 'the editor role holds content rights the manager lacks').to.equal(403);
+    expect((await adminRequest(server, admin, 'POST', '/roles', { id: 'user-readers', label: 'User readers', permissions: [{ effect: 'allow', actions: ['users.read'], resources: ['*'] }] })).status).to.equal(201);
+    const within = await adminRequest(server, manager, 'POST', '/users', { username: 'fine', password: 'long enough', role: 'user-readers' });
+    expect(within.status, within.text).to.equal(201);
+  });
+
+  it('lets a user manager change, reset or delete no one who holds more rights (hardening issue, item 7)', async () => {
+    const { session: manager } = await userWithGrants(server, admin, 'manager', [
+      { effect: 'allow', actions: ['users.*', 'roles.read'], resources: ['*'] },
+    ]);
+    const takeover = await adminRequest(server, manager, 'PUT', `/users/${adminId}`, { password: 'taken over now' });
+    expect(takeover.status).to.equal(403);
+    expect(takeover.body.error.code).to.equal('forbidden');
+    expect((await adminRequest(server, manager, 'DELETE', `/users/${adminId}`)).status).to.equal(403);
+    expect((await postLogin(server, ADMIN_USERNAME, 'taken over now')).status, 'the password did not change').to.equal(401);
+    const roleGrab = await adminRequest(server, manager, 'POST', '/roles', { label: 'Everything', permissions: [{ effect: 'allow', actions: ['*'], resources: ['*'] }] });
+    expect(roleGrab.status, 'roles.create is not held either').to.equal(403);
   });
 
   it('a deny grant beats the allow for one user', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/roles', { id: 'user-viewers', label: 'User viewers', permissions: [{ effect: 'allow', actions: ['users.read'], resources: ['users:*'] }] })).status).to.equal(201);
     const { session } = await userWithGrants(server, admin, 'limited', [
       { effect: 'allow', actions: ['users.*'], resources: ['users:*'] },
       { effect: 'deny', actions: ['users.delete'], resources: [`users:*`] },
     ]);
-    const target = (await createUser({ username: 'target', password: 'long enough' })).body.data.id;
+    const target = (await createUser({ username: 'target', password: 'long enough', role: 'user-viewers' })).body.data.id;
     expect((await adminRequest(server, session, 'PUT', `/users/${target}`, { display_name: 'T' })).status).to.equal(200);
     expect((await adminRequest(server, session, 'DELETE', `/users/${target}`)).status).to.equal(403);
   });

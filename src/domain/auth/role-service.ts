@@ -8,6 +8,7 @@ import { authorize } from './authorize.ts';
 import { ALL_WORKSPACES } from './grants.ts';
 import { validateGrants } from './grant-validation.ts';
 import type { Principal } from './principal.ts';
+import { assertHoldsAtLeast } from './grant-coverage.ts';
 
 /** Body of POST /admin/api/roles. */
 export interface CreateRoleInput {
@@ -58,6 +59,7 @@ export class RoleService {
     authorize(principal, { action: 'roles.create', resource: 'roles:*', workspace: ALL_WORKSPACES });
     const label = checkLabel(input.label);
     const permissions = validateGrants(input.permissions);
+    assertHoldsAtLeast(principal, permissions, 'create this role');
     const id = input.id ?? uniqueSlug(slugify(label).slice(0, 60), (candidate) => this.accounts.findRole(candidate) !== undefined);
     if (!ROLE_ID.test(id)) throw new AppError('validation_failed', 'The role id is not valid.', { fields: { id: 'Use 1 to 64 lowercase letters, digits and hyphens.' } });
     if (this.accounts.findRole(id)) throw new AppError('conflict', `A role "${id}" already exists.`);
@@ -74,10 +76,12 @@ export class RoleService {
   async update(principal: Principal, id: string, input: UpdateRoleInput): Promise<RoleRecord> {
     authorize(principal, { action: 'roles.update', resource: `roles:${id}`, workspace: ALL_WORKSPACES });
     const current = this.require(id);
+    assertHoldsAtLeast(principal, current.permissions, 'change this role');
     const label = input.label === undefined ? current.label : checkLabel(input.label);
     let permissions = current.permissions;
     if (input.permissions !== undefined) {
       permissions = validateGrants(input.permissions);
+      assertHoldsAtLeast(principal, permissions, 'give this role these rights');
       if (id === ADMIN_ROLE && JSON.stringify(permissions) !== JSON.stringify(current.permissions)) {
         throw new AppError('validation_failed', 'The admin role always holds every permission.', { fields: { permissions: 'The admin role cannot be changed.' } });
       }
@@ -93,7 +97,7 @@ export class RoleService {
    */
   async delete(principal: Principal, id: string): Promise<void> {
     authorize(principal, { action: 'roles.delete', resource: `roles:${id}`, workspace: ALL_WORKSPACES });
-    this.require(id);
+    assertHoldsAtLeast(principal, this.require(id).permissions, 'delete this role');
     if (id === ADMIN_ROLE) throw new AppError('conflict', 'The admin role cannot be deleted.');
     const holders = this.accounts.countUsersWithRole(id);
     if (holders > 0) throw new AppError('conflict', `The role "${id}" is held by ${holders} user(s) and cannot be deleted.`);

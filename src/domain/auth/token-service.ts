@@ -10,6 +10,7 @@ import { validateGrants } from './grant-validation.ts';
 import { ALL_WORKSPACES } from './grants.ts';
 import { actorIdOf, type Grant, type Principal } from './principal.ts';
 import { StateFile, type JsonState } from '../state/state-file.ts';
+import { assertHoldsAtLeast } from './grant-coverage.ts';
 
 /** A stored token; `hash` never leaves the domain (presenters drop it). */
 export interface TokenRecord {
@@ -94,6 +95,7 @@ export class TokenService {
     const description = (input.description ?? '').trim();
     if (description.length > MAX_DESCRIPTION) throw fieldError('description', `Use at most ${MAX_DESCRIPTION} characters.`);
     const permissions = validateGrants(input.permissions);
+    assertHoldsAtLeast(principal, permissions, 'create this token');
     const expiresAt = this.checkExpiry(input.expires_at ?? null);
     const id = newTokenId();
     const secret = newSecret();

@@ -11,6 +11,7 @@ import { hashPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
 import type { SessionStore } from './session-store.ts';
 import { checkDisplayName, checkEmail, checkUsername, updatedContactFields } from './user-fields.ts';
+import { assertHoldsAtLeast } from './grant-coverage.ts';
 
 /** Body of POST /admin/api/users. */
 export interface CreateUserInput {
@@ -115,6 +116,7 @@ export class UserService {
   async update(principal: Principal, id: string, input: UpdateUserInput): Promise<UserRecord> {
     authorize(principal, { action: 'users.update', resource: `users:${id}`, workspace: ALL_WORKSPACES });
     const current = this.require(id);
+    this.assertOutranks(principal, current, 'change this user');
     const demotes = (user: UserRecord) => input.role !== undefined && input.role !== user.role && user.role === ADMIN_ROLE;
     if (input.role !== undefined && input.role !== current.role) this.checkRole(principal, input.role);
     if (demotes(current)) this.assertNotLastAdmin('demoted');
@@ -142,6 +144,7 @@ export class UserService {
   async delete(principal: Principal, id: string): Promise<UserRecord> {
     authorize(principal, { action: 'users.delete', resource: `users:${id}`, workspace: ALL_WORKSPACES });
     const user = this.require(id);
+    this.assertOutranks(principal, user, 'delete this user');
     if (user.role === ADMIN_ROLE) this.assertNotLastAdmin('deleted');
     await this.accounts.replaceUsers(this.accounts.users().filter((other) => other.id !== id));
     await this.sessions.destroyForUser(id);
@@ -183,6 +186,12 @@ export class UserService {
     if (role === ADMIN_ROLE && !(principal.kind === 'user' && principal.role === ADMIN_ROLE)) {
       throw new AppError('forbidden', 'Only administrators may grant the admin role.');
     }
+    assertHoldsAtLeast(principal, this.accounts.grantsOf(role), `give the role "${role}"`);
+  }
+
+  // A user manager may change, reset or delete only users whose role grants no more than their own.
+  private assertOutranks(principal: Principal, user: UserRecord, what: string): void {
+    assertHoldsAtLeast(principal, this.accounts.grantsOf(user.role), what);
   }
 
   private assertNotLastAdmin(verb: string): void {
