@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import YAML from 'yaml';
 import { parseFrontMatter, stringifyFrontMatter } from '../../src/domain/model/front-matter.ts';
+import { billionLaughs } from '../helpers/hostile-yaml.ts';
 
 // Plain scalars where YAML 1.1 (js-yaml's own schemas) and YAML 1.2 core (the `yaml` package) disagree, and friends.
 const TRICKY_SCALARS = [
@@ -60,6 +61,14 @@ describe('front matter', () => {
   it('refuses front matter that is not a mapping', () => {
     expect(() => parseFrontMatter('---\n- a\n- b\n---\n')).to.throw('The front matter is not a YAML mapping.');
     expect(() => parseFrontMatter('---\na: [\n---\n')).to.throw();
+  });
+
+  it('refuses a billion-laughs front matter (aliases of aliases) and very deep nesting, without expanding them', () => {
+    expect(() => parseFrontMatter(`---\ntitle: Laughs\n${billionLaughs(9)}---\n`)).to.throw(/YAML aliases/);
+    const deep = `${'['.repeat(70)}1${']'.repeat(70)}`;
+    expect(() => parseFrontMatter(`---\ndata: ${deep}\n---\n`)).to.throw(/nests deeper/);
+    const fine = parseFrontMatter(`---\ntitle: A few\n${billionLaughs(2)}---\n`);
+    expect(fine.attributes.title).to.equal('A few');
   });
 
   it('returns the body without the newlines that surround it', () => {

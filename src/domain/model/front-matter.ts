@@ -57,7 +57,28 @@ function parseYaml(text: string): object {
   } catch {
     value = YAML.parse(text);
   }
+  assertBounded(value);
   return (value ?? {}) as object;
+}
+
+// YAML aliases share one parsed node, so a few lines can stand for billions
+// of values ("billion laughs") that every later walk (validation, JSON,
+// search) would expand. A front matter is refused when walking it visits
+// more values, or goes deeper, than any real page needs.
+const MAX_VALUES = 100_000;
+const MAX_DEPTH = 64;
+
+function assertBounded(root: unknown): void {
+  let visited = 0;
+  const visit = (value: unknown, depth: number): void => {
+    visited += 1;
+    if (visited > MAX_VALUES || depth > MAX_DEPTH) {
+      throw new Error(`The front matter holds more than ${MAX_VALUES.toLocaleString('en')} values or nests deeper than ${MAX_DEPTH} levels (YAML aliases?).`);
+    }
+    if (typeof value !== 'object' || value === null) return;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) visit(child, depth + 1);
+  };
+  visit(root, 0);
 }
 
 const ENGINES = { yaml: { parse: parseYaml, stringify: (data: object) => YAML.stringify(data) } };
