@@ -1,7 +1,8 @@
-// Hostile content committed with git (hardening issue, item 5): an entry whose
-// front matter is a billion-laughs structure assigned to a json field is
+// Hostile or careless content committed with git (hardening issue, items 5
+// and 12): an entry whose front matter is a billion-laughs structure is
 // skipped and reported at once, on the commit and on every start, and the
-// server stays responsive.
+// server stays responsive; every file the index skips is reported with a
+// reason, never dropped without a word.
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { contentRepoOf, externalCommit } from '../helpers/git.ts';
@@ -38,5 +39,36 @@ describe('hostile content committed with git', function () {
     expect((await server.request('GET', '/api/v1/health')).status).to.equal(200);
     expect((await server.request('GET', '/api/v1/workspaces/default/content/posts')).body.data).to.have.length(1);
     expect(process.memoryUsage().rss, 'the bomb was never expanded').to.be.below(1.5 * 1024 ** 3);
+  });
+
+  it('reports every file it skips with a reason: a bad name, an unknown type, a translation alone, no title', async () => {
+    const files = {
+      'default/entries/posts/My_Post.md': '---\ntitle: Bad name\n---\n',
+      'default/entries/ghosts/boo.md': '---\ntitle: Boo\n---\n',
+      'default/entries/posts/lonely.de.md': '---\ntitle: Allein\n---\n',
+      'default/entries/posts/untitled.md': 'Just some text, no front matter.\n',
+      'default/entries/posts/.gitkeep': '',
+    };
+    await externalCommit(contentRepoOf(server.dataDir), { write: files }, 'Add files the index cannot use');
+    const expected = ['default/entries/posts/My_Post.md', 'default/entries/ghosts/boo.md', 'default/entries/posts/lonely.de.md', 'default/entries/posts/untitled.md'];
+    const reported = await pollUntil(
+      async () => (await adminRequest(server, admin, 'GET', '/activity?type=content.file_skipped')).body.data as { details: { path: string; reason: string } }[],
+      (records) => expected.every((path) => records.some((record) => record.details.path === path)),
+      { timeoutMs: 10_000 },
+    );
+    const reasonOf = (path: string) => reported.find((record) => record.details.path === path)?.details.reason ?? '';
+    expect(reasonOf('default/entries/posts/My_Post.md')).to.include('not an entry file name');
+    expect(reasonOf('default/entries/ghosts/boo.md')).to.include('no content type "ghosts"');
+    expect(reasonOf('default/entries/posts/lonely.de.md')).to.include('lonely.md');
+    expect(reasonOf('default/entries/posts/untitled.md')).to.include('title');
+    expect(reported.some((record) => record.details.path.endsWith('.gitkeep')), 'dot files are not content').to.equal(false);
+    expect((await server.request('GET', '/api/v1/workspaces/default/content/posts', { headers: {} })).body.data).to.deep.equal([]);
+
+    // At the next start, the same files are reported again.
+    const dataDir = server.dataDir;
+    await server.close({ keepData: true });
+    server = await startTestServer({ dataDir });
+    const again = (await server.services.activity.list({ kind: 'user', id: 'x', username: 'x', displayName: 'x', role: 'admin', grants: [{ effect: 'allow', actions: ['*'], resources: ['*'] }] }, { type: 'content.file_skipped', limit: 100 })).records;
+    expect(again.filter((record) => expected.includes(String(record.details.path))).length).to.be.at.least(expected.length * 2);
   });
 });

@@ -89,7 +89,7 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
     await page.getByLabel('Rating').fill('4');
     await page.getByLabel('Category').selectOption('tech');
     await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByText('Saved.').waitFor();
+    await page.getByText('Saved.', { exact: true }).waitFor();
     const entries = (await api('GET', '/content/articles')).body.data;
     expect(entries).to.have.length(1);
     expect(entries[0].data).to.include({ subtitle: 'Built in the browser', rating: 4, category: 'tech' });

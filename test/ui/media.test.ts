@@ -110,7 +110,7 @@ describeInBrowser('media library (Chromium)', function (this: Mocha.Suite) {
     await picker.getByRole('button', { name: 'Use this file' }).click();
     await page.getByRole('group', { name: 'Cover' }).getByText('cover.png').waitFor();
     await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByText('Saved.').waitFor();
+    await page.getByText('Saved.', { exact: true }).waitFor();
     const [entry] = (await api('GET', '/content/posts')).body.data;
     expect(entry.data.cover).to.deep.equal(['cover.png']);
   });

@@ -13,6 +13,8 @@ import { entryVersion } from '../model/entry-version.ts';
 import type { ContentReader } from './content-writer.ts';
 import { checkEntryFiles, checkTypeFile, type Checked } from './file-rules.ts';
 
+const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
+
 /** A content type with its index of active entries. */
 export interface IndexedType {
   type: ContentType;
@@ -55,6 +57,10 @@ export class ContentIndex {
     }
     for (const { type, index } of types.values()) {
       for (const entry of await this.readEntries(workspace, type)) index.upsert(entry);
+    }
+    for (const folder of await this.repo.listFolders(`${workspace}/entries`)) {
+      if (types.has(folder)) continue;
+      for (const path of await this.repo.listFiles(entriesDir(workspace, folder))) this.reportUntyped(workspace, path, folder);
     }
     this.workspaces.set(workspace, types);
   }
@@ -137,8 +143,11 @@ export class ContentIndex {
     const touched = new Map<string, Set<string>>();
     for (const change of changes) {
       const match = /^[^/]+\/entries\/([^/]+)\/([^/]+)$/.exec(change.path);
-      const file = match && parseEntryFileName(match[2]);
-      if (!match || !file) continue;
+      if (!match) continue;
+      const file = parseEntryFileName(match[2]);
+      if (change.change !== 'deleted' && !this.findType(workspace, match[1])) this.reportUntyped(workspace, change.path, match[1]);
+      else if (change.change !== 'deleted' && !file) this.reportStray(workspace, change.path, NOT_AN_ENTRY_NAME);
+      if (!file) continue;
       const slugs = touched.get(match[1]) ?? new Set<string>();
       slugs.add(file.slug);
       touched.set(match[1], slugs);
@@ -169,6 +178,15 @@ export class ContentIndex {
     return entry;
   }
 
+  // Dot files (.gitkeep) are not content and pass without a word.
+  private reportStray(workspace: string, path: string, reason: string): void {
+    if (!basename(path).startsWith('.')) this.reportProblem({ workspace, path, reason });
+  }
+
+  private reportUntyped(workspace: string, path: string, typeName: string): void {
+    this.reportStray(workspace, path, `There is no content type "${typeName}" (${typesDir(workspace)}/${typeName}.yaml) for this file.`);
+  }
+
   private workspaceTypes(workspace: string): Map<string, IndexedType> {
     let types = this.workspaces.get(workspace);
     if (!types) {
@@ -193,7 +211,11 @@ export class ContentIndex {
     for (const [position, path] of paths.entries()) {
       const file = parseEntryFileName(basename(path));
       const text = texts[position];
-      if (!file || text === undefined) continue;
+      if (!file) {
+        this.reportStray(workspace, path, NOT_AN_ENTRY_NAME);
+        continue;
+      }
+      if (text === undefined) continue;
       const set = sets.get(file.slug) ?? { translations: {} };
       if (file.locale) set.translations[file.locale] = text;
       else set.root = text;
@@ -203,7 +225,12 @@ export class ContentIndex {
     const seenIds = new Set<string>();
     for (const [slug, set] of sets) {
       const path = `${entriesDir(workspace, type.name)}/${slug}.md`;
-      if (set.root === undefined) continue;
+      if (set.root === undefined) {
+        for (const locale of Object.keys(set.translations)) {
+          this.reportProblem({ workspace, path: `${entriesDir(workspace, type.name)}/${slug}.${locale}.md`, reason: `A translation needs its entry file ${slug}.md beside it.` });
+        }
+        continue;
+      }
       const entry = this.parseEntry(workspace, path, { slug, root: set.root, translations: set.translations }, type);
       if (!entry) continue;
       if (seenIds.has(entry.id)) {

@@ -61,7 +61,8 @@ export function checkEntryFiles(path: string, files: EntryFileSet, type: Content
     return { ok: false, problems: [{ path, message: messageOf(error) }] };
   }
   const problems = valueProblems(path, entry.data, type, rules.requireFields === true);
-  if (rules.requireFields && entry.title.trim() === '') problems.unshift({ path, field: 'title', message: 'A new entry needs a title.' });
+  // The API never makes an entry without a title, so a file without one (no front matter at all, say) is not read as one.
+  if (entry.title.trim() === '') problems.unshift({ path, field: 'title', message: rules.requireFields ? 'A new entry needs a title.' : 'An entry needs a title: a `title:` in its front matter.' });
   for (const [locale, translation] of Object.entries(entry.translations)) {
     problems.push(...valueProblems(path.replace(/\.md$/, `.${locale}.md`), translation.data, type, false));
   }
