@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import { commitCount, contentRepoOf, trackedFiles } from '../helpers/git.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 const ROOT = '/api/v1/workspaces/default';
@@ -133,9 +134,22 @@ describe('content types (public API)', () => {
     expect(refused.status).to.equal(409);
     expect(refused.body.error.code).to.equal('conflict');
     await server.request('DELETE', `${ROOT}/content/notes/two`, { token });
+    const repo = contentRepoOf(server.dataDir);
+    const commitsBefore = await commitCount(repo);
     const accepted = await server.request('PUT', `${ROOT}/content-types/notes`, { body: { singleton: true }, token });
     expect(accepted.status).to.equal(200);
     expect(accepted.body.data.singleton).to.equal(true);
+    // The one entry becomes the single page in the same commit (hardening issue, item 11).
+    expect(await commitCount(repo)).to.equal(commitsBefore + 1);
+    const page = await server.request('GET', `${ROOT}/content/notes`, { token });
+    expect(page.status, page.text).to.equal(200);
+    expect(page.body.data).to.include({ id: 'notes', slug: 'notes', title: 'One' });
+    const files = await trackedFiles(repo);
+    expect(files).to.include('default/entries/notes/notes.md');
+    expect(files).to.not.include('default/entries/notes/one.md');
+    expect((await server.request('GET', `${ROOT}/content/notes/notes`, { token })).body.data.title).to.equal('One');
+    const history = await adminRequest(server, session, 'GET', '/content/notes/notes/revisions');
+    expect(history.body.meta.total, 'the entry keeps its earlier versions').to.be.at.least(2);
   });
 
   it('deletes a type with all its entries', async () => {

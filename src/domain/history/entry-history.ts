@@ -1,7 +1,8 @@
 // An entry's history read from git (API.md "Revisions (git)"): the commits
 // that touched its files in any locale, newest first, following slug renames
-// and moves to and from the trash by the `id:` its files carry; and the entry
-// as it was at one of those commits. Commits made with plain git count too.
+// and moves to and from the trash by the `id:` its files carry (and, for a
+// single page, the collection entry it was made from); and the entry as it
+// was at one of those commits. Commits made with plain git count too.
 import type { CommitInfo } from '../../storage/content-repo.ts';
 import { entriesDir, entryFileName, entryFromFiles, parseEntryFileName, trashDir } from '../model/entry-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
@@ -23,7 +24,12 @@ export interface EntryRef {
  */
 export async function entryCommits(repo: ContentReader, ref: EntryRef): Promise<CommitInfo[]> {
   const { workspace, type, entry } = ref;
-  return repo.log({ paths: currentFiles(ref), follow: (path, content) => idOfFile(workspace, type.name, path, content) === entry.id });
+  // A single page made from a collection's one entry took the type's name as its id in that commit; the entry it was goes on its history.
+  const follows = (path: string, content: string) => {
+    const id = idOfFile(workspace, type.name, path, content);
+    return id === entry.id || (type.singleton && entry.id === type.name && id !== undefined && path.startsWith(`${entriesDir(workspace, type.name)}/`));
+  };
+  return repo.log({ paths: currentFiles(ref), follow: follows });
 }
 
 // The repo paths of the entry's files as they are now: root and each translation.

@@ -103,12 +103,24 @@ export class TypeService {
       const changes: FileChange[] = [{ path: typeFilePath(workspace, name), content: typeToYaml(type) }];
       const localized = !isLocalized(indexed.type) && isLocalized(type) ? copyRootIntoLocale(indexed.index.all(), type) : [];
       for (const entry of localized) changes.push(...filesOf(workspace, entry, type));
+      // A collection made a single page: its one entry becomes the page, in the same commit.
+      const [only] = type.singleton && !indexed.type.singleton ? indexed.index.all() : [];
+      const page = only && only.slug !== name ? { ...(localized[0] ?? only), id: name, slug: name } : undefined;
+      if (only && page) {
+        const moved = new Set(filesOf(workspace, page, type).map((change) => change.path));
+        changes.push(...filesOf(workspace, only, indexed.type).filter((change) => !moved.has(change.path)).map((change) => ({ path: change.path, content: null })));
+        changes.push(...filesOf(workspace, page, type));
+      }
       await this.commit(tx, principal, workspace, name, {
-        message: `Update type ${name}`,
-        changes,
+        message: page ? `Update type ${name}: ${only?.slug} becomes the single page` : `Update type ${name}`,
+        changes: dropSuperseded(changes),
         apply: () => {
           this.content.putType(workspace, type);
           for (const entry of localized) indexed.index.upsert(entry);
+          if (only && page) {
+            indexed.index.remove(only.id);
+            indexed.index.upsert(page);
+          }
         },
         event: 'schema.updated',
       });
@@ -205,3 +217,8 @@ function filesOf(workspace: string, entry: StoredEntry, type: ContentType): File
   return [...entryToFiles(entry, type)].map(([file, content]) => ({ path: `${dir}/${file}`, content }));
 }
 
+// The last change to a path wins (a localized copy written, then the same entry moved).
+function dropSuperseded(changes: FileChange[]): FileChange[] {
+  const last = new Map(changes.map((change) => [change.path, change]));
+  return [...last.values()];
+}
