@@ -263,13 +263,13 @@ describe('admin API: webhooks', () => {
       await externalCommit(repo, { write: { 'default/entries/posts/renamed.md': draft }, remove: ['default/entries/posts/from-git.md'] }, 'Rename with git');
       await received(1);
       expect(eventNames(receiver.requests)).to.deep.equal(['content.updated']);
-      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'renamed' });
+      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'renamed', previous_slug: 'from-git' });
 
       receiver.requests.length = 0;
       await externalCommit(repo, { remove: ['default/entries/posts/renamed.md'] }, 'Remove with git');
       await received(1);
       expect(eventNames(receiver.requests)).to.deep.equal(['content.deleted']);
-      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'renamed' });
+      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'renamed', previous_slug: 'from-git' });
     });
 
     it('retries a receiver that fails twice, and records every attempt', async () => {

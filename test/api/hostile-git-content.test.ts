@@ -5,7 +5,7 @@
 // reason, never dropped without a word.
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
-import { contentRepoOf, externalCommit } from '../helpers/git.ts';
+import { contentRepoOf, externalCommit, git } from '../helpers/git.ts';
 import { billionLaughs } from '../helpers/hostile-yaml.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -70,5 +70,19 @@ describe('hostile content committed with git', function () {
     server = await startTestServer({ dataDir });
     const again = (await server.services.activity.list({ kind: 'user', id: 'x', username: 'x', displayName: 'x', role: 'admin', grants: [{ effect: 'allow', actions: ['*'], resources: ['*'] }] }, { type: 'content.file_skipped', limit: 100 })).records;
     expect(again.filter((record) => expected.includes(String(record.details.path))).length).to.be.at.least(expected.length * 2);
+  });
+
+  it('records the rename of a file without an id as a rename, and the entry keeps its history (item 13)', async () => {
+    const repo = contentRepoOf(server.dataDir);
+    await externalCommit(repo, { write: { 'default/entries/posts/hello.md': '---\ntitle: Hello\nstatus: published\n---\nText.\n' } }, 'Add hello');
+    await pollUntil(() => server.request('GET', '/api/v1/workspaces/default/content/posts/hello'), (response) => response.status === 200);
+    await git(repo, ['mv', 'default/entries/posts/hello.md', 'default/entries/posts/hi.md']);
+    await git(repo, ['-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '-m', 'Rename hello to hi']);
+    await pollUntil(() => server.request('GET', '/api/v1/workspaces/default/content/posts/hi'), (response) => response.status === 200);
+    const records = (await adminRequest(server, admin, 'GET', '/activity?type=content')).body.data as { type: string; message: string }[];
+    expect(records[0]).to.include({ type: 'content.updated', message: 'Renamed posts/hello to hi.' });
+    expect(records.some((record) => record.type === 'content.deleted'), 'nothing went to the trash').to.equal(false);
+    const history = await adminRequest(server, admin, 'GET', '/content/posts/hi/revisions');
+    expect(history.body.data.map((revision: { message: string }) => revision.message.trim())).to.deep.equal(['Rename hello to hi', 'Add hello']);
   });
 });

@@ -40,9 +40,10 @@ export function describeEvent(event: DomainEvent): ActivityInput {
     const message = `${VERBS[event.type]} ${event.data.branch}; the server now holds the upstream's content.`;
     return { level: 'warning', type: event.type, message, user_id: null, workspace: null, details: { ...event.data } };
   }
-  const { type: typeName, slug, id, filename } = event.data;
+  const { type: typeName, slug, id, filename, previous_slug: previousSlug } = event.data;
   const subject = event.type.startsWith('content.') ? `${typeName}/${slug ?? id}` : event.type.startsWith('schema.') ? `"${typeName}"` : `"${filename}"`;
-  return { type: event.type, message: `${VERBS[event.type]} ${subject}.`, user_id: event.actor ?? null, workspace: event.workspace, details: { ...event.data } };
+  const message = event.type === 'content.updated' && previousSlug ? `Renamed ${typeName}/${previousSlug} to ${slug}.` : `${VERBS[event.type]} ${subject}.`;
+  return { type: event.type, message, user_id: event.actor ?? null, workspace: event.workspace, details: { ...event.data } };
 }
 
 /** A LoginService `onAttempt` hook that records sign-ins (info) and failed or throttled attempts (warning). */

@@ -267,7 +267,24 @@ function diffEntries(before: StoredEntry[], after: StoredEntry[]): EntryChange[]
     else if (entryVersion(old) !== entryVersion(entry)) changes.push({ type: entry.type, before: old, after: entry });
   }
   for (const old of previous.values()) changes.push({ type: old.type, before: old });
-  return changes;
+  return pairRenames(changes);
+}
+
+// A file without an `id:` is known by its slug, so `git mv hello.md hi.md` of
+// one reads as a removal and an addition. A removed and an added id-less
+// entry of one type with the same title and values are one entry, renamed.
+function pairRenames(changes: EntryChange[]): EntryChange[] {
+  const isIdless = (entry: StoredEntry | undefined) => entry !== undefined && entry.id === entry.slug;
+  const sameContent = (a: StoredEntry, b: StoredEntry) => a.title === b.title && JSON.stringify(a.data) === JSON.stringify(b.data);
+  const removed = changes.filter((change) => !change.after && isIdless(change.before));
+  const result = changes.filter((change) => !removed.includes(change));
+  for (const removal of removed) {
+    const before = removal.before as StoredEntry;
+    const addition = result.find((change) => !change.before && isIdless(change.after) && change.type === removal.type && sameContent(before, change.after as StoredEntry));
+    if (addition) addition.before = before;
+    else result.push(removal);
+  }
+  return result;
 }
 
 function groupBySlug(paths: string[]): Map<string, string[]> {

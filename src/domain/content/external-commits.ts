@@ -109,5 +109,7 @@ function entryEvents(change: EntryChange): Draft[] {
     : !change.after
       ? ['content.deleted']
       : ['content.updated', ...statusEvents(change.before, change.after)];
-  return types.map((type) => ({ type, data: { type: entry.type, id: entry.id, slug: entry.slug } }));
+  const data: Record<string, string> = { type: entry.type, id: entry.id, slug: entry.slug };
+  if (change.before && change.after && change.before.slug !== change.after.slug) data.previous_slug = change.before.slug;
+  return types.map((type) => ({ type, data }));
 }

@@ -25,9 +25,13 @@ export interface EntryRef {
 export async function entryCommits(repo: ContentReader, ref: EntryRef): Promise<CommitInfo[]> {
   const { workspace, type, entry } = ref;
   // A single page made from a collection's one entry took the type's name as its id in that commit; the entry it was goes on its history.
+  // An entry without an `id:` line is known by its slug; renamed with git, the id-less file deleted beside it is what it was.
+  const idless = entry.id === entry.slug;
   const follows = (path: string, content: string) => {
     const id = idOfFile(workspace, type.name, path, content);
-    return id === entry.id || (type.singleton && entry.id === type.name && id !== undefined && path.startsWith(`${entriesDir(workspace, type.name)}/`));
+    if (id === entry.id) return true;
+    const inFolder = id !== undefined && path.startsWith(`${entriesDir(workspace, type.name)}/`);
+    return inFolder && ((type.singleton && entry.id === type.name) || (idless && !hasIdLine(content)));
   };
   return repo.log({ paths: currentFiles(ref), follow: follows });
 }
@@ -128,4 +132,12 @@ export function idOfFile(workspace: string, type: string, path: string, content:
   if (typeof id === 'string' || typeof id === 'number') return String(id);
   if (dir !== entriesDir(workspace, type)) return dir.slice(dir.lastIndexOf('/') + 1);
   return name.locale ? undefined : name.slug;
+}
+
+function hasIdLine(content: string): boolean {
+  try {
+    return parseFrontMatter(content).attributes.id !== undefined;
+  } catch {
+    return false;
+  }
 }
