@@ -269,7 +269,7 @@ describe('admin API: webhooks', () => {
       await externalCommit(repo, { remove: ['default/entries/posts/renamed.md'] }, 'Remove with git');
       await received(1);
       expect(eventNames(receiver.requests)).to.deep.equal(['content.deleted']);
-      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'renamed', previous_slug: 'from-git' });
+      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'renamed' });
     });
 
     it('retries a receiver that fails twice, and records every attempt', async () => {
