@@ -11,6 +11,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { promisify } from 'node:util';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.ts';
+import { setupAdmin, type AdminSession } from './auth.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Where Chromium is looked for: CHROMIUM_PATH, else Debian's package. */
@@ -80,6 +81,36 @@ export async function startBrowserRun(options: TestServerOptions = {}): Promise<
 // 422 with field messages), not faults; for anything else they are.
 function isAnsweredApiError(text: string, url: string, baseUrl: string): boolean {
   return text.startsWith('Failed to load resource: the server responded with a status of') && url.startsWith(`${baseUrl}/admin/api/`);
+}
+
+/** What withAdminBrowser() hands each test: the run, a page, and the session of the first administrator. */
+export interface AdminBrowser {
+  run: BrowserRun;
+  page: Page;
+  admin: AdminSession;
+}
+
+/**
+ * Registers hooks that start a fresh run for every test (server on port 0,
+ * first-run setup done, a page with a 10 s default timeout) and, after it,
+ * fail on console errors and close everything. Read the fields inside tests.
+ */
+export function withAdminBrowser(options: TestServerOptions = {}): AdminBrowser {
+  const current = {} as AdminBrowser;
+  beforeEach(async () => {
+    current.run = await startBrowserRun(options);
+    current.page = await current.run.newPage();
+    current.page.setDefaultTimeout(10_000);
+    current.admin = await setupAdmin(current.run.server);
+  });
+  afterEach(async () => {
+    try {
+      current.run?.assertNoConsoleErrors();
+    } finally {
+      await current.run?.close();
+    }
+  });
+  return current;
 }
 
 /** Saves `page` as test-results/screenshots/{name}-1280.png and -360.png, then restores the desktop size. */

@@ -3,9 +3,8 @@
 // commit) and the editor (field inputs, publish, a second locale, a 412
 // conflict resolved per field, Ctrl+S, 422 messages, single pages).
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, FULL_ACCESS, issueToken, setupAdmin, type AdminSession } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, startBrowserRun, type BrowserRun } from '../helpers/browser.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, FULL_ACCESS, issueToken } from '../helpers/auth.ts';
+import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
 import { contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
@@ -29,92 +28,75 @@ const POSTS = {
 
 describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);
-  let run: BrowserRun;
-  let page: Page;
-  let admin: AdminSession;
+  const ui = withAdminBrowser({ env: { CMS_EVENTS_HEARTBEAT_MS: '200', CMS_WATCH_INTERVAL_MS: '200' } });
 
-  beforeEach(async () => {
-    run = await startBrowserRun({ env: { CMS_EVENTS_HEARTBEAT_MS: '200', CMS_WATCH_INTERVAL_MS: '200' } });
-    page = await run.newPage();
-    page.setDefaultTimeout(10_000);
-    admin = await setupAdmin(run.server);
-  });
-
-  afterEach(async () => {
-    try {
-      run?.assertNoConsoleErrors();
-    } finally {
-      await run?.close();
-    }
-  });
-
-  const api = (method: string, url: string, body?: unknown) => adminRequest(run.server, admin, method, url, body);
+  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
   const openAdmin = async (path: string) => {
-    await signIn(page, run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await page.goto(`${run.server.baseUrl}${path}`);
+    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await ui.page.goto(`${ui.run.server.baseUrl}${path}`);
   };
   const stored = async (id: string, locale?: string) => (await api('GET', `/content/posts/${id}${locale ? `?locale=${locale}` : ''}`)).body.data;
 
   it('creates and publishes an entry with many kinds of fields', async () => {
     expect((await api('POST', '/content-types', POSTS)).status).to.equal(201);
     await openAdmin('/admin/content/posts');
-    await page.getByRole('heading', { name: 'No entries yet' }).waitFor();
-    await page.getByRole('link', { name: 'Create the first entry' }).click();
-    await page.getByRole('heading', { name: 'New entry' }).waitFor();
+    await ui.page.getByRole('heading', { name: 'No entries yet' }).waitFor();
+    await ui.page.getByRole('link', { name: 'Create the first entry' }).click();
+    await ui.page.getByRole('heading', { name: 'New entry' }).waitFor();
 
-    await page.getByLabel('Title').fill('Hello world');
-    await page.getByLabel('Summary').fill('A first post.');
-    await page.locator('.cm-content').click();
-    await page.keyboard.type('# Greetings\n\nSome **bold** text.');
-    await page.getByLabel('Rating').fill('4');
-    await page.getByRole('switch', { name: 'Featured' }).check();
-    await page.getByLabel('Category').selectOption('tech');
-    await page.getByRole('group', { name: 'Tags' }).getByLabel('b').check();
-    await page.getByLabel('Event day').fill('2026-12-24');
-    await page.getByLabel('Extra').fill('{"views": 3}');
-    await page.getByRole('button', { name: 'Preview' }).click();
-    await page.getByRole('region', { name: 'Body' }).getByRole('heading', { name: 'Greetings' }).waitFor();
-    await screenshots(page, 'entry-new');
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByText('Saved.').waitFor();
-    await page.waitForURL(/\/admin\/content\/posts\/[A-Za-z0-9_-]{10,}$/);
-    const id = page.url().split('/').pop() as string;
+    await ui.page.getByLabel('Title').fill('Hello world');
+    await ui.page.getByLabel('Summary').fill('A first post.');
+    await ui.page.locator('.cm-content').click();
+    await ui.page.keyboard.type('# Greetings\n\nSome **bold** text.');
+    await ui.page.getByLabel('Rating').fill('4');
+    await ui.page.getByRole('switch', { name: 'Featured' }).check();
+    await ui.page.getByLabel('Category').selectOption('tech');
+    await ui.page.getByRole('group', { name: 'Tags' }).getByLabel('b').check();
+    await ui.page.getByLabel('Event day').fill('2026-12-24');
+    await ui.page.getByLabel('Extra').fill('{"views": 3}');
+    await ui.page.getByRole('button', { name: 'Preview' }).click();
+    await ui.page.getByRole('region', { name: 'Body' }).getByRole('heading', { name: 'Greetings' }).waitFor();
+    await screenshots(ui.page, 'entry-new');
+    await ui.page.getByRole('button', { name: 'Create' }).click();
+    await ui.page.getByText('Saved.').waitFor();
+    await ui.page.waitForURL(/\/admin\/content\/posts\/[A-Za-z0-9_-]{10,}$/);
+    const id = ui.page.url().split('/').pop() as string;
 
     const created = await stored(id);
     expect(created).to.include({ title: 'Hello world', slug: 'hello-world', status: 'draft' });
     expect(created.data).to.deep.include({ summary: 'A first post.', body: '# Greetings\n\nSome **bold** text.', rating: 4, featured: true, category: 'tech', tags: ['b'], event_day: '2026-12-24', extra: { views: 3 } });
 
-    await page.getByLabel('Status').selectOption('published');
-    await page.getByText('Unsaved changes').waitFor();
-    await page.keyboard.press('Control+s');
-    await page.getByText('Unsaved changes').waitFor({ state: 'hidden' });
+    await ui.page.getByLabel('Status').selectOption('published');
+    await ui.page.getByText('Unsaved changes').waitFor();
+    await ui.page.keyboard.press('Control+s');
+    await ui.page.getByText('Unsaved changes').waitFor({ state: 'hidden' });
     const published = await stored(id);
     expect(published.status).to.equal('published');
     expect(published.published_at).to.be.a('string');
-    await screenshots(page, 'entry-editor');
+    await screenshots(ui.page, 'entry-editor');
   });
 
   it('edits an entry in a second language and deletes that translation', async () => {
     await api('POST', '/content-types', POSTS);
     const created = (await api('POST', '/content/posts', { title: 'About us', summary: 'Who we are', rating: 2 })).body.data;
     await openAdmin(`/admin/content/posts/${created.id}`);
-    await page.getByRole('heading', { name: 'About us' }).waitFor();
-    await page.getByLabel('Language').selectOption('de');
-    await page.getByText('Not translated yet').waitFor();
-    await page.getByLabel('Title').fill('Über uns');
-    await page.getByLabel('Summary').fill('Wer wir sind');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Unsaved changes').waitFor({ state: 'hidden' });
+    await ui.page.getByRole('heading', { name: 'About us' }).waitFor();
+    await ui.page.getByLabel('Language').selectOption('de');
+    await ui.page.getByText('Not translated yet').waitFor();
+    await ui.page.getByLabel('Title').fill('Über uns');
+    await ui.page.getByLabel('Summary').fill('Wer wir sind');
+    await ui.page.getByRole('button', { name: 'Save' }).click();
+    await ui.page.getByText('Unsaved changes').waitFor({ state: 'hidden' });
     const german = await stored(created.id, 'de');
     expect(german).to.deep.include({ title: 'Über uns', locale: 'de', translations: ['en', 'de'] });
     // Only what was edited is stored in German; the rest falls back to English.
     expect(german.data).to.deep.include({ summary: 'Wer wir sind', rating: 2 });
     expect((await stored(created.id)).title).to.equal('About us');
-    await screenshots(page, 'entry-translation');
+    await screenshots(ui.page, 'entry-translation');
 
-    await page.getByRole('button', { name: 'Delete the de translation' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete de' }).click();
-    await page.getByText('Not translated yet').waitFor();
+    await ui.page.getByRole('button', { name: 'Delete the de translation' }).click();
+    await ui.page.getByRole('dialog').getByRole('button', { name: 'Delete de' }).click();
+    await ui.page.getByText('Not translated yet').waitFor();
     expect((await stored(created.id, 'de')).translations).to.deep.equal(['en']);
   });
 
@@ -122,25 +104,25 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
     await api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary' }, rating: { type: 'number', label: 'Rating' } } });
     const created = (await api('POST', '/content/posts', { title: 'Draft title', summary: 'old summary', rating: 1 })).body.data;
     await openAdmin(`/admin/content/posts/${created.id}`);
-    await page.getByRole('heading', { name: 'Draft title' }).waitFor();
-    await page.getByLabel('Title').fill('My title');
-    await page.getByLabel('Summary').fill('my summary');
+    await ui.page.getByRole('heading', { name: 'Draft title' }).waitFor();
+    await ui.page.getByLabel('Title').fill('My title');
+    await ui.page.getByLabel('Summary').fill('my summary');
     // Someone else changes the title and the rating through the public API meanwhile.
-    const token = await issueToken(run.server, admin, FULL_ACCESS);
-    const theirs = await run.server.request('PATCH', `/api/v1/workspaces/default/content/posts/${created.id}`, { body: { title: 'Their title', rating: 5 }, token });
+    const token = await issueToken(ui.run.server, ui.admin, FULL_ACCESS);
+    const theirs = await ui.run.server.request('PATCH', `/api/v1/workspaces/default/content/posts/${created.id}`, { body: { title: 'Their title', rating: 5 }, token });
     expect(theirs.status).to.equal(200);
-    await page.getByRole('status').filter({ hasText: 'Someone else just changed this entry' }).waitFor();
+    await ui.page.getByRole('status').filter({ hasText: 'Someone else just changed this entry' }).waitFor();
 
-    await page.getByRole('button', { name: 'Save' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Someone else changed this' });
+    await ui.page.getByRole('button', { name: 'Save' }).click();
+    const dialog = ui.page.getByRole('dialog', { name: 'Someone else changed this' });
     await dialog.waitFor();
-    await screenshots(page, 'entry-conflict');
+    await screenshots(ui.page, 'entry-conflict');
     // Defaults: mine where I changed the field, theirs where they did; then take their title after all.
     expect(await dialog.getByLabel('Keep yours for Summary').isChecked()).to.equal(true);
     expect(await dialog.getByLabel('Keep theirs for Rating').isChecked()).to.equal(true);
     await dialog.getByLabel('Keep theirs for Title').check();
     await dialog.getByRole('button', { name: 'Save with these choices' }).click();
-    await page.getByText('Unsaved changes').waitFor({ state: 'hidden' });
+    await ui.page.getByText('Unsaved changes').waitFor({ state: 'hidden' });
     const saved = await stored(created.id);
     expect(saved.title).to.equal('Their title');
     expect(saved.data).to.deep.equal({ summary: 'my summary', rating: 5 });
@@ -149,25 +131,25 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   it('says what is wrong next to each field when the server refuses a save', async () => {
     await api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary', required: true } } });
     await openAdmin('/admin/content/posts/new');
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByLabel('Title').and(page.locator('[aria-invalid="true"]')).waitFor();
-    await page.getByLabel('Summary').and(page.locator('[aria-invalid="true"]')).waitFor();
-    await screenshots(page, 'entry-invalid');
+    await ui.page.getByRole('button', { name: 'Create' }).click();
+    await ui.page.getByLabel('Title').and(ui.page.locator('[aria-invalid="true"]')).waitFor();
+    await ui.page.getByLabel('Summary').and(ui.page.locator('[aria-invalid="true"]')).waitFor();
+    await screenshots(ui.page, 'entry-invalid');
     expect((await api('GET', '/content/posts')).body.meta.total).to.equal(0);
   });
 
-  it('opens a single page straight in the editor', async () => {
+  it('opens a single ui.page straight in the editor', async () => {
     await api('POST', '/content-types', { name: 'about', label: 'About', singleton: true, fields: { body: { type: 'textarea', label: 'Body' } } });
     await openAdmin('/admin');
-    await page.getByRole('region', { name: 'Single pages' }).getByRole('link', { name: 'About' }).click();
-    await page.getByRole('heading', { name: 'About' }).waitFor();
-    await page.getByLabel('Title').fill('About this site');
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByText('Unsaved changes').waitFor({ state: 'hidden' });
+    await ui.page.getByRole('region', { name: 'Single pages' }).getByRole('link', { name: 'About' }).click();
+    await ui.page.getByRole('heading', { name: 'About' }).waitFor();
+    await ui.page.getByLabel('Title').fill('About this site');
+    await ui.page.getByRole('button', { name: 'Create' }).click();
+    await ui.page.getByText('Unsaved changes').waitFor({ state: 'hidden' });
     expect((await api('GET', '/content/about')).body.data).to.include({ id: 'about', slug: 'about', title: 'About this site' });
-    await page.goto(`${run.server.baseUrl}/admin/content/about`);
-    await page.waitForURL(/\/admin\/content\/about\/about$/);
-    expect(await page.getByLabel('Title').inputValue()).to.equal('About this site');
+    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/about`);
+    await ui.page.waitForURL(/\/admin\/content\/about\/about$/);
+    expect(await ui.page.getByLabel('Title').inputValue()).to.equal('About this site');
   });
 
   it('searches, filters, sorts and pages a long list, and acts on a selection', async () => {
@@ -178,46 +160,46 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
       const category = n % 2 === 0 ? 'news' : 'tech';
       files[`default/entries/posts/${slug}.md`] = `---\nid: id${slug.replace('-', '')}xx\ntitle: Post ${String(n).padStart(3, '0')}\nstatus: ${n % 3 === 0 ? 'published' : 'draft'}\ncategory: ${category}\ncreated_at: 2026-01-01T00:00:00.000Z\nupdated_at: 2026-01-${String((n % 28) + 1).padStart(2, '0')}T00:00:00.000Z\n---\n`;
     }
-    await externalCommit(contentRepoOf(run.server.dataDir), { write: files }, 'Add 120 posts');
+    await externalCommit(contentRepoOf(ui.run.server.dataDir), { write: files }, 'Add 120 posts');
     await pollUntil(async () => (await api('GET', '/content/posts?limit=1')).body.meta.total, (total) => total === 120);
 
     await openAdmin('/admin/content/posts');
-    await page.getByText('120 entries').waitFor();
-    expect(await page.getByRole('row').count()).to.equal(51);
-    await page.getByRole('button', { name: 'Next page' }).click();
-    await page.getByText('51–100 of 120').waitFor();
-    await page.keyboard.press('/');
-    await page.keyboard.type('post 007');
-    await page.getByText('1 entry').waitFor();
-    await page.getByRole('link', { name: 'Post 007' }).waitFor();
-    await page.getByRole('searchbox', { name: 'Search entries' }).fill('');
-    await page.getByText('120 entries').waitFor();
+    await ui.page.getByText('120 entries').waitFor();
+    expect(await ui.page.getByRole('row').count()).to.equal(51);
+    await ui.page.getByRole('button', { name: 'Next page' }).click();
+    await ui.page.getByText('51–100 of 120').waitFor();
+    await ui.page.keyboard.press('/');
+    await ui.page.keyboard.type('post 007');
+    await ui.page.getByText('1 entry').waitFor();
+    await ui.page.getByRole('link', { name: 'Post 007' }).waitFor();
+    await ui.page.getByRole('searchbox', { name: 'Search entries' }).fill('');
+    await ui.page.getByText('120 entries').waitFor();
 
-    await page.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Published' }).click();
-    await page.getByText('40 entries').waitFor();
-    await page.getByLabel('Category').selectOption('news');
-    await page.getByText('20 entries').waitFor();
-    await page.getByRole('button', { name: 'Title' }).click();
-    await page.getByRole('columnheader', { name: /Title/ }).and(page.locator('[aria-sort="ascending"]')).waitFor();
-    await page.getByRole('row').nth(1).getByRole('link', { name: 'Post 006' }).waitFor();
-    await screenshots(page, 'entries-list');
+    await ui.page.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Published' }).click();
+    await ui.page.getByText('40 entries').waitFor();
+    await ui.page.getByLabel('Category').selectOption('news');
+    await ui.page.getByText('20 entries').waitFor();
+    await ui.page.getByRole('button', { name: 'Title' }).click();
+    await ui.page.getByRole('columnheader', { name: /Title/ }).and(ui.page.locator('[aria-sort="ascending"]')).waitFor();
+    await ui.page.getByRole('row').nth(1).getByRole('link', { name: 'Post 006' }).waitFor();
+    await screenshots(ui.page, 'entries-list');
 
-    await page.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'All' }).click();
-    await page.getByText('60 entries').waitFor();
-    await page.getByLabel('Select Post 002').check();
-    await page.getByLabel('Select Post 004').check();
-    await page.getByRole('region', { name: 'Selected entries' }).getByText('2 entries selected').waitFor();
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
-    await page.getByText('Published 2 entries.').waitFor();
+    await ui.page.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'All' }).click();
+    await ui.page.getByText('60 entries').waitFor();
+    await ui.page.getByLabel('Select Post 002').check();
+    await ui.page.getByLabel('Select Post 004').check();
+    await ui.page.getByRole('region', { name: 'Selected entries' }).getByText('2 entries selected').waitFor();
+    await ui.page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await ui.page.getByText('Published 2 entries.').waitFor();
     const published = (await api('GET', '/content/posts?filter[status]=published&limit=200')).body.meta.total;
     expect(published).to.equal(42);
 
-    await page.getByLabel('Select all entries on this page').check();
-    await page.getByText('50 entries selected').waitFor();
-    await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await page.getByRole('dialog').getByText('move to the trash').waitFor();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete 50 entries' }).click();
-    await page.getByText('10 entries').waitFor();
+    await ui.page.getByLabel('Select all entries on this page').check();
+    await ui.page.getByText('50 entries selected').waitFor();
+    await ui.page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await ui.page.getByRole('dialog').getByText('move to the trash').waitFor();
+    await ui.page.getByRole('dialog').getByRole('button', { name: 'Delete 50 entries' }).click();
+    await ui.page.getByText('10 entries').waitFor();
     expect((await api('GET', '/content/posts?limit=1')).body.meta.total).to.equal(70);
   });
 
@@ -225,10 +207,10 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
     await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} });
     await api('POST', '/content/posts', { title: 'From the editor' });
     await openAdmin('/admin/content/posts');
-    await page.getByRole('link', { name: 'From the editor' }).waitFor();
-    await externalCommit(contentRepoOf(run.server.dataDir), { write: { 'default/entries/posts/from-git.md': '---\ntitle: From git\nstatus: draft\n---\n' } }, 'Add a post by hand');
-    await page.getByRole('link', { name: 'From git' }).waitFor();
-    await page.getByText('2 entries').waitFor();
+    await ui.page.getByRole('link', { name: 'From the editor' }).waitFor();
+    await externalCommit(contentRepoOf(ui.run.server.dataDir), { write: { 'default/entries/posts/from-git.md': '---\ntitle: From git\nstatus: draft\n---\n' } }, 'Add a post by hand');
+    await ui.page.getByRole('link', { name: 'From git' }).waitFor();
+    await ui.page.getByText('2 entries').waitFor();
   });
 
   it('edits rich text, relations, slugs, ranges and dates, and shows the sanitized HTML after saving', async () => {
@@ -247,43 +229,43 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
       },
     });
     await openAdmin('/admin/content/articles/new');
-    await page.getByLabel('Title').fill('Über Maschinen');
-    await pollUntil(() => page.getByLabel('Handle').inputValue(), (handle) => handle === 'ueber-maschinen');
-    await page.getByRole('textbox', { name: 'Text' }).click();
-    await page.keyboard.type('Hello ');
-    await page.getByRole('button', { name: 'Bold' }).click();
-    await page.keyboard.type('world');
-    await page.getByRole('searchbox', { name: 'Search authors to add to Writers' }).fill('ada');
-    await page.getByRole('button', { name: 'Add “Ada Lovelace”' }).click();
-    await page.getByRole('list', { name: 'Chosen for Writers' }).getByText('Ada Lovelace').waitFor();
-    await page.getByLabel('Score').fill('7');
-    await page.getByLabel('Starts').fill('2027-03-01T09:30');
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL(/\/admin\/content\/articles\/[A-Za-z0-9_-]{10,}$/);
-    const id = page.url().split('/').pop() as string;
+    await ui.page.getByLabel('Title').fill('Über Maschinen');
+    await pollUntil(() => ui.page.getByLabel('Handle').inputValue(), (handle) => handle === 'ueber-maschinen');
+    await ui.page.getByRole('textbox', { name: 'Text' }).click();
+    await ui.page.keyboard.type('Hello ');
+    await ui.page.getByRole('button', { name: 'Bold' }).click();
+    await ui.page.keyboard.type('world');
+    await ui.page.getByRole('searchbox', { name: 'Search authors to add to Writers' }).fill('ada');
+    await ui.page.getByRole('button', { name: 'Add “Ada Lovelace”' }).click();
+    await ui.page.getByRole('list', { name: 'Chosen for Writers' }).getByText('Ada Lovelace').waitFor();
+    await ui.page.getByLabel('Score').fill('7');
+    await ui.page.getByLabel('Starts').fill('2027-03-01T09:30');
+    await ui.page.getByRole('button', { name: 'Create' }).click();
+    await ui.page.waitForURL(/\/admin\/content\/articles\/[A-Za-z0-9_-]{10,}$/);
+    const id = ui.page.url().split('/').pop() as string;
     const saved = (await api('GET', `/content/articles/${id}`)).body.data;
     expect(saved.data).to.deep.include({ handle: 'ueber-maschinen', writers: [ada.id], score: 7, text: '<p>Hello <strong>world</strong></p>' });
-    const local = await page.evaluate(() => new Date('2027-03-01T09:30').toISOString());
+    const local = await ui.page.evaluate(() => new Date('2027-03-01T09:30').toISOString());
     expect(saved.data.starts).to.equal(local);
-    await page.getByRole('heading', { name: 'Über Maschinen' }).waitFor();
-    await page.getByRole('list', { name: 'Chosen for Writers' }).getByText('Ada Lovelace').waitFor();
-    await screenshots(page, 'entry-rich');
+    await ui.page.getByRole('heading', { name: 'Über Maschinen' }).waitFor();
+    await ui.page.getByRole('list', { name: 'Chosen for Writers' }).getByText('Ada Lovelace').waitFor();
+    await screenshots(ui.page, 'entry-rich');
 
     // A script typed into the stored HTML by someone else is gone once saved; the editor shows what was kept.
-    const token = await issueToken(run.server, admin, FULL_ACCESS);
-    await run.server.request('PATCH', `/api/v1/workspaces/default/content/articles/${id}`, { body: { text: '<p>Safe<script>alert(1)</script><img src=x onerror=alert(2)></p>' }, token });
-    await page.locator('.rich-text__source summary').click();
-    await pollUntil(() => page.locator('.rich-text__source pre').innerText(), (html) => html.includes('Safe'));
-    expect(await page.locator('.rich-text__source pre').innerText()).to.not.match(/script|onerror/);
+    const token = await issueToken(ui.run.server, ui.admin, FULL_ACCESS);
+    await ui.run.server.request('PATCH', `/api/v1/workspaces/default/content/articles/${id}`, { body: { text: '<p>Safe<script>alert(1)</script><img src=x onerror=alert(2)></p>' }, token });
+    await ui.page.locator('.rich-text__source summary').click();
+    await pollUntil(() => ui.page.locator('.rich-text__source pre').innerText(), (html) => html.includes('Safe'));
+    expect(await ui.page.locator('.rich-text__source pre').innerText()).to.not.match(/script|onerror/);
   });
 
   it('reloads the open entry when someone else saves it and nothing is being edited', async () => {
     await api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary' } } });
     const created = (await api('POST', '/content/posts', { title: 'Live one', summary: 'before' })).body.data;
     await openAdmin(`/admin/content/posts/${created.id}`);
-    await page.getByRole('heading', { name: 'Live one' }).waitFor();
+    await ui.page.getByRole('heading', { name: 'Live one' }).waitFor();
     await api('PATCH', `/content/posts/${created.id}`, { summary: 'after' });
-    await pollUntil(() => page.getByLabel('Summary').inputValue(), (value) => value === 'after');
-    expect(await page.getByText('Unsaved changes').count()).to.equal(0);
+    await pollUntil(() => ui.page.getByLabel('Summary').inputValue(), (value) => value === 'after');
+    expect(await ui.page.getByText('Unsaved changes').count()).to.equal(0);
   });
 });

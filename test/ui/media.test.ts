@@ -6,8 +6,8 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, startBrowserRun, type BrowserRun } from '../helpers/browser.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
+import { describeInBrowser, screenshots, signIn, withAdminBrowser, type BrowserRun } from '../helpers/browser.ts';
 import { makePng } from '../api/media-fixtures.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
@@ -25,71 +25,54 @@ async function dropFiles(page: Page, files: { name: string; bytes: Buffer }[]): 
 
 describeInBrowser('media library (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);
-  let run: BrowserRun;
-  let page: Page;
-  let admin: AdminSession;
+  const ui = withAdminBrowser({ env: { CMS_MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT), CMS_EVENTS_HEARTBEAT_MS: '200' } });
 
-  beforeEach(async () => {
-    run = await startBrowserRun({ env: { CMS_MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT), CMS_EVENTS_HEARTBEAT_MS: '200' } });
-    page = await run.newPage();
-    page.setDefaultTimeout(10_000);
-    admin = await setupAdmin(run.server);
-  });
-
-  afterEach(async () => {
-    try {
-      run?.assertNoConsoleErrors();
-    } finally {
-      await run?.close();
-    }
-  });
-
-  const api = (method: string, url: string, body?: unknown) => adminRequest(run.server, admin, method, url, body);
+  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
   const files = async () => (await api('GET', '/media')).body.data as { filename: string; category: string; visibility: string }[];
 
   it('uploads dropped images with their own progress and errors, sorts them into a category and makes one private', async () => {
     const small = await makePng(40, 30);
     const noise = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
     expect(noise.length).to.be.greaterThan(UPLOAD_LIMIT);
-    await signIn(page, run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await page.goto(`${run.server.baseUrl}/admin/media`);
-    await page.getByRole('heading', { name: 'No files yet' }).waitFor();
+    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await ui.page.goto(`${ui.run.server.baseUrl}/admin/media`);
+    await ui.page.getByRole('heading', { name: 'No files yet' }).waitFor();
 
-    await dropFiles(page, [
+    await dropFiles(ui.page, [
       { name: 'sunrise.png', bytes: small },
       { name: 'huge.png', bytes: noise },
       { name: 'sunset.png', bytes: small },
     ]);
-    await page.getByRole('alert').filter({ hasText: 'Too large' }).waitFor();
-    await page.getByRole('button', { name: 'Open sunset.png' }).waitFor();
-    await page.getByRole('button', { name: 'Open sunrise.png' }).waitFor();
+    await ui.page.getByRole('alert').filter({ hasText: 'Too large' }).waitFor();
+    await ui.page.getByRole('button', { name: 'Open sunset.png' }).waitFor();
+    await ui.page.getByRole('button', { name: 'Open sunrise.png' }).waitFor();
     expect((await files()).map((file) => file.filename).sort()).to.deep.equal(['sunrise.png', 'sunset.png']);
-    await screenshots(page, 'media');
+    await screenshots(ui.page, 'media');
 
-    await page.getByText(/^Categories/).click();
-    await page.getByLabel('New category').fill('Holidays');
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
-    await page.getByRole('button', { name: 'Rename Holidays' }).waitFor();
-    await page.getByLabel('Select sunset.png').check();
-    await page.getByRole('region', { name: 'Selected files' }).getByRole('combobox').selectOption('Holidays');
-    await page.getByRole('button', { name: 'Move', exact: true }).click();
-    await page.getByText('Saved.', { exact: true }).waitFor();
+    await ui.page.getByText(/^Categories/).click();
+    await ui.page.getByLabel('New category').fill('Holidays');
+    await ui.page.getByRole('button', { name: 'Create', exact: true }).click();
+    await ui.page.getByRole('button', { name: 'Rename Holidays' }).waitFor();
+    await ui.page.getByLabel('Select sunset.png').check();
+    await ui.page.getByRole('region', { name: 'Selected files' }).getByRole('combobox').selectOption('Holidays');
+    await ui.page.getByRole('button', { name: 'Move', exact: true }).click();
+    await ui.page.getByText('Saved.', { exact: true }).waitFor();
     expect((await files()).find((file) => file.filename === 'sunset.png')?.category).to.equal('Holidays');
 
-    await page.getByLabel('Category', { exact: true }).selectOption('Holidays');
-    await page.waitForURL(/category=Holidays/);
-    await page.getByRole('button', { name: 'Open sunrise.png' }).waitFor({ state: 'detached' });
+    await ui.page.getByLabel('Category', { exact: true }).selectOption('Holidays');
+    await ui.page.waitForURL(/category=Holidays/);
+    await ui.page.getByRole('button', { name: 'Open sunrise.png' }).waitFor({ state: 'detached' });
 
-    await page.getByRole('button', { name: 'Open sunset.png' }).click();
-    const details = page.getByRole('dialog', { name: 'sunset.png' });
+    await ui.page.getByRole('button', { name: 'Open sunset.png' }).click();
+    const details = ui.page.getByRole('dialog', { name: 'sunset.png' });
     await details.getByLabel('Alt text').fill('The sun going down');
     await details.getByRole('button', { name: 'Save alt text and title' }).click();
-    await page.getByText('Saved.', { exact: true }).first().waitFor();
+    await ui.page.getByText('Saved.', { exact: true }).first().waitFor();
     await details.getByLabel('Who can open the file URL').selectOption('private');
-    await pollPrivate(run, 'sunset.png');
+    await pollPrivate(ui.run, 'sunset.png');
     await pollUntil(() => details.getByLabel('Who can open the file URL').inputValue(), (value) => value === 'private');
-    await screenshots(page, 'media-details');
-    const anonymous = await fetch(`${run.server.baseUrl}/media/default/sunset.png`);
+    await screenshots(ui.page, 'media-details');
+    const anonymous = await fetch(`${ui.run.server.baseUrl}/media/default/sunset.png`);
     expect(anonymous.status).to.be.oneOf([401, 403, 404]);
     const stored = (await files()).find((file) => file.filename === 'sunset.png');
     expect(stored).to.deep.include({ visibility: 'private', alt: 'The sun going down' });
@@ -97,20 +80,20 @@ describeInBrowser('media library (Chromium)', function (this: Mocha.Suite) {
 
   it('picks an image for an entry\'s media field, uploading it from the picker', async () => {
     expect((await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: { cover: { type: 'media', label: 'Cover' } } })).status).to.equal(201);
-    await signIn(page, run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await page.goto(`${run.server.baseUrl}/admin/content/posts/new`);
-    await page.getByLabel('Title (required)').fill('With a cover');
-    await page.getByRole('button', { name: 'Choose a file' }).click();
-    const picker = page.getByRole('dialog', { name: 'Choose a file for Cover' });
+    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/posts/new`);
+    await ui.page.getByLabel('Title (required)').fill('With a cover');
+    await ui.page.getByRole('button', { name: 'Choose a file' }).click();
+    const picker = ui.page.getByRole('dialog', { name: 'Choose a file for Cover' });
     await picker.getByRole('heading', { name: 'No files yet' }).waitFor();
-    await dropFiles(page, [{ name: 'cover.png', bytes: await makePng(64, 48) }]);
+    await dropFiles(ui.page, [{ name: 'cover.png', bytes: await makePng(64, 48) }]);
     await picker.getByRole('button', { name: 'Choose cover.png' }).waitFor();
     expect(await picker.getByRole('button', { name: 'Choose cover.png' }).getAttribute('aria-pressed'), 'an upload from the picker is chosen').to.equal('true');
-    await screenshots(page, 'media-picker');
+    await screenshots(ui.page, 'media-picker');
     await picker.getByRole('button', { name: 'Use this file' }).click();
-    await page.getByRole('group', { name: 'Cover' }).getByText('cover.png').waitFor();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByText('Saved.', { exact: true }).waitFor();
+    await ui.page.getByRole('group', { name: 'Cover' }).getByText('cover.png').waitFor();
+    await ui.page.getByRole('button', { name: 'Create' }).click();
+    await ui.page.getByText('Saved.', { exact: true }).waitFor();
     const [entry] = (await api('GET', '/content/posts')).body.data;
     expect(entry.data.cover).to.deep.equal(['cover.png']);
   });

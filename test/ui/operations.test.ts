@@ -5,62 +5,47 @@
 // filters, the dashboard (scheduled entries, a file from git that was
 // skipped), and the profile picture.
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import { makePng } from '../api/media-fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, startBrowserRun, type BrowserRun } from '../helpers/browser.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
+import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
 import { contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
 describeInBrowser('administration screens (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);
-  let run: BrowserRun;
-  let page: Page;
-  let admin: AdminSession;
+  const ui = withAdminBrowser({ env: { CMS_EVENTS_HEARTBEAT_MS: '200', CMS_WATCH_INTERVAL_MS: '200' } });
 
   beforeEach(async () => {
-    run = await startBrowserRun({ env: { CMS_EVENTS_HEARTBEAT_MS: '200', CMS_WATCH_INTERVAL_MS: '200' } });
-    page = await run.newPage();
-    page.setDefaultTimeout(10_000);
-    admin = await setupAdmin(run.server);
     expect((await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
-    await signIn(page, run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
   });
 
-  afterEach(async () => {
-    try {
-      run?.assertNoConsoleErrors();
-    } finally {
-      await run?.close();
-    }
-  });
-
-  const api = (method: string, url: string, body?: unknown) => adminRequest(run.server, admin, method, url, body);
-  const open = (path: string) => page.goto(`${run.server.baseUrl}${path}`);
+  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
+  const open = (path: string) => ui.page.goto(`${ui.run.server.baseUrl}${path}`);
 
   it('creates a webhook, sends it a test delivery and shows the delivery in the log', async () => {
     const receiver: LocalHttpServer = await startLocalHttp();
     try {
       await open('/admin/webhooks');
-      await page.getByRole('heading', { name: 'No webhooks yet' }).waitFor();
-      await page.getByRole('button', { name: 'New webhook' }).first().click();
-      const dialog = page.getByRole('dialog', { name: 'New webhook' });
+      await ui.page.getByRole('heading', { name: 'No webhooks yet' }).waitFor();
+      await ui.page.getByRole('button', { name: 'New webhook' }).first().click();
+      const dialog = ui.page.getByRole('dialog', { name: 'New webhook' });
       await dialog.getByLabel('URL (required)').fill(`${receiver.url}/hook`);
       await dialog.getByLabel('content.created').check();
       await dialog.getByRole('button', { name: 'Save' }).click();
-      await page.getByRole('cell', { name: `${receiver.url}/hook`, exact: true }).waitFor();
-      await page.getByRole('button', { name: `Send a test to ${receiver.url}/hook` }).click();
+      await ui.page.getByRole('cell', { name: `${receiver.url}/hook`, exact: true }).waitFor();
+      await ui.page.getByRole('button', { name: `Send a test to ${receiver.url}/hook` }).click();
       await pollUntil(async () => receiver.requests.length, (count) => count === 1);
       expect(receiver.requests[0].headers['x-service-event']).to.equal('webhook.test');
       await pollUntil(
         async () => {
-          await page.getByRole('button', { name: 'Refresh' }).click();
-          return page.getByRole('cell', { name: 'Delivered (200)' }).count();
+          await ui.page.getByRole('button', { name: 'Refresh' }).click();
+          return ui.page.getByRole('cell', { name: 'Delivered (200)' }).count();
         },
         (count) => count === 1,
       );
-      await screenshots(page, 'webhooks');
+      await screenshots(ui.page, 'webhooks');
       const stored = (await api('GET', '/webhooks')).body.data;
       expect(stored[0]).to.include({ url: `${receiver.url}/hook`, enabled: true });
       expect(stored[0].events).to.have.members(['content.published', 'content.created']);
@@ -73,18 +58,18 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
     const created = await api('POST', '/content/posts', { title: 'Precious', status: 'published' });
     expect(created.status).to.equal(201);
     await open('/admin/backups');
-    await page.getByRole('button', { name: 'Make the backup' }).click();
-    await page.getByText('Backup made.').waitFor();
+    await ui.page.getByRole('button', { name: 'Make the backup' }).click();
+    await ui.page.getByText('Backup made.').waitFor();
     const backups = (await api('GET', '/backups')).body.data;
     expect(backups).to.have.length(1);
-    await page.getByRole('cell', { name: backups[0].name, exact: true }).waitFor();
+    await ui.page.getByRole('cell', { name: backups[0].name, exact: true }).waitFor();
     expect((await api('DELETE', `/content/posts/${created.body.data.id}`)).status).to.equal(200);
     await api('DELETE', `/trash/posts/${created.body.data.id}`);
 
-    await page.getByRole('button', { name: `Restore from ${backups[0].name}` }).click();
-    const dialog = page.getByRole('dialog', { name: `Restore from ${backups[0].name}` });
+    await ui.page.getByRole('button', { name: `Restore from ${backups[0].name}` }).click();
+    const dialog = ui.page.getByRole('dialog', { name: `Restore from ${backups[0].name}` });
     await dialog.getByLabel('Entries (1)').waitFor();
-    await screenshots(page, 'backups-restore');
+    await screenshots(ui.page, 'backups-restore');
     await dialog.getByRole('button', { name: /^Restore \d+ parts?$/ }).click();
     await dialog.getByRole('list', { name: 'What the restore did' }).waitFor();
     expect((await api('GET', `/content/posts/${created.body.data.id}`)).body.data.title).to.equal('Precious');
@@ -93,53 +78,53 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
 
   it('creates, renames, archives and brings back a workspace', async () => {
     await open('/admin/workspaces');
-    await page.getByLabel('Name (required)').fill('Company blog');
-    expect(await page.getByLabel('Slug (required)').inputValue()).to.equal('company-blog');
-    await page.getByRole('button', { name: 'Create the workspace' }).click();
-    await page.getByRole('cell', { name: 'company-blog' }).waitFor();
-    await page.getByRole('button', { name: 'Rename Company blog' }).click();
-    await page.getByLabel('New name of company-blog').fill('Blog');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('button', { name: 'Archive Blog' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Archive the workspace' }).click();
-    await page.getByRole('button', { name: 'Bring back Blog' }).waitFor();
-    await screenshots(page, 'workspaces');
+    await ui.page.getByLabel('Name (required)').fill('Company blog');
+    expect(await ui.page.getByLabel('Slug (required)').inputValue()).to.equal('company-blog');
+    await ui.page.getByRole('button', { name: 'Create the workspace' }).click();
+    await ui.page.getByRole('cell', { name: 'company-blog' }).waitFor();
+    await ui.page.getByRole('button', { name: 'Rename Company blog' }).click();
+    await ui.page.getByLabel('New name of company-blog').fill('Blog');
+    await ui.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await ui.page.getByRole('button', { name: 'Archive Blog' }).click();
+    await ui.page.getByRole('dialog').getByRole('button', { name: 'Archive the workspace' }).click();
+    await ui.page.getByRole('button', { name: 'Bring back Blog' }).waitFor();
+    await screenshots(ui.page, 'workspaces');
     const archived = (await api('GET', '/workspaces?include_archived=true')).body.data.find((workspace: { slug: string }) => workspace.slug === 'company-blog');
     expect(archived).to.include({ label: 'Blog', archived: true });
-    await page.getByRole('button', { name: 'Bring back Blog' }).click();
-    await page.getByRole('button', { name: 'Archive Blog' }).waitFor();
+    await ui.page.getByRole('button', { name: 'Bring back Blog' }).click();
+    await ui.page.getByRole('button', { name: 'Archive Blog' }).waitFor();
   });
 
   it('filters the activity log, and shows scheduled entries and skipped files on the dashboard', async () => {
     const soon = new Date(Date.now() + 3600_000).toISOString();
     expect((await api('POST', '/content/posts', { title: 'Coming soon', status: 'scheduled', published_at: soon })).status).to.equal(201);
-    await externalCommit(contentRepoOf(run.server.dataDir), { write: { 'default/entries/posts/broken.md': '---\ntitle: [unclosed\n---\n' } }, 'Add a broken file');
+    await externalCommit(contentRepoOf(ui.run.server.dataDir), { write: { 'default/entries/posts/broken.md': '---\ntitle: [unclosed\n---\n' } }, 'Add a broken file');
     await pollUntil(() => api('GET', '/activity?type=content.file_skipped'), (response) => response.body.meta.total > 0);
     await open('/admin');
-    const skipped = page.getByRole('region', { name: 'Files from git that were skipped' });
+    const skipped = ui.page.getByRole('region', { name: 'Files from git that were skipped' });
     await skipped.getByText('default/entries/posts/broken.md').waitFor();
-    await page.getByRole('region', { name: 'Scheduled' }).getByRole('link', { name: 'Coming soon' }).waitFor();
-    await screenshots(page, 'dashboard');
+    await ui.page.getByRole('region', { name: 'Scheduled' }).getByRole('link', { name: 'Coming soon' }).waitFor();
+    await screenshots(ui.page, 'dashboard');
 
     await open('/admin/activity');
-    await page.getByLabel('What').selectOption('schema');
-    await page.waitForURL(/type=schema/);
-    await page.getByText('1 record', { exact: true }).waitFor();
-    await page.getByRole('cell', { name: 'Created the content type "posts".' }).waitFor();
-    expect(await page.getByRole('cell', { name: /Coming soon|coming-soon/ }).count(), 'entries filtered out').to.equal(0);
-    await page.getByLabel('What').selectOption('');
-    await page.getByLabel('Until').fill('2000-01-01');
-    await page.getByText('0 records').waitFor();
-    await screenshots(page, 'activity');
+    await ui.page.getByLabel('What').selectOption('schema');
+    await ui.page.waitForURL(/type=schema/);
+    await ui.page.getByText('1 record', { exact: true }).waitFor();
+    await ui.page.getByRole('cell', { name: 'Created the content type "posts".' }).waitFor();
+    expect(await ui.page.getByRole('cell', { name: /Coming soon|coming-soon/ }).count(), 'entries filtered out').to.equal(0);
+    await ui.page.getByLabel('What').selectOption('');
+    await ui.page.getByLabel('Until').fill('2000-01-01');
+    await ui.page.getByText('0 records').waitFor();
+    await screenshots(ui.page, 'activity');
   });
 
   it('uploads and removes a profile picture', async () => {
     await open('/admin/profile');
-    await page.getByLabel('Upload a picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await makePng(64, 64) });
-    await page.getByRole('button', { name: 'Remove the picture' }).waitFor();
+    await ui.page.getByLabel('Upload a picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await makePng(64, 64) });
+    await ui.page.getByRole('button', { name: 'Remove the picture' }).waitFor();
     expect((await api('GET', '/me')).body.data.avatar_url).to.be.a('string');
-    await page.getByRole('button', { name: 'Remove the picture' }).click();
-    await page.getByRole('button', { name: 'Remove the picture' }).waitFor({ state: 'detached' });
+    await ui.page.getByRole('button', { name: 'Remove the picture' }).click();
+    await ui.page.getByRole('button', { name: 'Remove the picture' }).waitFor({ state: 'detached' });
     expect((await api('GET', '/me')).body.data.avatar_url).to.equal(null);
   });
 });

@@ -6,12 +6,16 @@
 import type { ActionGroup } from '../api/people.ts';
 import type { ContentType, Workspace } from '../api/types.ts';
 import { Button } from '../ui/button.tsx';
-import { Field, TextField } from '../ui/field.tsx';
+import { SelectField, TextField } from '../ui/field.tsx';
 import { grantOf, newGrantDraft, type GrantDraft, type Scope } from './grant-draft.ts';
 import { summarizeGrants } from './grant-summary.ts';
 import './grants.css';
 
 const STATUSES = ['draft', 'published', 'scheduled', 'protected', 'archived'];
+const EFFECTS: [string, string][] = [
+  ['allow', 'Allow'],
+  ['deny', 'Deny (wins over any allow)'],
+];
 const SCOPES: [Scope, string][] = [
   ['all', 'Everything'],
   ['type', 'Entries of one content type'],
@@ -45,54 +49,15 @@ export function GrantsEditor({ grants, onChange, catalogue, types, workspaces, e
               </p>
             ))}
           <div class="grant__row">
-            <Field label="Effect">
-              {(control) => (
-                <select {...control} class="input" value={grant.effect} onChange={(event) => set(grant.key, { effect: event.currentTarget.value as GrantDraft['effect'] })}>
-                  <option value="allow">Allow</option>
-                  <option value="deny">Deny (wins over any allow)</option>
-                </select>
-              )}
-            </Field>
-            <Field label="Applies to">
-              {(control) => (
-                <select {...control} class="input" value={grant.scope} onChange={(event) => set(grant.key, { scope: event.currentTarget.value as Scope })}>
-                  {SCOPES.map(([scope, label]) => (
-                    <option key={scope} value={scope}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <SelectField label="Effect" value={grant.effect} options={EFFECTS} onValue={(effect) => set(grant.key, { effect: effect as GrantDraft['effect'] })} />
+            <SelectField label="Applies to" value={grant.scope} options={SCOPES} onValue={(scope) => set(grant.key, { scope: scope as Scope })} />
             {(grant.scope === 'type' || grant.scope === 'entry') && (
-              <Field label="Content type">
-                {(control) => (
-                  <select {...control} class="input" value={grant.type} onChange={(event) => set(grant.key, { type: event.currentTarget.value })}>
-                    <option value="">Choose…</option>
-                    {types.map((type) => (
-                      <option key={type.name} value={type.name}>
-                        {type.label || type.name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <SelectField label="Content type" value={grant.type} options={[['', 'Choose…'], ...types.map((type): [string, string] => [type.name, type.label || type.name])]} onValue={(type) => set(grant.key, { type })} />
             )}
             {grant.scope === 'entry' && <TextField label="Entry id or URL key" value={grant.entry} onValue={(entry) => set(grant.key, { entry })} />}
             {grant.scope === 'custom' && <TextField label="Resources" hint="Separated by commas, e.g. media:*, content:posts:*" value={grant.customText} onValue={(customText) => set(grant.key, { customText })} />}
             {grant.scope !== 'custom' && (
-              <Field label="Workspace">
-                {(control) => (
-                  <select {...control} class="input" value={grant.workspace} onChange={(event) => set(grant.key, { workspace: event.currentTarget.value })}>
-                    <option value="">Every workspace</option>
-                    {workspaces.map((workspace) => (
-                      <option key={workspace.slug} value={workspace.slug}>
-                        {workspace.label}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <SelectField label="Workspace" value={grant.workspace} options={[['', 'Every workspace'], ...workspaces.map((workspace): [string, string] => [workspace.slug, workspace.label])]} onValue={(workspace) => set(grant.key, { workspace })} />
             )}
           </div>
           <ActionPicker grant={grant} catalogue={catalogue} onActions={(actions) => set(grant.key, { actions })} />

@@ -78,3 +78,28 @@ export function TextField({ label, error, hint, required, value, onValue, type =
     </Field>
   );
 }
+
+/** The props of SelectField: the choices as [value, label] pairs, in order. */
+export interface SelectFieldProps extends Omit<FieldProps, 'children'> {
+  value: string;
+  options: readonly (readonly [string, string])[];
+  onValue: (value: string) => void;
+  disabled?: boolean;
+}
+
+/** A labelled select. */
+export function SelectField({ label, error, hint, required, value, options, onValue, disabled }: SelectFieldProps) {
+  return (
+    <Field label={label} error={error} hint={hint} required={required}>
+      {(control) => (
+        <select {...control} class="input" value={value} disabled={disabled} onChange={(event) => onValue(event.currentTarget.value)}>
+          {options.map(([optionValue, optionLabel]) => (
+            <option key={optionValue} value={optionValue}>
+              {optionLabel}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}

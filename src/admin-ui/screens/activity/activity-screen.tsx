@@ -10,7 +10,7 @@ import { formatDateTime } from '../../content/status-badge.tsx';
 import { setQuery, useLocation } from '../../router/router.tsx';
 import { useTitle } from '../../router/router-view.tsx';
 import { DataTable } from '../../ui/data-table.tsx';
-import { Field } from '../../ui/field.tsx';
+import { Field, SelectField } from '../../ui/field.tsx';
 import { Pager } from '../../ui/pager.tsx';
 
 const PAGE_SIZE = 50;
@@ -48,19 +48,6 @@ export function ActivityScreen() {
   }, [key]);
   useTitle('Activity');
   const set = (name: string, value: string) => setQuery({ [name]: value || undefined, offset: undefined }, { replace: true });
-  const select = (label: string, name: keyof typeof filters, options: [string, string][]) => (
-    <Field label={label}>
-      {(control) => (
-        <select {...control} class="input" value={filters[name]} onChange={(event) => set(name, event.currentTarget.value)}>
-          {options.map(([value, text]) => (
-            <option key={value} value={value}>
-              {text}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
-  );
   const date = (label: string, name: 'from' | 'until') => (
     <Field label={label}>{(control) => <input {...control} type="date" class="input" value={filters[name]} onChange={(event) => set(name, event.currentTarget.value)} />}</Field>
   );
@@ -68,9 +55,9 @@ export function ActivityScreen() {
     <div class="screen screen--wide">
       <h1>Activity</h1>
       <div class="list-toolbar filters">
-        {select('What', 'type', KINDS)}
-        {select('Who', 'actor', [['', 'Anyone'], ...[...authors].map(([id, name]): [string, string] => [id, name])])}
-        {select('Content type', 'content_type', [['', 'Any'], ...types.map((type): [string, string] => [type.name, type.label || type.name])])}
+        <SelectField label="What" value={filters.type} options={KINDS} onValue={(value) => set('type', value)} />
+        <SelectField label="Who" value={filters.actor} options={[['', 'Anyone'], ...[...authors].map(([id, name]): [string, string] => [id, name])]} onValue={(value) => set('actor', value)} />
+        <SelectField label="Content type" value={filters.content_type} options={[['', 'Any'], ...types.map((type): [string, string] => [type.name, type.label || type.name])]} onValue={(value) => set('content_type', value)} />
         {date('From', 'from')}
         {date('Until', 'until')}
       </div>

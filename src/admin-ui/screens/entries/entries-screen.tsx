@@ -61,7 +61,7 @@ function EntryList({ type }: { type: ContentType }) {
 
   return (
     <div class="screen screen--wide entries">
-      <header class="entries__header">
+      <header class="page-header">
         <h1>{type.label || type.name}</h1>
         {newEntry && (
           <Link href={newEntry} class="button button--primary">

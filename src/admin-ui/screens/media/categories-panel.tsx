@@ -5,7 +5,8 @@ import { useState } from 'preact/hooks';
 import { createCategory, deleteCategory, renameCategory } from '../../api/media.ts';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
-import { Field, TextField } from '../../ui/field.tsx';
+import { SelectField, TextField } from '../../ui/field.tsx';
+import { categoryOptions } from './category-options.ts';
 import { useAction } from '../../ui/status.tsx';
 
 export function CategoriesPanel({ categories, onChanged }: { categories: string[]; onChanged: () => void }) {
@@ -28,18 +29,7 @@ export function CategoriesPanel({ categories, onChanged }: { categories: string[
         }}
       >
         <TextField label="New category" value={name} onValue={setName} error={action.fieldErrors.name} />
-        <Field label="Inside" error={action.fieldErrors.parent}>
-          {(control) => (
-            <select {...control} class="input" value={parent} onChange={(event) => setParent(event.currentTarget.value)}>
-              <option value="">At the top</option>
-              {categories.map((category) => (
-                <option key={category} value={category}>
-                  {category}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField label="Inside" error={action.fieldErrors.parent} value={parent} options={categoryOptions(categories, 'At the top')} onValue={setParent} />
         <Button type="submit" busy={action.busy} disabled={name.trim() === ''}>
           Create
         </Button>

@@ -6,6 +6,7 @@ import { useSignedIn } from '../../session/session.tsx';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { useAction } from '../../ui/status.tsx';
+import { categoryOptions } from './category-options.ts';
 
 export function MediaBulkBar({ selected, categories, onDone }: { selected: string[]; categories: string[]; onDone: () => void }) {
   const { can } = useSignedIn();
@@ -25,10 +26,9 @@ export function MediaBulkBar({ selected, categories, onDone }: { selected: strin
           <label class="bulk-bar__move">
             <span class="visually-hidden">Move to category</span>
             <select class="input" value={target} onChange={(event) => setTarget(event.currentTarget.value)}>
-              <option value="">No category</option>
-              {categories.map((category) => (
-                <option key={category} value={category}>
-                  {category}
+              {categoryOptions(categories, 'No category').map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
                 </option>
               ))}
             </select>

@@ -8,7 +8,8 @@ import { useSignedIn } from '../../session/session.tsx';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
-import { Field, TextField } from '../../ui/field.tsx';
+import { Field, SelectField, TextField } from '../../ui/field.tsx';
+import { categoryOptions } from './category-options.ts';
 import { useAction } from '../../ui/status.tsx';
 import { formatBytes } from './upload-queue.ts';
 
@@ -69,26 +70,8 @@ export function MediaDetails({ item, categories, onClose, onChanged }: { item: M
           </form>
           {mayEdit && (
             <>
-              <Field label="Who can open the file URL">
-                {(control) => (
-                  <select {...control} class="input" value={item.visibility} onChange={(event) => void change(() => setMediaVisibility([item.filename], event.currentTarget.value as MediaItem['visibility']))}>
-                    <option value="public">Everyone (public)</option>
-                    <option value="private">Only signed-in users and allowed tokens (private)</option>
-                  </select>
-                )}
-              </Field>
-              <Field label="Category">
-                {(control) => (
-                  <select {...control} class="input" value={item.category} onChange={(event) => void change(() => moveMedia([item.filename], event.currentTarget.value))}>
-                    <option value="">No category</option>
-                    {categories.map((category) => (
-                      <option key={category} value={category}>
-                        {category}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <SelectField label="Who can open the file URL" value={item.visibility} options={VISIBILITY_OPTIONS} onValue={(visibility) => void change(() => setMediaVisibility([item.filename], visibility as MediaItem['visibility']))} />
+              <SelectField label="Category" value={item.category} options={categoryOptions(categories, 'No category')} onValue={(category) => void change(() => moveMedia([item.filename], category))} />
               <TextField label="File name" value={newName} onValue={setNewName} error={rename.fieldErrors.filename} hint={usedByHint(usedBy)} />
               <Button onClick={doRename} busy={rename.busy} disabled={newName === item.filename}>
                 Rename
@@ -130,6 +113,11 @@ export function MediaDetails({ item, categories, onClose, onChanged }: { item: M
     </Dialog>
   );
 }
+
+const VISIBILITY_OPTIONS: [string, string][] = [
+  ['public', 'Everyone (public)'],
+  ['private', 'Only signed-in users and allowed tokens (private)'],
+];
 
 function usedByHint(usedBy: MediaUse[] | undefined): string {
   if (!usedBy || usedBy.length === 0) return 'No entry uses this file.';

@@ -2,9 +2,10 @@
 // between grid and list.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { MEDIA_KINDS } from '../../api/media.ts';
-import { Field } from '../../ui/field.tsx';
+import { Field, SelectField } from '../../ui/field.tsx';
 import { useDebounced } from '../../ui/use-debounced.ts';
 import { useSlashFocus } from '../../ui/use-slash-focus.ts';
+import { categoryOptions } from './category-options.ts';
 
 export interface MediaFilters {
   q: string;
@@ -24,19 +25,6 @@ export function MediaToolbar({ filters, categories, onChange }: { filters: Media
     if (debouncedQ !== filters.q) onChange({ q: debouncedQ });
   }, [debouncedQ]);
   useSlashFocus(search);
-  const select = (label: string, value: string, options: [string, string][], key: keyof MediaFilters) => (
-    <Field label={label}>
-      {(control) => (
-        <select {...control} class="input" value={value} onChange={(event) => onChange({ [key]: event.currentTarget.value })}>
-          {options.map(([optionValue, optionLabel]) => (
-            <option key={optionValue} value={optionValue}>
-              {optionLabel}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
-  );
   return (
     <div class="list-toolbar media-toolbar">
       <div class="list-toolbar__search">
@@ -44,9 +32,9 @@ export function MediaToolbar({ filters, categories, onChange }: { filters: Media
           {(control) => <input {...control} ref={search} type="search" class="input" value={q} onInput={(event) => setQ(event.currentTarget.value)} />}
         </Field>
       </div>
-      {select('Kind', filters.kind, [['', 'All kinds'], ...MEDIA_KINDS.map((kind): [string, string] => [kind, KIND_LABELS[kind]])], 'kind')}
-      {select('Category', filters.category, [['', 'All categories'], ...categories.map((category): [string, string] => [category, category])], 'category')}
-      {select('Visibility', filters.visibility, [['', 'Public and private'], ['public', 'Public'], ['private', 'Private']], 'visibility')}
+      <SelectField label="Kind" value={filters.kind} options={[['', 'All kinds'], ...MEDIA_KINDS.map((kind): [string, string] => [kind, KIND_LABELS[kind]])]} onValue={(kind) => onChange({ kind })} />
+      <SelectField label="Category" value={filters.category} options={categoryOptions(categories, 'All categories')} onValue={(category) => onChange({ category })} />
+      <SelectField label="Visibility" value={filters.visibility} options={[['', 'Public and private'], ['public', 'Public'], ['private', 'Private']]} onValue={(visibility) => onChange({ visibility })} />
       <div class="view-switch" role="group" aria-label="View">
         <button type="button" class="button button--secondary" aria-pressed={filters.view === 'grid'} onClick={() => onChange({ view: 'grid' })}>
           Grid

@@ -2,7 +2,7 @@
 // relation's target, min/max/step of numbers, "several" for choices,
 // relations and media, and the source of a URL key.
 import type { ContentType } from '../../api/types.ts';
-import { Field, TextField } from '../../ui/field.tsx';
+import { Field, SelectField, TextField } from '../../ui/field.tsx';
 import type { FieldDraft } from './type-draft.ts';
 
 export interface FieldKindOptionsProps {
@@ -23,38 +23,20 @@ export function FieldKindOptions({ field, siblings, types, errorOf, onChange }: 
         </Field>
       )}
       {field.type === 'relation' && (
-        <Field label="Points to" error={errorOf('target')} required>
-          {(control) => (
-            <select {...control} class="input" value={field.target} onChange={(event) => onChange({ ...field, target: event.currentTarget.value })}>
-              <option value="">Choose a content type</option>
-              {types.map((type) => (
-                <option key={type.name} value={type.name}>
-                  {type.label || type.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField label="Points to" error={errorOf('target')} required value={field.target} options={[['', 'Choose a content type'], ...types.map((type): [string, string] => [type.name, type.label || type.name])]} onValue={(target) => onChange({ ...field, target })} />
       )}
       {(field.type === 'number' || field.type === 'range') &&
         (['min', 'max', 'step'] as const).map((prop) => (
           <TextField key={prop} label={{ min: 'Smallest', max: 'Largest', step: 'Step' }[prop]} value={field[prop]} onValue={(value) => onChange({ ...field, [prop]: value })} error={errorOf(prop)} />
         ))}
       {field.type === 'slug' && (
-        <Field label="Made from" error={errorOf('source')}>
-          {(control) => (
-            <select {...control} class="input" value={field.source} onChange={(event) => onChange({ ...field, source: event.currentTarget.value })}>
-              <option value="">The title</option>
-              {siblings
-                .filter((sibling) => sibling !== field && sibling.name && (sibling.type === 'text' || sibling.type === 'textarea'))
-                .map((sibling) => (
-                  <option key={sibling.key} value={sibling.name}>
-                    {sibling.label || sibling.name}
-                  </option>
-                ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Made from"
+          error={errorOf('source')}
+          value={field.source}
+          options={[['', 'The title'], ...siblings.filter((sibling) => sibling !== field && sibling.name && (sibling.type === 'text' || sibling.type === 'textarea')).map((sibling): [string, string] => [sibling.name, sibling.label || sibling.name])]}
+          onValue={(source) => onChange({ ...field, source })}
+        />
       )}
       {allowsSeveral && (
         <label class="check">

@@ -4,9 +4,9 @@
 // `fields.<name>.<property>` show next to the input they are about.
 import type { ContentType } from '../../api/types.ts';
 import { Button } from '../../ui/button.tsx';
-import { Field, TextField } from '../../ui/field.tsx';
+import { SelectField, TextField } from '../../ui/field.tsx';
 import { FieldKindOptions } from './field-kind-options.tsx';
-import { FIELD_KINDS, fieldNameFrom, type FieldDraft } from './type-draft.ts';
+import { FIELD_KINDS, fieldNameFrom, KIND_OPTIONS, type FieldDraft } from './type-draft.ts';
 
 export interface FieldRowProps {
   field: FieldDraft;
@@ -60,17 +60,7 @@ export function FieldRow({ field, position, count, siblings, types, errors, onCh
           disabled={field.isSaved}
           required
         />
-        <Field label="Kind" error={errorOf('type')}>
-          {(control) => (
-            <select {...control} class="input" value={field.type} disabled={field.isSaved} onChange={(event) => onChange({ ...field, type: event.currentTarget.value })}>
-              {FIELD_KINDS.map((kind) => (
-                <option key={kind.type} value={kind.type}>
-                  {kind.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField label="Kind" error={errorOf('type')} value={field.type} options={KIND_OPTIONS} disabled={field.isSaved} onValue={(type) => onChange({ ...field, type })} />
         <TextField label="Default" hint={defaultHint(field)} value={field.defaultText} onValue={(defaultText) => onChange({ ...field, defaultText })} error={errorOf('default')} />
       </div>
       <div class="field-row__checks">

@@ -24,6 +24,9 @@ export const FIELD_KINDS: { type: string; label: string }[] = [
   { type: 'relation', label: 'Relation' },
 ];
 
+/** FIELD_KINDS as the choices of a select. */
+export const KIND_OPTIONS: [string, string][] = FIELD_KINDS.map(({ type, label }) => [type, label]);
+
 /** One field as the form edits it. */
 export interface FieldDraft {
   /** Stable while the field is on screen (names can be typed). */

@@ -11,12 +11,17 @@ import { Link, navigate } from '../../router/router.tsx';
 import { useTitle } from '../../router/router-view.tsx';
 import { pathTo, type ScreenProps } from '../../routes.ts';
 import { Button } from '../../ui/button.tsx';
-import { Field, TextField } from '../../ui/field.tsx';
+import { SelectField, TextField } from '../../ui/field.tsx';
 import { useAction } from '../../ui/status.tsx';
 import { DeleteTypeButton } from './delete-type-button.tsx';
 import { FieldRow } from './field-row.tsx';
-import { bodyOf, draftOf, emptyDraft, FIELD_KINDS, localesOf, newField, type FieldDraft, type TypeDraft } from './type-draft.ts';
+import { bodyOf, draftOf, emptyDraft, KIND_OPTIONS, localesOf, newField, type FieldDraft, type TypeDraft } from './type-draft.ts';
 import './types-screen.css';
+
+const VISIBILITIES: [string, string][] = [
+  ['public', 'Everyone (published entries)'],
+  ['private', 'Only API tokens allowed to read it'],
+];
 
 /** The builder; `params.name` is absent for a new type. */
 export function TypeScreen({ params }: ScreenProps) {
@@ -93,30 +98,13 @@ function TypeForm({ saved, types }: { saved: ContentType | undefined; types: Con
           <input type="checkbox" checked={draft.singleton} onChange={(event) => set({ singleton: event.currentTarget.checked })} /> Single page (one entry, such as “About us”), not a collection
         </label>
         {errors.singleton && <p class="field__error">{errors.singleton}</p>}
-        <Field label="Who can read it through the public API" error={errors.visibility}>
-          {(control) => (
-            <select {...control} class="input" value={draft.visibility} onChange={(event) => set({ visibility: event.currentTarget.value as TypeDraft['visibility'] })}>
-              <option value="public">Everyone (published entries)</option>
-              <option value="private">Only API tokens allowed to read it</option>
-            </select>
-          )}
-        </Field>
+        <SelectField label="Who can read it through the public API" error={errors.visibility} value={draft.visibility} options={VISIBILITIES} onValue={(visibility) => set({ visibility: visibility as TypeDraft['visibility'] })} />
       </section>
       <section class="panel" aria-labelledby="type-languages">
         <h2 id="type-languages">Languages</h2>
         <TextField label="Language codes" hint="Codes separated by commas, e.g. “en, de”. Empty for content in one language." value={draft.localesText} onValue={(localesText) => set({ localesText })} error={errors.locales} />
         {locales.length > 0 && (
-          <Field label="Default language" error={errors.default_locale}>
-            {(control) => (
-              <select {...control} class="input" value={draft.defaultLocale || locales[0]} onChange={(event) => set({ defaultLocale: event.currentTarget.value })}>
-                {locales.map((code) => (
-                  <option key={code} value={code}>
-                    {code}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField label="Default language" error={errors.default_locale} value={draft.defaultLocale || locales[0]} options={locales.map((code): [string, string] => [code, code])} onValue={(defaultLocale) => set({ defaultLocale })} />
         )}
       </section>
       <section class="type-builder__fields" aria-labelledby="type-fields">
@@ -138,17 +126,7 @@ function TypeForm({ saved, types }: { saved: ContentType | undefined; types: Con
           />
         ))}
         <div class="type-builder__add">
-          <Field label="Kind of the new field">
-            {(control) => (
-              <select {...control} class="input" value={newKind} onChange={(event) => setNewKind(event.currentTarget.value)}>
-                {FIELD_KINDS.map((kind) => (
-                  <option key={kind.type} value={kind.type}>
-                    {kind.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField label="Kind of the new field" value={newKind} options={KIND_OPTIONS} onValue={setNewKind} />
           <Button onClick={() => set({ fields: [...draft.fields, newField(newKind)] })}>Add a field</Button>
         </div>
       </section>

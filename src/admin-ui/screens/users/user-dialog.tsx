@@ -5,7 +5,7 @@ import { createUser, updateUser, type Role, type UserBody } from '../../api/peop
 import type { User } from '../../api/types.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
-import { Field, TextField } from '../../ui/field.tsx';
+import { SelectField, TextField } from '../../ui/field.tsx';
 import { useAction } from '../../ui/status.tsx';
 
 export function UserDialog({ user, roles, onClose, onSaved }: { user: User | undefined; roles: Role[]; onClose: () => void; onSaved: () => void }) {
@@ -41,17 +41,7 @@ export function UserDialog({ user, roles, onClose, onSaved }: { user: User | und
         {!user && <TextField label="Username" autoComplete="off" value={form.username} onValue={(username) => setForm({ ...form, username })} error={errors.username} required />}
         <TextField label="Display name" value={form.display_name} onValue={(display_name) => setForm({ ...form, display_name })} error={errors.display_name} />
         <TextField label="Email" type="email" value={form.email} onValue={(email) => setForm({ ...form, email })} error={errors.email} />
-        <Field label="Role" error={errors.role}>
-          {(control) => (
-            <select {...control} class="input" value={form.role} onChange={(event) => setForm({ ...form, role: event.currentTarget.value })}>
-              {roles.map((role) => (
-                <option key={role.id} value={role.id}>
-                  {role.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField label="Role" error={errors.role} value={form.role} options={roles.map((role): [string, string] => [role.id, role.label])} onValue={(role) => setForm({ ...form, role })} />
         <TextField
           label={user ? 'New password' : 'Password'}
           type="password"
