@@ -11,6 +11,7 @@ import { createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
 import { createAdminRouter } from './api/admin.ts';
 import { createMediaFilesRouter } from './api/media/media-files.routes.ts';
 import { createAdminAppRouter } from './api/admin-app/admin-app.routes.ts';
+import { createApiDocsRouter } from './api/openapi/openapi.routes.ts';
 import { createGitHttpRouter } from './api/git/git-http.routes.ts';
 import { createReplicationRouter } from './api/replication/replication.routes.ts';
 import { createReplicaForwarder } from './http/replica-forward.ts';
@@ -60,6 +61,9 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   const adminApp = createAdminAppRouter(services.adminApp);
   app.use(adminApp.routes());
   app.use(adminApp.allowedMethods());
+  const apiDocs = createApiDocsRouter(services.apiDocs);
+  app.use(apiDocs.routes());
+  app.use(apiDocs.allowedMethods());
   const mediaFiles = createMediaFilesRouter(services.media);
   app.use(mediaFiles.routes());
   app.use(mediaFiles.allowedMethods());

@@ -41,7 +41,8 @@ import { AppInfoService } from './domain/dashboard/app-info.ts';
 import { DashboardService } from './domain/dashboard/dashboard-service.ts';
 import { RevisionService } from './domain/history/revision-service.ts';
 import { TrashService } from './domain/trash/trash-service.ts';
-import { AppBundle } from './storage/app-bundle.ts';
+import { AppBundle, loadSwaggerUi } from './storage/app-bundle.ts';
+import { DOCS_PAGE_HTML, DOCS_PAGE_SCRIPT } from './api/openapi/docs-page.ts';
 import { LiveFeed } from './domain/live/live-feed.ts';
 import { GitHttpService } from './domain/git/git-http-service.ts';
 import { GitStatusService } from './domain/git/git-status.ts';
@@ -101,6 +102,8 @@ export interface Services {
   live: LiveFeed;
   /** The built admin web app, or undefined when it has not been built. */
   adminApp: AppBundle | undefined;
+  /** The API reference page at /api/docs and its files (Swagger UI). */
+  apiDocs: AppBundle;
   /** Git over HTTP: clone, fetch and push of the content repo (503 git_unavailable without the git CLI). */
   git: GitHttpService;
   /** GET /admin/api/git and POST /admin/api/git/sync. */
@@ -282,6 +285,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     scheduler,
     live,
     adminApp: await AppBundle.load(config.adminAppDir),
+    apiDocs: AppBundle.of(Buffer.from(DOCS_PAGE_HTML), { ...(await loadSwaggerUi()), 'docs.js': Buffer.from(DOCS_PAGE_SCRIPT) }),
     git,
     gitStatus: new GitStatusService({ role: config.role, isGitAvailable: peer !== undefined, repo, http: git, upstream }),
     upstream,

@@ -1,6 +1,7 @@
 // The public API's route table (SPEC "Endpoints"): everything under
-// /api/v1/workspaces/{ws}, plus the unscoped health route and the
-// workspace_required answer for unscoped content, type and media paths.
+// /api/v1/workspaces/{ws}, plus the unscoped health route, the OpenAPI
+// documents that describe this table, and the workspace_required answer for
+// unscoped content, type and media paths.
 import Router from '@koa/router';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -16,6 +17,7 @@ import { createContentTypesRouter } from './content-types/content-types.routes.t
 import { createEntriesRouter } from './entries/entries.routes.ts';
 import { createHealthRouter } from './health/health.routes.ts';
 import { createMediaRouter } from './media/media.routes.ts';
+import { addOpenApiRoutes } from './openapi/openapi.routes.ts';
 
 const UNSCOPED = /^\/api\/v1\/(content|content-types|media)(\/|$)/;
 
@@ -58,5 +60,6 @@ export function createPublicRouter(services: PublicApiServices, config: Config):
     scoped.use(router.routes(), router.allowedMethods());
   }
   api.use(scoped.routes(), scoped.allowedMethods());
+  addOpenApiRoutes(api, services);
   return api;
 }
