@@ -52,7 +52,8 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   app.use(createAuthenticate({ tokens: services.tokens, users: services.users }));
   app.use(rejectUnscopedRoutes);
 
-  const publicRouter = createPublicRouter(services, config);
+  const mediaFiles = createMediaFilesRouter(services.media);
+  const publicRouter = createPublicRouter(services, config, [mediaFiles]);
   app.use(publicRouter.routes());
   app.use(publicRouter.allowedMethods());
   const adminRouter = createAdminRouter(services, config);
@@ -64,7 +65,6 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   const apiDocs = createApiDocsRouter(services.apiDocs);
   app.use(apiDocs.routes());
   app.use(apiDocs.allowedMethods());
-  const mediaFiles = createMediaFilesRouter(services.media);
   app.use(mediaFiles.routes());
   app.use(mediaFiles.allowedMethods());
   const git = createGitHttpRouter(services.git);

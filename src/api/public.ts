@@ -39,8 +39,8 @@ export interface PublicApiServices {
   media: MediaService;
 }
 
-/** Builds the router for /api/v1. */
-export function createPublicRouter(services: PublicApiServices, config: Config): Router<AppState> {
+/** Builds the router for /api/v1; its OpenAPI document also describes the routes of `alsoDocumented` (the media file routes). */
+export function createPublicRouter(services: PublicApiServices, config: Config, alsoDocumented: readonly Router<AppState>[] = []): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api/v1' });
   const health = createHealthRouter(services.health);
   api.use(health.routes(), health.allowedMethods());
@@ -60,6 +60,6 @@ export function createPublicRouter(services: PublicApiServices, config: Config):
     scoped.use(router.routes(), router.allowedMethods());
   }
   api.use(scoped.routes(), scoped.allowedMethods());
-  addOpenApiRoutes(api, services);
+  addOpenApiRoutes(api, alsoDocumented, services);
   return api;
 }

@@ -4,6 +4,7 @@
 // content type, and true to what the API really answers.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
+import { createMediaFilesRouter } from '../../src/api/media/media-files.routes.ts';
 import { createPublicRouter } from '../../src/api/public.ts';
 import { undocumentedRoutes, type RouteLayer } from '../../src/api/openapi/openapi-document.ts';
 import { buildAdminServer, FULL_ACCESS } from '../helpers/auth.ts';
@@ -82,10 +83,14 @@ describe('OpenAPI', function () {
     await expectValidOpenApi(workspaceDoc);
   });
 
-  it('documents every route of the public router', () => {
-    const router = createPublicRouter(server.services, server.services.config);
-    expect(undocumentedRoutes(router.stack as unknown as RouteLayer[])).to.deep.equal([]);
-    for (const layer of (router.stack as unknown as RouteLayer[]).filter((candidate) => candidate.methods.length > 0 && candidate.path.startsWith('/api/v1'))) {
+  it('documents every route of the public router and the media file routes', () => {
+    const mediaFiles = createMediaFilesRouter(server.services.media);
+    const router = createPublicRouter(server.services, server.services.config, [mediaFiles]);
+    const layers = [...router.stack, ...mediaFiles.stack] as unknown as RouteLayer[];
+    expect(undocumentedRoutes(layers)).to.deep.equal([]);
+    const routes = layers.filter((candidate) => candidate.methods.length > 0 && /^\/(api\/v1|media|media-thumbs)\//.test(candidate.path));
+    expect(routes.length).to.be.greaterThan(30);
+    for (const layer of routes) {
       const path = layer.path.replace(/:(\w+)/g, '{$1}');
       for (const method of layer.methods.filter((candidate) => candidate !== 'HEAD')) expect(publicDoc.paths[path]?.[method.toLowerCase()], `${method} ${path}`).to.not.equal(undefined);
     }

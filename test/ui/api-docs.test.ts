@@ -3,8 +3,7 @@
 import { expect } from 'chai';
 import { describeInBrowser, startBrowserRun, type BrowserRun } from '../helpers/browser.ts';
 
-describeInBrowser('API reference page', function () {
-  this.timeout(120_000);
+describeInBrowser('API reference page (Chromium)', () => {
   let run: BrowserRun;
 
   before(async () => {

@@ -27,6 +27,8 @@ export type OpenApiDocument = {
 } & JsonSchema;
 
 const API_ROOT = '/api/v1';
+// The roots of the public routes; the admin API, the admin app and git over HTTP are not described.
+const PUBLIC_ROOTS = [`${API_ROOT}/`, '/media/', '/media-thumbs/'];
 const NAMED = new Set(['ws', 'type', 'id']);
 const ERROR_ANSWER = { description: 'The error envelope; the status and code are those of the README\'s error table.', content: { 'application/json': { schema: ref('Error') } } };
 
@@ -40,9 +42,8 @@ export function buildOpenApiDocument(layers: readonly RouteLayer[], info: { name
   const paths: OpenApiDocument['paths'] = {};
   for (const { key, method, template, layer } of operationsOf(layers)) {
     const doc = OPERATIONS[key] ?? { tag: 'Reference', summary: 'Not documented yet.' };
-    const path = `${API_ROOT}${template}`;
-    paths[path] ??= {};
-    paths[path][method.toLowerCase()] = operation(doc, method, template, parserOf(layer));
+    paths[template] ??= {};
+    paths[template][method.toLowerCase()] = operation(doc, method, template, parserOf(layer));
   }
   return {
     openapi: '3.1.0',
@@ -94,8 +95,8 @@ interface RouteOperation {
 function operationsOf(layers: readonly RouteLayer[]): RouteOperation[] {
   const found: RouteOperation[] = [];
   for (const layer of layers) {
-    if (!layer.path.startsWith(API_ROOT) || layer.methods.length === 0) continue;
-    const template = layer.path.slice(API_ROOT.length).replace(/:(\w+)/g, '{$1}');
+    if (!PUBLIC_ROOTS.some((root) => layer.path.startsWith(root)) || layer.methods.length === 0) continue;
+    const template = layer.path.replace(/:(\w+)/g, '{$1}');
     for (const method of layer.methods.filter((candidate) => candidate !== 'HEAD')) found.push({ key: `${method} ${template}`, method, template, layer });
   }
   return found;
@@ -123,7 +124,7 @@ function operation(doc: OperationDoc, method: string, template: string, parser: 
     ...(parameter.style ? { style: parameter.style, explode: true } : {}),
   }));
   return {
-    operationId: `${method.toLowerCase()}${template.replace(/\{(\w+)\}/g, '_by_$1').replace(/[^A-Za-z0-9]+/g, '_')}`.replace(/_+$/, ''),
+    operationId: `${method.toLowerCase()}${template.replace(API_ROOT, '').replace(/\{(\w+)\}/g, '_by_$1').replace(/[^A-Za-z0-9]+/g, '_')}`.replace(/_+$/, ''),
     summary: doc.summary,
     tags: [doc.tag],
     ...(pathParameters.length + queryParameters.length > 0 ? { parameters: [...pathParameters, ...queryParameters] } : {}),

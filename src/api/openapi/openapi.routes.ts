@@ -24,12 +24,14 @@ const DOCS_CSP = [
 
 /**
  * Adds the two document routes to `api` (the /api/v1 router); the document
- * describes every route `api` holds when it is first asked for, these included.
+ * describes every route `api` and `others` hold when it is first asked for,
+ * these included.
  */
-export function addOpenApiRoutes(api: Router<AppState>, services: { health: HealthService; types: TypeService }): void {
+export function addOpenApiRoutes(api: Router<AppState>, others: readonly Router<AppState>[], services: { health: HealthService; types: TypeService }): void {
   let document: OpenApiDocument | undefined;
   const base = () => {
-    document ??= buildOpenApiDocument(api.stack as unknown as RouteLayer[], services.health.report());
+    const layers = [api, ...others].flatMap((router) => router.stack) as unknown as RouteLayer[];
+    document ??= buildOpenApiDocument(layers, services.health.report());
     return document;
   };
   api.get('/openapi.json', (ctx) => {
