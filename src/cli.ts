@@ -75,8 +75,9 @@ export async function runCli(argv: string[]): Promise<void> {
     const exitCode = await dispatch(argv);
     if (exitCode !== undefined) process.exitCode = exitCode;
   } catch (error) {
-    process.stderr.write(`cms: ${oneLine(error)}\n`);
-    process.exitCode = error instanceof UsageError || error instanceof ConfigError ? 2 : 1;
+    const exitCode = error instanceof UsageError || error instanceof ConfigError ? 2 : 1;
+    // Exits at once: a start that failed halfway may have left a socket or a timer that would keep the process alive.
+    process.stderr.write(`cms: ${oneLine(error)}\n`, () => process.exit(exitCode));
   }
 }
 

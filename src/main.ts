@@ -42,6 +42,7 @@ export async function startServer(sources: ConfigSources = {}): Promise<RunningS
     services = await createServices(config, createLogger(config.logLevel));
   } catch (error) {
     server.close();
+    server.closeAllConnections();
     await lock?.release();
     throw error;
   }

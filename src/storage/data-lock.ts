@@ -56,7 +56,7 @@ async function prepareDataRoot(dir: string): Promise<string | undefined> {
     const code = errnoCode(error);
     if (code === 'EEXIST') return 'is a file, not a folder';
     if (code === 'ENOTDIR') return 'lies inside a file, not a folder';
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'is not writable by this user';
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'is read-only for this user; the server needs write access to it';
     throw error;
   }
 }
