@@ -11,6 +11,7 @@ import { createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
 import { createAdminRouter } from './api/admin.ts';
 import { createMediaFilesRouter } from './api/media/media-files.routes.ts';
 import { createAdminAppRouter } from './api/admin-app/admin-app.routes.ts';
+import { createApiDocsRouter } from './api/openapi/openapi.routes.ts';
 import { createGitHttpRouter } from './api/git/git-http.routes.ts';
 import { createReplicationRouter } from './api/replication/replication.routes.ts';
 import { createReplicaForwarder } from './http/replica-forward.ts';
@@ -51,7 +52,8 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   app.use(createAuthenticate({ tokens: services.tokens, users: services.users }));
   app.use(rejectUnscopedRoutes);
 
-  const publicRouter = createPublicRouter(services, config);
+  const mediaFiles = createMediaFilesRouter(services.media);
+  const publicRouter = createPublicRouter(services, config, [mediaFiles]);
   app.use(publicRouter.routes());
   app.use(publicRouter.allowedMethods());
   const adminRouter = createAdminRouter(services, config);
@@ -60,7 +62,9 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   const adminApp = createAdminAppRouter(services.adminApp);
   app.use(adminApp.routes());
   app.use(adminApp.allowedMethods());
-  const mediaFiles = createMediaFilesRouter(services.media);
+  const apiDocs = createApiDocsRouter(services.apiDocs);
+  app.use(apiDocs.routes());
+  app.use(apiDocs.allowedMethods());
   app.use(mediaFiles.routes());
   app.use(mediaFiles.allowedMethods());
   const git = createGitHttpRouter(services.git);

@@ -1,64 +1,129 @@
-// The `cms` command: `cms serve [--port N] [--host H] [--data DIR] [--base-url URL]`
-// runs the server; `cms gc [--data DIR]` packs the content repository by hand.
+// The `cms` command (docs/cli.md): serve, check, user, token, gc, version.
+// Each command declares its options once (cli/arguments.ts); every mistake
+// and every refusal is one line on stderr and a non-zero exit code: 2 for a
+// mistake on the command line, 1 for a command that failed or found problems.
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config/config.ts';
+import { isAppError } from './errors/app-error.ts';
 import { StartupError } from './errors/startup-error.ts';
+import { findPackageRoot } from './lib/package-root.ts';
 import { startServer } from './main.ts';
 import { packRepository } from './storage/git/packing.ts';
+import { commandHelp, commandSynopsis, parseCommandLine, stringOption, UsageError, type CommandSpec, type OptionSpec } from './cli/arguments.ts';
+import { checkCommand } from './cli/check.ts';
+import { tokenCommand, userCommands } from './cli/accounts.ts';
 
-const USAGE = 'Usage: cms serve [--port N] [--host HOST] [--data DIR] [--base-url URL]\n       cms gc [--data DIR]';
+const DATA: OptionSpec = { type: 'string', value: 'DIR', description: 'the data root holding content/, media/, cache/ and state/; default $CMS_DATA_DIR or the current folder' };
 
-/** Runs the `cms` command line; bad usage sets exit code 2, a ConfigError is printed without a stack. */
+const serveCommand: CommandSpec<number | undefined> = {
+  name: 'serve',
+  summary: 'Runs the server (the public API, the admin API and the admin app at /admin) until SIGINT or SIGTERM. Every setting is also an environment variable (README "Configuration").',
+  options: {
+    port: { type: 'string', value: 'N', description: 'port to listen on; 0 picks a free one (default $PORT or 3000)' },
+    host: { type: 'string', value: 'HOST', description: 'address to listen on (default $HOST or 127.0.0.1)' },
+    data: DATA,
+    'base-url': { type: 'string', value: 'URL', description: 'public base URL used in absolute links (default: derived per request)' },
+  },
+  async run(input) {
+    const flags = { port: stringOption(input, 'port'), host: stringOption(input, 'host'), data: stringOption(input, 'data'), 'base-url': stringOption(input, 'base-url') };
+    const running = await startServer({ flags });
+    process.stdout.write(`CMS listening on ${running.url} (data: ${running.services.config.dataDir})\n`);
+    const stop = () => void running.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    // Still running: the exit code is set when it stops.
+    return undefined;
+  },
+};
+
+const gcCommand: CommandSpec<number> = {
+  name: 'gc',
+  summary: 'Packs the content repository\'s objects with `git gc`; safe while the server runs (git takes its own locks).',
+  options: { data: DATA },
+  async run(input) {
+    const gitdir = path.join(loadConfig({ flags: { data: stringOption(input, 'data') } }).dataDir, 'content', '.git');
+    let result;
+    try {
+      result = await packRepository(gitdir);
+    } catch (error) {
+      throw new StartupError(`Packing ${gitdir} failed: ${error instanceof Error ? error.message.trim() : String(error)}`);
+    }
+    const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    process.stdout.write(`Packed ${gitdir}: ${megabytes(result.bytesBefore)} MB before, ${megabytes(result.bytesAfter)} MB after.\n`);
+    return 0;
+  },
+};
+
+const versionCommand: CommandSpec<number> = {
+  name: 'version',
+  summary: 'Prints the name and version of this git-cms.',
+  options: {},
+  async run() {
+    const { name, version } = JSON.parse(readFileSync(path.join(findPackageRoot(import.meta.url), 'package.json'), 'utf8')) as { name: string; version: string };
+    process.stdout.write(`${name} ${version}\n`);
+    return 0;
+  },
+};
+
+const COMMANDS: CommandSpec<number | undefined>[] = [serveCommand, checkCommand, ...userCommands, tokenCommand, gcCommand, versionCommand];
+const GROUPS = new Set(COMMANDS.filter((command) => command.name.includes(' ')).map((command) => command.name.split(' ')[0]));
+
+/** Runs the `cms` command line with `argv` (without node and the script) and sets process.exitCode. */
 export async function runCli(argv: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, 'base-url': { type: 'string' }, help: { type: 'boolean' } },
-  });
-  const command = positionals[0] ?? 'serve';
-  if (values.help || (command !== 'serve' && command !== 'gc')) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exitCode = values.help ? 0 : 2;
-    return;
-  }
-  const flags = { port: values.port, host: values.host, data: values.data, 'base-url': values['base-url'] };
   try {
-    await (command === 'gc' ? gc(flags) : serve(flags));
+    const exitCode = await dispatch(argv);
+    if (exitCode !== undefined) process.exitCode = exitCode;
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n${USAGE}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    if (error instanceof StartupError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    throw error;
+    const exitCode = error instanceof UsageError || error instanceof ConfigError ? 2 : 1;
+    // Exits at once: a start that failed halfway may have left a socket or a timer that would keep the process alive.
+    process.stderr.write(`cms: ${oneLine(error)}\n`, () => process.exit(exitCode));
   }
 }
 
-async function serve(flags: Record<string, string | undefined>): Promise<void> {
-  const running = await startServer({ flags });
-  process.stdout.write(`CMS listening on ${running.url} (data: ${running.services.config.dataDir})\n`);
-  const stop = () => void running.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+async function dispatch(argv: string[]): Promise<number | undefined> {
+  if (argv.length === 0) return serveCommand.run({ values: {}, args: [] });
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(overview());
+    return 0;
+  }
+  if (argv[0] === '--version') return versionCommand.run({ values: {}, args: [] });
+  // A command is one word or, for a group, two: `user create`.
+  const words = GROUPS.has(argv[0]) ? 2 : 1;
+  const name = argv.slice(0, words).join(' ');
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) throw new UsageError(unknownCommand(argv, words));
+  const input = parseCommandLine(command, argv.slice(words));
+  if (input.values.help) {
+    process.stdout.write(commandHelp(command));
+    return 0;
+  }
+  return command.run(input);
 }
 
-// `git gc` on the content repository of the configured data root; safe while the server runs.
-async function gc(flags: Record<string, string | undefined>): Promise<void> {
-  const gitdir = path.join(loadConfig({ flags }).dataDir, 'content', '.git');
-  let result;
-  try {
-    result = await packRepository(gitdir);
-  } catch (error) {
-    process.stderr.write(`Packing ${gitdir} failed: ${error instanceof Error ? error.message.trim() : String(error)}\n`);
-    process.exitCode = 1;
-    return;
+function overview(): string {
+  const lines = ['Usage: cms COMMAND [options]   (without a command: cms serve)', '', 'Commands:'];
+  for (const command of COMMANDS) lines.push(`  ${commandSynopsis(command)}`);
+  lines.push('', '`cms COMMAND --help` describes a command. Exit codes: 0 done, 1 failed or problems found, 2 a mistake on the command line.');
+  return `${lines.join('\n')}\n`;
+}
+
+function unknownCommand(argv: string[], words: number): string {
+  if (words === 2) {
+    const verbs = COMMANDS.filter((command) => command.name.startsWith(`${argv[0]} `)).map((command) => command.name.split(' ')[1]);
+    if (argv[1] === undefined || argv[1].startsWith('-')) return `cms ${argv[0]} needs one of: ${verbs.join(', ')}.`;
+    return `Unknown command "cms ${argv[0]} ${argv[1]}"; cms ${argv[0]} takes ${verbs.join(', ')}.`;
   }
-  const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-  process.stdout.write(`Packed ${gitdir}: ${megabytes(result.bytesBefore)} MB before, ${megabytes(result.bytesAfter)} MB after.\n`);
+  if (argv[0].startsWith('-')) return `Unknown option ${argv[0]}; cms --help lists the commands and their options.`;
+  return `Unknown command "${argv[0]}"; cms --help lists the commands.`;
+}
+
+// Known failures print their message; an AppError adds the fields it blames. Anything else names its kind, never a stack.
+function oneLine(error: unknown): string {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof StartupError) return error.message;
+  if (isAppError(error)) {
+    const fields = Object.entries(error.fields ?? {}).map(([field, message]) => `${field}: ${message}`);
+    return [error.message, ...fields].join(' ');
+  }
+  return `unexpected error: ${error instanceof Error ? error.message : String(error)}`.replace(/\s*\n\s*/g, ' ');
 }

@@ -1,9 +1,14 @@
-// Process entry: load config, create services, create the app, listen.
-import type { Server } from 'node:http';
+// Process entry: load config, bind the port, take the data root's lock,
+// create services, create the app. The port comes first so that a port in
+// use stops the start before anything is written to the data root.
+import { createServer, type Server } from 'node:http';
 import { createApp } from './app.ts';
-import { loadConfig, type ConfigSources } from './config/config.ts';
+import { loadConfig, settingName, type Config, type ConfigSources } from './config/config.ts';
+import { StartupError } from './errors/startup-error.ts';
+import { errnoCode } from './lib/errno.ts';
 import { createLogger } from './lib/logger.ts';
 import { createServices, type Services } from './services.ts';
+import { lockDataRoot, type DataLock } from './storage/data-lock.ts';
 
 /** A started server: its services, its URL and a close() that stops everything. */
 export interface RunningServer {
@@ -14,16 +19,34 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the CMS; used by the CLI and by tests (port 0). */
+type RequestHandler = ReturnType<ReturnType<typeof createApp>['callback']>;
+
+/**
+ * Starts the CMS; used by the CLI and by tests (port 0). Throws ConfigError
+ * for a malformed setting and StartupError (naming the flag or variable) for a
+ * port in use, a data root that cannot be one, or a data root another process holds.
+ */
 export async function startServer(sources: ConfigSources = {}): Promise<RunningServer> {
   const config = loadConfig(sources);
-  const logger = createLogger(config.logLevel);
-  const services = await createServices(config, logger);
-  const app = createApp(config, services);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
-    listening.once('error', reject);
+  // Requests that arrive while the services load wait for them.
+  let handle: (handler: RequestHandler) => void = () => undefined;
+  const ready = new Promise<RequestHandler>((resolve) => {
+    handle = resolve;
   });
+  const server = createServer((request, response) => void ready.then((handler) => handler(request, response)));
+  await listen(server, config, sources);
+  let lock: DataLock | undefined;
+  let services: Services;
+  try {
+    lock = await lockDataRoot(config.dataDir, settingName(sources, 'data', 'CMS_DATA_DIR'));
+    services = await createServices(config, createLogger(config.logLevel));
+  } catch (error) {
+    server.close();
+    server.closeAllConnections();
+    await lock?.release();
+    throw error;
+  }
+  handle(createApp(config, services).callback());
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -38,6 +61,34 @@ export async function startServer(sources: ConfigSources = {}): Promise<RunningS
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await services.close();
+      await lock.release();
     },
   };
+}
+
+async function listen(server: Server, config: Config, sources: ConfigSources): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    const where = `${config.host}:${config.port}`;
+    const port = settingName(sources, 'port', 'PORT');
+    const host = settingName(sources, 'host', 'HOST');
+    switch (errnoCode(error)) {
+      case 'EADDRINUSE':
+        throw new StartupError(`Port ${config.port} on ${config.host} is already in use: stop what listens there or choose another port with ${port}.`);
+      case 'EACCES':
+        throw new StartupError(`Listening on ${where} is not permitted for this user: choose a port above 1023 with ${port}.`);
+      case 'EADDRNOTAVAIL':
+      case 'ENOTFOUND':
+        throw new StartupError(`${host} ${config.host} is not an address of this machine.`);
+      default:
+        throw error;
+    }
+  }
 }

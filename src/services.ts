@@ -42,7 +42,8 @@ import { AppInfoService } from './domain/dashboard/app-info.ts';
 import { DashboardService } from './domain/dashboard/dashboard-service.ts';
 import { RevisionService } from './domain/history/revision-service.ts';
 import { TrashService } from './domain/trash/trash-service.ts';
-import { AppBundle } from './storage/app-bundle.ts';
+import { AppBundle, loadSwaggerUi } from './storage/app-bundle.ts';
+import { DOCS_PAGE_HTML, DOCS_PAGE_SCRIPT } from './api/openapi/docs-page.ts';
 import { LiveFeed } from './domain/live/live-feed.ts';
 import { GitHttpService } from './domain/git/git-http-service.ts';
 import { GitStatusService } from './domain/git/git-status.ts';
@@ -104,6 +105,8 @@ export interface Services {
   live: LiveFeed;
   /** The built admin web app, or undefined when it has not been built. */
   adminApp: AppBundle | undefined;
+  /** The API reference page at /api/docs and its files (Swagger UI). */
+  apiDocs: AppBundle;
   /** Git over HTTP: clone, fetch and push of the content repo (503 git_unavailable without the git CLI). */
   git: GitHttpService;
   /** GET /admin/api/git and POST /admin/api/git/sync. */
@@ -250,6 +253,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   replica?.start();
   const updateStaging = await FileFolder.open(path.join(state.dir, 'updates'));
   const adminApp = await AppBundle.load(config.adminAppDir);
+  const apiDocs = AppBundle.of(Buffer.from(DOCS_PAGE_HTML), { ...(await loadSwaggerUi()), 'docs.js': Buffer.from(DOCS_PAGE_SCRIPT) });
   // Started last and not awaited, with nothing awaited after it: its first slice runs after the caller has started listening.
   const searchWarmUp = new AbortController();
   const warmingSearch = content.warmSearch({ signal: searchWarmUp.signal }).catch((error: unknown) => logger.error('could not build the search indexes ahead of time', { error }));
@@ -293,6 +297,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     scheduler,
     live,
     adminApp,
+    apiDocs,
     git,
     gitStatus: new GitStatusService({ role: config.role, isGitAvailable: peer !== undefined, repo, http: git, upstream }),
     upstream,

@@ -1,6 +1,7 @@
 // The public API's route table (SPEC "Endpoints"): everything under
-// /api/v1/workspaces/{ws}, plus the unscoped health route and the
-// workspace_required answer for unscoped content, type and media paths.
+// /api/v1/workspaces/{ws}, plus the unscoped health route, the OpenAPI
+// documents that describe this table, and the workspace_required answer for
+// unscoped content, type and media paths.
 import Router from '@koa/router';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -18,6 +19,7 @@ import { createContentTypesRouter } from './content-types/content-types.routes.t
 import { createEntriesRouter } from './entries/entries.routes.ts';
 import { createHealthRouter } from './health/health.routes.ts';
 import { createMediaRouter } from './media/media.routes.ts';
+import { addOpenApiRoutes } from './openapi/openapi.routes.ts';
 
 const UNSCOPED = /^\/api\/v1\/(content|content-types|media)(\/|$)/;
 
@@ -40,8 +42,8 @@ export interface PublicApiServices {
   media: MediaService;
 }
 
-/** Builds the router for /api/v1. */
-export function createPublicRouter(services: PublicApiServices, config: Config): Router<AppState> {
+/** Builds the router for /api/v1; its OpenAPI document also describes the routes of `alsoDocumented` (the media file routes). */
+export function createPublicRouter(services: PublicApiServices, config: Config, alsoDocumented: readonly Router<AppState>[] = []): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api/v1' });
   const health = createHealthRouter(services.health);
   api.use(health.routes());
@@ -63,5 +65,6 @@ export function createPublicRouter(services: PublicApiServices, config: Config):
     scoped.use(router.routes());
   }
   api.use(scoped.routes());
+  addOpenApiRoutes(api, alsoDocumented, services);
   return api;
 }

@@ -120,6 +120,14 @@ export class ConfigError extends Error {}
 const WORKSPACE_NAME = /^[a-z0-9-]{1,64}$/;
 
 /**
+ * How to name a setting in a message: the flag when the user typed it
+ * (`--port`), otherwise the environment variable (`PORT`).
+ */
+export function settingName(sources: ConfigSources, flag: string, variable: string): string {
+  return sources.flags?.[flag] !== undefined ? `--${flag}` : variable;
+}
+
+/**
  * Builds the Config from flags (first), then env, then defaults.
  * Throws ConfigError naming the setting when a value is malformed.
  */
@@ -127,15 +135,16 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const env = sources.env ?? process.env;
   const flags = sources.flags ?? {};
   const pick = (flag: string, name: string): string | undefined => flags[flag] ?? env[name] ?? undefined;
+  const nameOf = (flag: string, name: string): string => settingName(sources, flag, name);
   const cwd = sources.cwd ?? process.cwd();
 
   const dataDir = path.resolve(cwd, pick('data', 'CMS_DATA_DIR') ?? '.');
-  const port = parseInteger(pick('port', 'PORT') ?? '3000', 'PORT', 0, 65535);
+  const port = parseInteger(pick('port', 'PORT') ?? '3000', nameOf('port', 'PORT'), 0, 65535);
   const defaultWorkspace = env.CMS_DEFAULT_WORKSPACE ?? 'default';
   if (!WORKSPACE_NAME.test(defaultWorkspace)) {
     throw new ConfigError('CMS_DEFAULT_WORKSPACE must be lowercase letters, digits and hyphens.');
   }
-  const baseUrl = parseHttpUrl(pick('base-url', 'CMS_BASE_URL'), 'CMS_BASE_URL');
+  const baseUrl = parseHttpUrl(pick('base-url', 'CMS_BASE_URL'), nameOf('base-url', 'CMS_BASE_URL'));
   // An empty CMS_UPDATE_FEED switches updates off, like leaving it unset.
   const updateFeed = parseHttpUrl(env.CMS_UPDATE_FEED || undefined, 'CMS_UPDATE_FEED');
   const logLevel = parseLogLevel(env.CMS_LOG_LEVEL ?? 'info');

@@ -32,19 +32,51 @@ export const MAX_Q_LENGTH = 500;
 const QUERY_LOCALE = /^[A-Za-z0-9_-]+$/;
 const FILTER_KEY = /^filter\[([^[\]]+)\](?:\[([^[\]]*)\])?$/;
 
+/** A query parameter as a rule below reads it, for the OpenAPI document (JSON Schema of its value). */
+export interface QueryParameterDoc {
+  name: string;
+  schema: Record<string, unknown>;
+  /** `filter[field][op]`: a family of keys rather than one name. */
+  style?: 'deepObject';
+}
+
+// The parameters of a parser are found by running it on an empty query that
+// each rule tells what it reads: the document comes from the very rules that
+// validate, so the two cannot drift apart.
+const recorders = new WeakMap<QueryValues, Map<string, QueryParameterDoc>>();
+
+function record(query: QueryValues, doc: QueryParameterDoc): void {
+  // The outermost rule records last and wins (integerParam reads through singleParam).
+  recorders.get(query)?.set(doc.name, doc);
+}
+
+/** The query parameters `parse` reads, in the order it reads them. */
+export function queryParametersOf(parse: QueryParser<unknown>): QueryParameterDoc[] {
+  const query: QueryValues = {};
+  const found = new Map<string, QueryParameterDoc>();
+  recorders.set(query, found);
+  parse(query);
+  return [...found.values()];
+}
+
+/** validateQuery()'s middleware carries its parser, so the OpenAPI document can list what a route reads. */
+export type QueryValidator<T> = Middleware<QueryState<T>> & { parser: QueryParser<T> };
+
 /**
  * Middleware that parses ctx.query with `parse` and puts the result on
  * ctx.state.query, so the route handler reads typed input. Throws what `parse` throws (invalid_request).
  */
-export function validateQuery<T>(parse: QueryParser<T>): Middleware<QueryState<T>> {
-  return async function validQuery(ctx, next) {
+export function validateQuery<T>(parse: QueryParser<T>): QueryValidator<T> {
+  const validQuery: Middleware<QueryState<T>> = async function validQuery(ctx, next) {
     ctx.state.query = parse(ctx.query);
     await next();
   };
+  return Object.assign(validQuery, { parser: parse });
 }
 
 /** A value that may appear once; an empty value counts as given. Throws invalid_request when the key is repeated. */
 export function singleParam(query: QueryValues, key: string): string | undefined {
+  record(query, { name: key, schema: { type: 'string' } });
   const value = query[key];
   if (Array.isArray(value)) throw invalid(key, `The query parameter "${key}" may be given only once.`);
   return value;
@@ -59,6 +91,7 @@ export function textParam(query: QueryValues, key: string): string | undefined {
 /** A whole number of at least `min` (and at most `max` when given). Throws invalid_request for anything else, empty included. */
 export function integerParam(query: QueryValues, key: string, range: { min: number; max?: number }): number | undefined {
   const value = singleParam(query, key);
+  record(query, { name: key, schema: { type: 'integer', minimum: range.min, ...(range.max === undefined ? {} : { maximum: range.max }) } });
   if (value === undefined) return undefined;
   const num = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(num) || num < range.min || (range.max !== undefined && num > range.max)) {
@@ -80,6 +113,7 @@ export function timeParam(query: QueryValues, key: string): string | undefined {
 /** One of `choices`. Throws invalid_request for anything else, empty included. */
 export function choiceParam<C extends string>(query: QueryValues, key: string, choices: readonly C[]): C | undefined {
   const value = singleParam(query, key);
+  record(query, { name: key, schema: { type: 'string', enum: [...choices] } });
   if (value === undefined) return undefined;
   const choice = choices.find((candidate) => candidate === value);
   if (choice === undefined) throw invalid(key, `The query parameter "${key}" must be one of: ${choices.join(', ')}.`);
@@ -95,6 +129,7 @@ export function pagingParams(query: QueryValues, maxLimit?: number): Paging {
 /** `q`, trimmed; undefined when blank. Throws invalid_request when it is longer than MAX_Q_LENGTH. */
 export function searchParam(query: QueryValues): string | undefined {
   const q = singleParam(query, 'q')?.trim();
+  record(query, { name: 'q', schema: { type: 'string', maxLength: MAX_Q_LENGTH } });
   if (q !== undefined && q.length > MAX_Q_LENGTH) throw invalid('q', `The query parameter "q" may be at most ${MAX_Q_LENGTH} characters long.`);
   return q === '' ? undefined : q;
 }
@@ -102,6 +137,7 @@ export function searchParam(query: QueryValues): string | undefined {
 /** `locale` as a code of letters, digits, `_` and `-`; undefined when empty. Throws invalid_request for other characters. */
 export function localeParam(query: QueryValues): string | undefined {
   const locale = textParam(query, 'locale');
+  record(query, { name: 'locale', schema: { type: 'string', pattern: QUERY_LOCALE.source } });
   if (locale !== undefined && !QUERY_LOCALE.test(locale)) {
     throw invalid('locale', 'The query parameter "locale" may contain only letters, digits, "_" and "-".');
   }
@@ -110,6 +146,7 @@ export function localeParam(query: QueryValues): string | undefined {
 
 /** Names from a comma list, repeated keys allowed; trimmed, without blanks and duplicates. Throws nothing. */
 export function namesParam(query: QueryValues, key: string): string[] {
+  record(query, { name: key, schema: { type: 'string', description: 'a comma-separated list; the key may be repeated' } });
   const value = query[key];
   if (value === undefined) return [];
   const names = (Array.isArray(value) ? value : [value]).flatMap((part) => part.split(',')).map((name) => name.trim());
@@ -123,6 +160,7 @@ export function namesParam(query: QueryValues, key: string): string[] {
 export function sortParams(query: QueryValues): Pick<ListParams, 'sort' | 'order'> {
   const order = choiceParam<SortOrder>(query, 'order', ['asc', 'desc']);
   const sort = textParam(query, 'sort');
+  record(query, { name: 'sort', schema: { type: 'string', description: 'a field; a leading - sorts descending' } });
   if (sort === undefined) return order === undefined ? {} : { order };
   const isDesc = sort.startsWith('-');
   return { sort: isDesc ? sort.slice(1) : sort, order: order ?? (isDesc ? 'desc' : 'asc') };
@@ -134,6 +172,8 @@ export function sortParams(query: QueryValues): Pick<ListParams, 'sort' | 'order
  * one condition per value, all of which must hold. Throws invalid_request for a malformed key or an unknown operator.
  */
 export function filterParams(query: QueryValues): FilterParam[] {
+  const operators = { type: 'string', description: `a value, or a comma list for in; operators: ${FILTER_OPS.join(', ')}` };
+  record(query, { name: 'filter', style: 'deepObject', schema: { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'object', propertyNames: { enum: [...FILTER_OPS] }, additionalProperties: operators }] } } });
   const filters: FilterParam[] = [];
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || (key !== 'filter' && !key.startsWith('filter['))) continue;

@@ -5,6 +5,7 @@
 // map, never by joining a request path onto the folder, so no path can escape it.
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { isNotFound } from '../lib/errno.ts';
@@ -61,6 +62,11 @@ export class AppBundle {
     return new AppBundle(bundleFile('index.html', html), assets);
   }
 
+  /** A bundle of files held in memory already: an index page and its assets by name. */
+  static of(index: Buffer, assets: Record<string, Buffer>): AppBundle {
+    return new AppBundle(bundleFile('index.html', index), new Map(Object.entries(assets).map(([name, body]) => [name, bundleFile(name, body)])));
+  }
+
   /** The file `assets/{name}`, or undefined when there is none by exactly that name. */
   asset(name: string): BundleFile | undefined {
     return this.assets.get(name);
@@ -83,4 +89,19 @@ function bundleFile(name: string, body: Buffer): BundleFile {
     },
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
   };
+}
+
+/**
+ * The stylesheet and script of Swagger UI (the swagger-ui-dist package), which
+ * renders the API reference page at /api/docs from this server, never a CDN.
+ * Throws when the package is not installed.
+ */
+export async function loadSwaggerUi(): Promise<Record<string, Buffer>> {
+  const dir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const files: Record<string, Buffer> = {};
+  for (const name of ['swagger-ui.css', 'swagger-ui-bundle.js']) {
+    // The source map comment would send browsers' devtools to a file this server does not serve.
+    files[name] = Buffer.from((await readFile(path.join(dir, name), 'utf8')).replace(/\n\/[/*]# sourceMappingURL=\S+(\s*\*\/)?\s*$/, '\n'));
+  }
+  return files;
 }

@@ -18,6 +18,7 @@ const ALLOWED: Record<string, string[]> = {
   lib: ['lib'],
   errors: ['errors', 'lib'],
   config: ['config', 'lib'],
+  cli: ['cli', 'domain', 'storage', 'errors', 'config', 'lib'],
   'admin-ui': ['admin-ui'],
 };
 // A library and the only folders or files that may import it.

@@ -57,7 +57,7 @@ export function createAdminAppRouter(files: AdminAppFiles | undefined): Router<A
     const file = files?.asset(name);
     if (!file) throw new AppError('not_found', `The admin app has no file "${name.slice(0, 100)}".`);
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    send(ctx, file);
+    sendAppFile(ctx, file);
   });
   router.get([ADMIN_APP_PREFIX, `${ADMIN_APP_PREFIX}/{*route}`], async (ctx, next) => {
     // The admin API's unknown paths stay JSON 404s from the error handler.
@@ -66,12 +66,13 @@ export function createAdminAppRouter(files: AdminAppFiles | undefined): Router<A
     ctx.set('Cache-Control', 'no-cache');
     ctx.set('Content-Security-Policy', ADMIN_APP_CSP);
     ctx.set('Referrer-Policy', 'same-origin');
-    send(ctx, files.index);
+    sendAppFile(ctx, files.index);
   });
   return router;
 }
 
-function send(ctx: Context, file: AppFile): void {
+/** Sends a built file with its ETag (304 when it matches) and gzip when the client takes it. */
+export function sendAppFile(ctx: Context, file: AppFile): void {
   ctx.set('ETag', file.etag);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Vary', 'Accept-Encoding');

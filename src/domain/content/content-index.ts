@@ -10,7 +10,7 @@ import { TYPE_FILE, typesDir } from '../model/type-files.ts';
 import { entriesDir, parseEntryFileName, type EntryFileSet } from '../model/entry-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
-import type { ContentReader } from './content-writer.ts';
+import type { ContentFiles } from './content-writer.ts';
 import { checkEntryFiles, checkTypeFile, type Checked } from './file-rules.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
@@ -43,7 +43,7 @@ export interface WarmSearchOptions {
 export class ContentIndex {
   private readonly workspaces = new Map<string, Map<string, IndexedType>>();
 
-  constructor(private readonly repo: ContentReader, private readonly reportProblem: ProblemReporter) {}
+  constructor(private readonly repo: ContentFiles, private readonly reportProblem: ProblemReporter) {}
 
   /** Reads every type and entry of a workspace from the working tree. */
   async loadWorkspace(workspace: string): Promise<void> {

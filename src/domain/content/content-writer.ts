@@ -14,6 +14,9 @@ import type { DomainEvent, EventBus } from '../model/events.ts';
 /** The content repo as everything but the write path sees it: reads, history, object transfer. */
 export type ContentReader = Omit<ContentRepo, 'commitChanges' | 'serialize' | 'watchHead' | 'markReceived' | 'close'>;
 
+/** The reads that loading content needs: the repo at HEAD, or a working tree as `cms check` reads it. */
+export type ContentFiles = Pick<ContentReader, 'readFile' | 'readFiles' | 'listFiles' | 'listFolders'>;
+
 /** Who a change is by: the acting principal, or the server itself (first start, type order). */
 export type ChangeAuthor = Principal | 'system';
 

@@ -5,7 +5,7 @@
 import type { ChangedPath } from '../../storage/content-repo.ts';
 import { sortCategories, withAncestors } from './categories.ts';
 import { categoriesFromYaml, categoriesPath, filenameOfRecordPath, mediaDir, recordFromYaml, type MediaRecord } from './media-record.ts';
-import type { ContentReader } from '../content/content-writer.ts';
+import type { ContentFiles } from '../content/content-writer.ts';
 
 /** Called for every metadata file that cannot be read; the file is skipped. */
 export type MediaProblemReporter = (problem: { workspace: string; path: string; reason: string }) => void;
@@ -22,7 +22,7 @@ interface WorkspaceMedia {
 export class MediaLibrary {
   private readonly workspaces = new Map<string, WorkspaceMedia>();
 
-  constructor(private readonly repo: ContentReader, private readonly reportProblem: MediaProblemReporter) {}
+  constructor(private readonly repo: ContentFiles, private readonly reportProblem: MediaProblemReporter) {}
 
   /** Reads every metadata file and the category list of a workspace from the working tree. */
   async loadWorkspace(workspace: string): Promise<void> {

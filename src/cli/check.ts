@@ -1,0 +1,87 @@
+// `cms check`: loads every workspace of a content repository with the
+// server's own loader (ContentIndex and MediaLibrary, the rules of
+// content/file-rules.ts) from the files in the folder, and prints each file
+// the server would skip. Used as a pre-commit hook and as a CI step
+// (docs/cli.md); it writes nothing.
+import { loadConfig } from '../config/config.ts';
+import { ContentIndex } from '../domain/content/content-index.ts';
+import { MediaLibrary } from '../domain/media/media-library.ts';
+import { typeFilePath } from '../domain/model/type-files.ts';
+import { parseWorkspaceYaml, WORKSPACE_SLUG, workspaceFilePath } from '../domain/model/workspace-file.ts';
+import { changedSince, UnknownCommitError, WorkingFolder } from '../storage/working-folder.ts';
+import { stringOption, UsageError, type CommandSpec } from './arguments.ts';
+
+/** A file the server would skip, and why (`reason` is `field: message` when a field is to blame). */
+export interface ContentProblem {
+  workspace: string;
+  path: string;
+  reason: string;
+}
+
+export const checkCommand: CommandSpec<number> = {
+  name: 'check',
+  summary: 'Checks every workspace, content type, entry and media record of the content repository with the rules the server loads them by; prints each problem as `path: field: message`. Exit code 0 when clean, 1 when not.',
+  options: {
+    data: { type: 'string', value: 'DIR', description: 'a data root (holding content/) or a content repository itself; default $CMS_DATA_DIR or the current folder' },
+    since: { type: 'string', value: 'COMMIT', description: 'report only files changed between COMMIT and the folder (needs git), e.g. HEAD in a pre-commit hook' },
+    json: { type: 'boolean', description: 'print { "problems": [{ workspace, path, reason }] } instead of lines' },
+  },
+  notes: ['The files are read as they are in the folder, uncommitted edits included.'],
+  async run(input) {
+    const config = loadConfig({ flags: { data: stringOption(input, 'data') } });
+    const folder = contentFolder(config.dataDir, input.values.data !== undefined ? '--data' : 'CMS_DATA_DIR');
+    const { dir } = folder;
+    const since = stringOption(input, 'since');
+    let problems = await findProblems(folder);
+    if (since !== undefined) {
+      const changed = await changedPaths(config.git, dir, since);
+      problems = problems.filter((problem) => isAffected(problem.path, changed));
+    }
+    if (input.values.json) process.stdout.write(`${JSON.stringify({ problems }, null, 2)}\n`);
+    else for (const problem of problems) process.stdout.write(`${problem.path}: ${problem.reason}\n`);
+    if (!input.values.json) process.stderr.write(problems.length === 0 ? `${dir}: no problems.\n` : `${problems.length} problem(s) in ${dir}.\n`);
+    return problems.length === 0 ? 0 : 1;
+  },
+};
+
+/** Every problem the server's loader reports for the content repository `files`, in path order. */
+export async function findProblems(files: WorkingFolder): Promise<ContentProblem[]> {
+  const problems: ContentProblem[] = [];
+  const report = (problem: ContentProblem) => problems.push({ workspace: problem.workspace, path: problem.path, reason: problem.reason });
+  const content = new ContentIndex(files, report);
+  const media = new MediaLibrary(files, report);
+  for (const slug of await files.listFolders('')) {
+    if (!WORKSPACE_SLUG.test(slug)) continue;
+    const text = await files.readFile(workspaceFilePath(slug));
+    // Without workspace.yaml the folder is no workspace, as for the server.
+    if (text === undefined) continue;
+    if (!parseWorkspaceYaml(slug, text)) {
+      report({ workspace: slug, path: workspaceFilePath(slug), reason: 'The workspace file must be a YAML mapping.' });
+      continue;
+    }
+    await content.loadWorkspace(slug);
+    await media.loadWorkspace(slug);
+  }
+  return problems.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+function contentFolder(dir: string, setting: string): WorkingFolder {
+  const located = WorkingFolder.locate(dir);
+  if (typeof located === 'string') throw new UsageError(`${setting} ${dir} ${located}.`);
+  return located;
+}
+
+async function changedPaths(git: Parameters<typeof changedSince>[0], dir: string, since: string): Promise<Set<string>> {
+  try {
+    return await changedSince(git, dir, since);
+  } catch (error) {
+    if (error instanceof UnknownCommitError) throw new UsageError(`--since ${since}: ${error.message}.`);
+    throw error;
+  }
+}
+
+// A changed type file puts every entry of the type in question.
+function isAffected(file: string, changed: Set<string>): boolean {
+  const entry = /^([^/]+)\/entries\/([^/]+)\//.exec(file);
+  return changed.has(file) || (entry !== null && changed.has(typeFilePath(entry[1], entry[2])));
+}
