@@ -41,8 +41,13 @@ describe('locales (public API)', () => {
     expect(de.title).to.equal('Über uns');
     expect(de.data).to.deep.equal({ body: 'Hallo', price: 5 });
     expect(de.published_at).to.equal(en.published_at);
-    expect((await read('?locale=fr')).title).to.equal('About');
     expect((await read()).title).to.equal('About');
+    // A locale the type does not have is refused, naming those it has (the static-site issue, item 6).
+    const unknown = await server.request('GET', `${ROOT}/content/pages/about?locale=fr`, { token });
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error.code).to.equal('invalid_request');
+    expect(unknown.body.error.fields.locale).to.include('en, de');
+    expect((await server.request('GET', `${ROOT}/content/pages?locale=fr`, { token })).status).to.equal(400);
   });
 
   it('says in each entry which locale was served and which translations exist, in lists too', async () => {
@@ -99,7 +104,8 @@ describe('locales (public API)', () => {
     await write('POST', '', { title: 'About', slug: 'about' });
     await write('PATCH', '/about', { locale: 'de', title: 'Über uns' });
     await updateType({ locales: ['en'] });
-    expect((await read('?locale=de')).title).to.equal('About');
+    expect((await server.request('GET', `${ROOT}/content/pages/about?locale=de`, { token })).status, 'de is no longer one of its locales').to.equal(400);
+    expect((await read()).title).to.equal('About');
     expect(await file('about.de.md')).to.contain('Über uns');
     await updateType({ locales: ['en', 'de'] });
     expect((await read('?locale=de')).title).to.equal('Über uns');

@@ -65,6 +65,9 @@ export function resolveListQuery(params: ListParams, type: ContentType): ListQue
       throw invalid('include', `Cannot include ${quote(name)}: it is not a relation field of collection "${type.name}".`);
     }
   }
+  if (params.locale !== undefined && type.locales.length > 0 && !type.locales.includes(params.locale)) {
+    throw invalid('locale', `The locale ${quote(params.locale)} is not one of collection "${type.name}": ${type.locales.join(', ')}.`);
+  }
   return { ...params, filters: params.filters.map((filter) => resolveFilter(filter, type)) };
 }
 
