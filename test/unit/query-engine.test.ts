@@ -250,10 +250,9 @@ describe('TypeIndex.query with locales', () => {
     expect(ids({ 'filter[title]': 'Bonjour', locale: 'fr' })).to.deep.equal(['g1']);
   });
 
-  it('treats an unsupported or removed locale as the default locale', () => {
-    expect(ids({ 'filter[title]': 'Hello', locale: 'it' })).to.deep.equal(['g1']);
-    expect(ids({ 'filter[title]': 'Benvenuto', locale: 'it' })).to.deep.equal([]);
-    expect(ids({ 'filter[title]': 'Hello', locale: 'xx' })).to.deep.equal(['g1']);
+  it('refuses a locale the type does not have, naming those it has', () => {
+    expect(() => ids({ 'filter[title]': 'Hello', locale: 'it' })).to.throw(/"it" is not one of collection "pages": en, de, fr/);
+    expect(() => ids({ locale: 'xx' })).to.throw(/not one of/);
   });
 
   it('uses a changed default locale for fallbacks', () => {
