@@ -184,6 +184,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   if (config.role === 'primary') events.on((event) => webhookDispatcher.enqueue(event));
   const scheduler = await PublishScheduler.start({
     content,
+    ...(config.role === 'primary' ? { writer } : {}),
     workspaces,
     events,
     state,
@@ -236,6 +237,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     allowedTypes: resolveAllowedTypes(config.media.allowedTypes),
     logger,
     missingFiles: primary && ((workspace, filename) => primary.media(workspace, filename)),
+    copiesInRepo: config.media.inRepo,
   });
   const replication = config.role === 'primary' ? new ReplicationSource({ version: stateVersion, repo, stores, media, events }) : undefined;
   const replica =

@@ -138,7 +138,7 @@ describe('admin activity log', () => {
     expect(anonymous.status).to.equal(401);
   });
 
-  it('announces a scheduled entry once when its publish time passes, without writing it', async () => {
+  it('announces a scheduled entry once when its publish time passes, and commits its files with draft: false', async () => {
     const repo = contentRepoOf(server.dataDir);
     const soon = new Date(Date.now() + 300).toISOString();
     const first = await createEntry(server, admin, 'posts', { title: 'Scheduled', status: 'scheduled', published_at: soon });
@@ -150,7 +150,8 @@ describe('admin activity log', () => {
     await waitFor('?type=content.published', (item) => item.details.id === second.id);
     const announcements = (await activity('?type=content.published&limit=500')).data.filter((item) => item.details.id === first.id);
     expect(announcements).to.have.length(1);
-    expect(await commitCount(repo)).to.equal(commits + 1);
+    // The first entry's publish commit, the second's create and its publish commit (docs/static-sites.md).
+    expect(await commitCount(repo)).to.equal(commits + 3);
     const read = await server.request('GET', `/api/v1/workspaces/default/content/posts/${first.id}`);
     expect(read.status).to.equal(200);
     expect(read.body.data.status).to.equal('scheduled');

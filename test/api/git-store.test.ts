@@ -115,9 +115,13 @@ describe('git store (content repo seen with the git CLI)', () => {
       expect(attributes.rating).to.equal(4.5);
       expect(attributes.featured).to.equal(true);
       expect(attributes.tags).to.deep.equal(['news', 'tech']);
-      expect(attributes.published_at).to.equal(response.body.data.published_at);
+      // The dates in the keys site generators read (docs/static-sites.md).
+      expect(attributes.date).to.equal(response.body.data.published_at);
+      expect(attributes.publishDate).to.equal(response.body.data.published_at);
+      expect(attributes.lastmod).to.equal(response.body.data.updated_at);
       expect(attributes.created_at).to.equal(response.body.data.created_at);
-      expect(attributes).to.not.have.any.keys('body', 'data', 'draft', 'slug', 'type');
+      expect(attributes.draft).to.equal(false);
+      expect(attributes).to.not.have.any.keys('body', 'data', 'slug', 'type', 'published_at', 'updated_at');
       expect(body).to.equal('# Heading\n\nSome *markdown*.');
       expect(await statusPorcelain(repo)).to.equal('');
     });
@@ -132,7 +136,7 @@ describe('git store (content repo seen with the git CLI)', () => {
       });
     }
 
-    it('commits PUT and PATCH as one commit each, and drops draft: true once published', async () => {
+    it('commits PUT and PATCH as one commit each, and sets draft: false once published', async () => {
       const created = await createOk('posts', { title: 'Edited Twice' });
       const id: string = created.body.data.id;
       expect((await readEntry('posts', 'edited-twice')).attributes.draft).to.equal(true);
@@ -150,7 +154,7 @@ describe('git store (content repo seen with the git CLI)', () => {
       }
       const { attributes } = await readEntry('posts', 'edited-twice');
       expect(attributes).to.include({ id, status: 'published', summary: 'first', rating: 2 });
-      expect(attributes).to.not.have.property('draft');
+      expect(attributes.draft).to.equal(false);
     });
 
     it('renames the file in the same single commit when the slug changes', async () => {

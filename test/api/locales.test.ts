@@ -86,7 +86,9 @@ describe('locales (public API)', () => {
     await createType({});
     await write('POST', '', { title: 'About', slug: 'about', body: 'Root body' });
     expect((await updateType({ locales: ['en', 'de'], default_locale: 'en' })).status).to.equal(200);
-    expect(await file('about.en.md')).to.contain('Root body');
+    expect(await file('about.md')).to.contain('Root body');
+    expect(await file('about.de.md').catch(() => 'none'), 'the root file is the default locale\'s page').to.equal('none');
+    expect(await file('about.en.md').catch(() => 'none')).to.equal('none');
     expect((await read('?locale=de')).data.body).to.equal('Root body');
   });
 

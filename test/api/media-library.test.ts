@@ -362,16 +362,16 @@ describe('media library', () => {
       expect((await changedFiles(repo)).map((file) => `${file.status} ${file.path}`)).to.deep.equal([
         'D default/media/city.png.yaml',
         'A default/media/skyline.png.yaml',
+        'D default/public/media/city.png',
+        'A default/public/media/skyline.png',
         'M default/entries/posts/hello.de.md',
-        'M default/entries/posts/hello.en.md',
         'M default/entries/posts/hello.md',
       ].sort((a, b) => a.slice(2).localeCompare(b.slice(2))));
       const root = await fileAt(repo, 'default/entries/posts/hello.md');
-      expect(root).to.include('cover:\n  - skyline.png').and.include('gallery:\n  - sunset.png\n  - skyline.png');
+      expect(root).to.include('cover: skyline.png').and.include('gallery:\n  - sunset.png\n  - skyline.png');
       expect(root).not.to.include('city.png');
-      expect(await fileAt(repo, 'default/entries/posts/hello.de.md')).to.include('- skyline.png');
-    expect(await fileAt(repo, 'default/entries/posts/hello.en.md')).not.to.include('city.png');
-      expect(await fileAt(repo, 'default/entries/posts/other.md')).to.include('- sunset.png');
+      expect(await fileAt(repo, 'default/entries/posts/hello.de.md')).to.include('cover: skyline.png').and.not.include('city.png');
+      expect(await fileAt(repo, 'default/entries/posts/other.md')).to.include('cover: sunset.png');
       expect(await statusPorcelain(repo)).to.equal('');
 
       expect(await filesIn(path.join(server.dataDir, 'media', 'default'))).to.include('skyline.png').and.not.include('city.png');

@@ -1,6 +1,8 @@
 // Scheduled publishing: a `scheduled` entry is public once its published_at
-// has passed (decided at read time, nothing is written). This timer notices
-// that moment and tells the event bus `content.published` (webhooks, the
+// has passed (decided at read time). This timer notices that moment, rewrites
+// the entry's files so that their `draft: true` becomes false for the site
+// generators that build from the repo (one commit per workspace, on a
+// primary), and tells the event bus `content.published` (webhooks, the
 // activity log) once per entry. The time of the last announcement is kept in
 // the state folder, so entries that came due while the server was down are
 // announced at the next start.
@@ -9,10 +11,15 @@ import type { ContentIndex } from '../content/content-index.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import type { EventBus } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
+import type { ContentWriter } from '../content/content-writer.ts';
+import type { ContentType } from '../model/content-type.ts';
+import { entryFileWrites } from '../model/entry-files.ts';
 
 /** What the scheduler needs; built in services.ts. */
 export interface PublishSchedulerOptions {
   content: Pick<ContentIndex, 'types'>;
+  /** Rewrites the files of entries that came due; absent on a replica, which takes the primary's commit. */
+  writer?: Pick<ContentWriter, 'transaction'>;
   workspaces: Pick<WorkspaceService, 'list'>;
   events: EventBus;
   state: Pick<StateStore, 'read' | 'write'>;
@@ -61,16 +68,28 @@ export class PublishScheduler {
     this.lastTick = now;
     let announced = 0;
     for (const { slug: workspace } of this.options.workspaces.list()) {
-      for (const { index } of this.options.content.types(workspace)) {
-        for (const entry of index.all()) {
-          if (!cameDue(entry, since, now)) continue;
-          this.options.events.emit({ type: 'content.published', workspace, occurredAt: entry.published_at ?? new Date(now).toISOString(), data: { type: entry.type, id: entry.id, slug: entry.slug } });
-          announced += 1;
-        }
+      const due: { entry: StoredEntry; type: ContentType }[] = [];
+      for (const { type, index } of this.options.content.types(workspace)) {
+        for (const entry of index.all()) if (cameDue(entry, since, now)) due.push({ entry, type });
       }
+      if (due.length > 0) await this.rewriteFiles(workspace, due, now);
+      for (const { entry } of due) {
+        this.options.events.emit({ type: 'content.published', workspace, occurredAt: entry.published_at ?? new Date(now).toISOString(), data: { type: entry.type, id: entry.id, slug: entry.slug } });
+      }
+      announced += due.length;
     }
     if (announced > 0) await this.options.state.write<SchedulerState>(STATE_NAME, { last_tick: new Date(now).toISOString() });
     return announced;
+  }
+
+  // The entries are unchanged in memory: only `draft`, which is derived from the time of writing, differs in the files.
+  private async rewriteFiles(workspace: string, due: { entry: StoredEntry; type: ContentType }[], now: number): Promise<void> {
+    const { writer } = this.options;
+    if (!writer) return;
+    const changes = due.flatMap(({ entry, type }) => entryFileWrites(workspace, type, entry, now));
+    const names = due.map(({ entry }) => `${entry.type}/${entry.slug}`);
+    const message = names.length === 1 ? `Publish ${names[0]}` : `Publish ${names.length} scheduled entries`;
+    await writer.transaction((tx) => tx.commit({ by: 'system', message, changes, trailers: { Workspace: workspace, Entries: due.map(({ entry }) => entry.id).join(' ') } }));
   }
 
   /** Stops the timer and saves the last tick. */

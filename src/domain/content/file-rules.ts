@@ -4,8 +4,8 @@
 // (and skips what breaks them); push validation applies the very same rules
 // to the files a push changes, and names each problem by path and field.
 import { isAppError } from '../../errors/app-error.ts';
-import type { ContentType } from '../model/content-type.ts';
-import { entryFromFiles, type EntryFileSet } from '../model/entry-files.ts';
+import { isLocalized, type ContentType } from '../model/content-type.ts';
+import { EntryFileError, entryFromFiles, type EntryFileSet } from '../model/entry-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { validateFieldValues } from '../model/field-values.ts';
 import { typeYamlToInput } from '../model/type-files.ts';
@@ -58,12 +58,13 @@ export function checkEntryFiles(path: string, files: EntryFileSet, type: Content
     const { extra: _extra, ...parsed } = entryFromFiles(files, type);
     entry = parsed;
   } catch (error) {
-    return { ok: false, problems: [{ path, message: messageOf(error) }] };
+    return { ok: false, problems: [fileProblem(path, error)] };
   }
   const problems = valueProblems(path, entry.data, type, rules.requireFields === true);
   // The API never makes an entry without a title, so a file without one (no front matter at all, say) is not read as one.
   if (entry.title.trim() === '') problems.unshift({ path, field: 'title', message: rules.requireFields ? 'A new entry needs a title.' : 'An entry needs a title: a `title:` in its front matter.' });
   for (const [locale, translation] of Object.entries(entry.translations)) {
+    if (isLocalized(type) && locale === type.default_locale) continue; // the root file's own values, checked above
     problems.push(...valueProblems(path.replace(/\.md$/, `.${locale}.md`), translation.data, type, false));
   }
   return problems.length === 0 ? { ok: true, value: entry } : { ok: false, problems };
@@ -73,6 +74,13 @@ function valueProblems(path: string, values: Record<string, unknown>, type: Cont
   const current = Object.fromEntries(Object.entries(values).filter(([key]) => Object.hasOwn(type.fields, key)));
   const { errors } = validateFieldValues(current, type.fields, { partial: !requireFields });
   return Object.entries(errors).map(([field, message]) => ({ path, field, message }));
+}
+
+// An EntryFileError names the file (a translation, say) and the key to blame.
+function fileProblem(rootPath: string, error: unknown): FileProblem {
+  if (!(error instanceof EntryFileError) || error.file === '') return { path: rootPath, message: messageOf(error) };
+  const path = `${rootPath.slice(0, rootPath.lastIndexOf('/') + 1)}${error.file}`;
+  return error.field ? { path, field: error.field, message: error.message } : { path, message: error.message };
 }
 
 function messageOf(error: unknown): string {

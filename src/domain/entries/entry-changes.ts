@@ -4,6 +4,7 @@
 import { AppError, validationFailed, type FieldErrors } from '../../errors/app-error.ts';
 import type { IndexedType } from '../content/content-index.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
+import { ownTranslationValues } from '../model/entry-files.ts';
 import type { EntryInput } from './entry-input.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { applyDefaults, validateFieldValues } from '../model/field-values.ts';
@@ -42,9 +43,11 @@ export function buildCreatedEntry(indexed: IndexedType, input: EntryInput, conte
     translations: {},
   };
   if (context.actor) entry.author_id = entry.updated_by = context.actor;
+  // The root file is the default locale's page, whichever locale the entry was written in first (entry-files.ts).
   if (isLocalized(type)) {
+    entry.translations[type.default_locale] = { title, data: entry.data };
     const locale = input.locale ?? type.default_locale;
-    entry.translations[locale] = { title, data: structuredClone(checked.values) };
+    if (locale !== type.default_locale) entry.translations[locale] = { title, data: {} };
   }
   return entry;
 }
@@ -98,15 +101,16 @@ export function buildUpdatedEntry(indexed: IndexedType, current: StoredEntry, in
 // non-localized readers (and a later "disable localization") see.
 function writeValues(entry: StoredEntry, type: ContentType, input: EntryInput, values: Record<string, unknown>): void {
   const locale = isLocalized(type) ? input.locale ?? type.default_locale : undefined;
-  if (locale !== undefined) {
-    const previous = entry.translations[locale] ?? { title: entry.title, data: {} };
-    entry.translations[locale] = { title: input.title ?? previous.title, data: { ...previous.data, ...values } };
-  }
   if (locale === undefined || locale === type.default_locale) {
     entry.title = input.title ?? entry.title;
     entry.data = { ...entry.data, ...values };
+    if (locale !== undefined) entry.translations[locale] = { title: entry.title, data: entry.data };
+    return;
   }
+  const previous = entry.translations[locale] ?? { title: entry.title, data: {} };
+  entry.translations[locale] = { title: input.title ?? previous.title, data: ownTranslationValues({ ...previous.data, ...values }, entry.data) };
 }
+
 
 /** The entries of a type as the reference checks see them: an IndexedType, or a pushed commit's view (domain/git). */
 export interface ReferenceScope {

@@ -6,8 +6,8 @@ import type { CommitInfo, FileChange } from '../../storage/content-repo.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ContentTransaction, EventDraft } from '../content/content-writer.ts';
 import type { EventType } from '../model/events.ts';
-import type { ContentType } from '../model/content-type.ts';
-import { entriesDir, entryToFiles, trashDir } from '../model/entry-files.ts';
+import { isLocalized, type ContentType } from '../model/content-type.ts';
+import { entriesDir, entryFileName, entryToFiles, trashDir } from '../model/entry-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 
 /**
@@ -19,6 +19,11 @@ export function entryFileChanges(workspace: string, type: ContentType, before: S
   const dir = entriesDir(workspace, type.name);
   const changes = new Map<string, FileChange>();
   if (before) for (const file of entryToFiles(before, type).keys()) changes.set(file, { path: `${dir}/${file}`, content: null });
+  // A `{slug}.{default}.md` from the earlier layout is folded into the root file by the first write.
+  if (before && isLocalized(type)) {
+    const legacy = entryFileName(before.slug, type.default_locale);
+    changes.set(legacy, { path: `${dir}/${legacy}`, content: null });
+  }
   if (after) for (const [file, content] of entryToFiles(after, type)) changes.set(file, { path: `${dir}/${file}`, content });
   return [...changes.values()];
 }

@@ -46,6 +46,11 @@ export function mediaRecordPath(workspace: string, filename: string): string {
   return `${mediaDir(workspace)}/${filename}.yaml`;
 }
 
+/** The repo path of a public file's copy for sites built from the repo: `{ws}/public/media/{filename}` (docs/static-sites.md). */
+export function mediaCopyPath(workspace: string, filename: string): string {
+  return `${workspace}/public/media/${filename}`;
+}
+
 /** The file holding a workspace's category list. */
 export function categoriesPath(workspace: string): string {
   return `${mediaDir(workspace)}/${CATEGORIES_FILE}`;

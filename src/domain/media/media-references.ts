@@ -4,7 +4,7 @@
 // rewrites.
 import type { FileChange } from '../../storage/content-repo.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
-import { entriesDir, entryToFiles } from '../model/entry-files.ts';
+import { entryFileWrites } from '../model/entry-files.ts';
 import type { StoredEntry, Translation } from '../model/entry.ts';
 
 /** One entry whose media references change: the entry before and after, and its file writes. */
@@ -49,9 +49,7 @@ export function rewriteMediaReferences(content: ContentIndex, workspace: string,
     for (const before of indexed.index.all()) {
       const after = rewriteEntry(before, fields, from, to, context);
       if (after === before) continue;
-      const dir = entriesDir(workspace, indexed.type.name);
-      const changes = [...entryToFiles(after, indexed.type)].map(([file, text]) => ({ path: `${dir}/${file}`, content: text }));
-      rewrites.push({ indexed, before, after, changes });
+      rewrites.push({ indexed, before, after, changes: entryFileWrites(workspace, indexed.type, after) });
     }
   }
   return rewrites;

@@ -48,6 +48,8 @@ export interface MediaServiceDeps {
   logger: Logger;
   /** On a replica: binaries missing on disk are fetched from here on first request and kept. */
   missingFiles?: MissingFileSource;
+  /** Keep a copy of each public file in the content repo (docs/static-sites.md). */
+  copiesInRepo?: boolean;
   now?: () => number;
 }
 
@@ -85,7 +87,7 @@ export class MediaService {
 
   constructor(private readonly deps: MediaServiceDeps) {
     this.now = deps.now ?? Date.now;
-    this.mediaWriter = new MediaWriter(deps.library);
+    this.mediaWriter = new MediaWriter(deps.library, deps.copiesInRepo ? (workspace, filename) => deps.store.read('file', workspace, filename) : undefined);
   }
 
   /**

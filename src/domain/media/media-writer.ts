@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { ContentTransaction } from '../content/content-writer.ts';
 import type { EventType } from '../model/events.ts';
 import type { MediaLibrary } from './media-library.ts';
-import { categoriesPath, categoriesToYaml, mediaRecordPath, recordToYaml, type MediaRecord } from './media-record.ts';
+import { categoriesPath, categoriesToYaml, mediaCopyPath, mediaRecordPath, recordToYaml, type MediaRecord } from './media-record.ts';
 
 /** What one media write changes, committed together. */
 export interface MediaChangeSet {
@@ -27,9 +27,16 @@ export interface MediaChangeSet {
   events: { type: EventType; data: Record<string, string> }[];
 }
 
+/** Reads a stored binary for its copy in the repo (MediaStore.read of kind `file`). */
+export type BinaryReader = (workspace: string, filename: string) => Promise<Uint8Array | undefined>;
+
 /** Commits media change sets through a content transaction. */
 export class MediaWriter {
-  constructor(private readonly library: MediaLibrary) {}
+  /** `copies`: with it, public files are also kept in the repo at mediaCopyPath() (CMS_MEDIA_IN_REPO). */
+  constructor(
+    private readonly library: MediaLibrary,
+    private readonly copies?: BinaryReader,
+  ) {}
 
   /**
    * Writes the change set as one commit authored by the principal, then
@@ -41,6 +48,7 @@ export class MediaWriter {
     for (const filename of set.remove ?? []) changes.push({ path: mediaRecordPath(workspace, filename), content: null });
     for (const record of set.put ?? []) changes.push({ path: mediaRecordPath(workspace, record.filename), content: recordToYaml(record) });
     if (set.categories) changes.push({ path: categoriesPath(workspace), content: categoriesToYaml(set.categories) });
+    changes.push(...(await this.copyChanges(workspace, set)));
     changes.push(...(set.extra ?? []));
     const files = [...new Set([...(set.remove ?? []), ...(set.put ?? []).map((record) => record.filename)])];
     await tx.commit({
@@ -56,6 +64,24 @@ export class MediaWriter {
       },
       events: set.events.map((event) => ({ type: event.type, workspace, data: event.data })),
     });
+  }
+
+  // A file's copy is in the repo while it is public: added with a new public
+  // name, removed with the name or when the file is made private.
+  private async copyChanges(workspace: string, set: MediaChangeSet): Promise<FileChange[]> {
+    if (!this.copies) return [];
+    const changes: FileChange[] = (set.remove ?? []).map((filename) => ({ path: mediaCopyPath(workspace, filename), content: null }));
+    for (const record of set.put ?? []) {
+      const path = mediaCopyPath(workspace, record.filename);
+      const before = this.library.find(workspace, record.filename);
+      const wasCopied = before?.visibility === 'public' && !(set.remove ?? []).includes(record.filename);
+      if (record.visibility !== 'public') changes.push({ path, content: null });
+      else if (!wasCopied) {
+        const bytes = await this.copies(workspace, record.filename);
+        if (bytes) changes.push({ path, content: bytes });
+      }
+    }
+    return changes;
   }
 }
 

@@ -1,16 +1,18 @@
-// How an entry maps onto files in the content repo (DESIGN.md "Data root"):
-// {ws}/entries/{type}/{slug}.md holds shared fields and root values, and
-// {slug}.{locale}.md one translation. Custom fields sit at the top level of the
-// front matter so static site generators read them directly; the type's first
-// markdown field is the file body.
-import type { ContentType } from './content-type.ts';
-import { ENTRY_STATUSES, type EntryStatus, type StoredEntry, type Translation } from './entry.ts';
+// How an entry maps onto files in the content repo (docs/static-sites.md):
+// {ws}/entries/{type}/{slug}.md is the entry's page in the default locale and
+// {slug}.{locale}.md its page in another locale. Every file is a complete
+// page, so Hugo, Eleventy and Astro build each one as it is: the shared keys
+// (id, status, dates, author) and every field value, the locale's own or the
+// default locale's. Custom fields sit at the top level of the front matter;
+// the type's first markdown field is the file body.
+import { isDeepStrictEqual } from 'node:util';
+import { isLocalized, type ContentType } from './content-type.ts';
+import { ENTRY_STATUSES, isPubliclyVisible, type EntryStatus, type StoredEntry, type Translation } from './entry.ts';
 import { parseFrontMatter, stringifyFrontMatter } from './front-matter.ts';
 import { IDENTIFIER_PATTERN } from './slug.ts';
 
 /** The locale codes a file name may carry (`{slug}.{locale}.md`). */
 const SLUG_FILE = /^([a-z0-9]+(?:-[a-z0-9]+)*)(?:\.([A-Za-z0-9_-]{1,35}))?\.md$/;
-const ROOT_SYSTEM_KEYS = ['id', 'title', 'status', 'draft', 'published_at', 'created_at', 'updated_at', 'author_id', 'updated_by', 'deleted_at', 'deleted_by'];
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
 /** The folder of a type's entries: `{ws}/entries/{type}`. */
@@ -40,35 +42,73 @@ export function bodyFieldOf(type: ContentType): string | undefined {
   return Object.entries(type.fields).find(([, field]) => field.type === 'markdown')?.[0];
 }
 
-/** Serializes an entry into its files, keyed by file name (root first, then each translation). */
-export function entryToFiles(entry: StoredEntry, type: ContentType, extra: Record<string, unknown> = {}): Map<string, string> {
+/**
+ * Serializes an entry into its files, keyed by file name: the default locale's
+ * page first, then one page per other saved locale. `now` decides `draft`
+ * (true while the entry is not public), so a scheduled entry's files change
+ * when it comes due (PublishScheduler rewrites them then).
+ */
+export function entryToFiles(entry: StoredEntry, type: ContentType, extra: Record<string, unknown> = {}, now = Date.now()): Map<string, string> {
   const files = new Map<string, string>();
   const bodyField = bodyFieldOf(type);
-  const hidden = entry.status !== 'published' && entry.status !== 'scheduled';
-  const root: Record<string, unknown> = {
-    id: entry.id,
-    title: entry.title,
-    status: entry.status,
-    ...(hidden ? { draft: true } : {}),
-    published_at: entry.published_at,
-    created_at: entry.created_at,
-    updated_at: entry.updated_at,
-    ...(entry.author_id ? { author_id: entry.author_id } : {}),
-    ...(entry.updated_by ? { updated_by: entry.updated_by } : {}),
-    ...extra,
-  };
-  files.set(entryFileName(entry.slug), stringifyFrontMatter(splitBody({ ...root, ...entry.data }, bodyField, Object.keys(root))));
+  const shared = { ...sharedKeys(entry, type, now), ...extra };
+  files.set(entryFileName(entry.slug), pageText(entry.title, shared, entry.data, type, bodyField));
+  const defaultLocale = isLocalized(type) ? type.default_locale : undefined;
   for (const [locale, translation] of Object.entries(entry.translations)) {
-    const attributes = { id: entry.id, title: translation.title, ...(hidden ? { draft: true } : {}), ...translation.data };
-    files.set(entryFileName(entry.slug, locale), stringifyFrontMatter(splitBody(attributes, bodyField, ['id', 'title', 'draft'])));
+    if (locale === defaultLocale) continue;
+    const values = { ...entry.data, ...translation.data };
+    files.set(entryFileName(entry.slug, locale), pageText(translation.title || entry.title, shared, values, type, bodyField));
   }
   return files;
 }
 
-function splitBody(attributes: Record<string, unknown>, bodyField: string | undefined, systemKeys: string[]) {
-  if (!bodyField || systemKeys.includes(bodyField)) return { attributes, body: '' };
-  const { [bodyField]: body, ...rest } = attributes;
-  return { attributes: rest, body: typeof body === 'string' ? body : '' };
+/** The entry's files as repo paths and texts under `{ws}/entries/{type}` (see entryToFiles). */
+export function entryFileWrites(workspace: string, type: ContentType, entry: StoredEntry, now = Date.now()): { path: string; content: string }[] {
+  const dir = entriesDir(workspace, type.name);
+  return [...entryToFiles(entry, type, {}, now)].map(([file, content]) => ({ path: `${dir}/${file}`, content }));
+}
+
+/** Whether `name` is a front-matter key the files use for themselves in `type` (a custom field may take a tool key's name). */
+function isToolKey(type: ContentType, name: string): boolean {
+  return !Object.hasOwn(type.fields, name);
+}
+
+// The keys every page of the entry carries, in the order they are written.
+function sharedKeys(entry: StoredEntry, type: ContentType, now: number): Record<string, unknown> {
+  const keys: Record<string, unknown> = { id: entry.id, status: entry.status, draft: !isPubliclyVisible(entry, now) };
+  const tool = (name: string, value: unknown) => {
+    if (value !== null && value !== undefined && isToolKey(type, name)) keys[name] = value;
+  };
+  tool('date', entry.published_at ?? entry.created_at);
+  tool('publishDate', entry.published_at);
+  tool('lastmod', entry.updated_at);
+  keys.created_at = entry.created_at;
+  if (entry.author_id) keys.author_id = entry.author_id;
+  if (entry.updated_by) keys.updated_by = entry.updated_by;
+  return keys;
+}
+
+function pageText(title: string, shared: Record<string, unknown>, values: Record<string, unknown>, type: ContentType, bodyField: string | undefined): string {
+  const { id, ...rest } = shared;
+  const attributes: Record<string, unknown> = { id, title, ...rest };
+  let body = '';
+  for (const [name, value] of Object.entries(values)) {
+    if (name === bodyField) body = typeof value === 'string' ? value : '';
+    else if (!Object.hasOwn(attributes, name)) attributes[name] = fileValue(type, name, value);
+  }
+  return stringifyFrontMatter({ attributes, body });
+}
+
+// A single media field is one filename in the file (the API still answers a list, as SPEC says).
+function fileValue(type: ContentType, name: string, value: unknown): unknown {
+  const field = type.fields[name];
+  if (field?.type !== 'media' || field.multiple || !Array.isArray(value)) return value;
+  return value.length > 0 ? value[0] : null;
+}
+
+// In memory a media field is a list, as the admin API answers it.
+function storedValue(type: ContentType, name: string, value: unknown): unknown {
+  return type.fields[name]?.type === 'media' && typeof value === 'string' ? [value] : value;
 }
 
 /** What entryFromFiles needs: the root file's text and each translation file's text by locale. */
@@ -78,56 +118,143 @@ export interface EntryFileSet {
   translations: Record<string, string>;
 }
 
+/** A problem with one of an entry's files: `file` is the file name (`{slug}.{locale}.md`), `field` the key to blame. */
+export class EntryFileError extends Error {
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
- * Parses an entry's files. Missing system values get lenient defaults so that
- * hand-written files work (id defaults to the slug, status to draft). Throws a
- * plain Error naming the problem when a file cannot be used.
+ * Parses an entry's files with the reading rules of docs/static-sites.md:
+ * missing system values get lenient defaults so that hand-written files work
+ * (id defaults to the slug; `status` and `draft` read as Hugo, Eleventy and
+ * Astro read them; dates from `date`, `publishDate` and `lastmod` too). A
+ * translation's values equal to the default locale's are inherited, not its
+ * own. Throws EntryFileError naming the file when one cannot be used, or
+ * when a translation disagrees with the default page on a shared key.
  */
 export function entryFromFiles(files: EntryFileSet, type: ContentType): StoredEntry & { extra: Record<string, unknown> } {
   const bodyField = bodyFieldOf(type);
+  const rootName = entryFileName(files.slug);
   const root = parseFrontMatter(files.root);
   const attributes = root.attributes;
-  const id = optionalString(attributes.id, 'id') ?? files.slug;
-  if (!IDENTIFIER_PATTERN.test(id)) throw new Error('The id must be letters, digits, hyphens or underscores.');
-  const status = attributes.status ?? 'draft';
-  if (typeof status !== 'string' || !(ENTRY_STATUSES as readonly string[]).includes(status)) {
-    throw new Error(`The status must be one of ${ENTRY_STATUSES.join(', ')}.`);
+  const read = <T>(file: string, parse: () => T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      throw error instanceof EntryFileError ? error : new EntryFileError(error instanceof Error ? error.message : String(error), file);
+    }
+  };
+  const entry = read(rootName, () => rootEntry(files.slug, attributes, type));
+  entry.data = customValues(attributes, root.body, bodyField, type);
+  entry.extra = { deleted_at: attributes.deleted_at, deleted_by: attributes.deleted_by };
+  const defaultLocale = isLocalized(type) ? type.default_locale : undefined;
+  for (const [locale, text] of Object.entries(files.translations)) {
+    const file = entryFileName(files.slug, locale);
+    const translation = read(file, () => translationFromFile(text, bodyField, locale, type, attributes, file));
+    if (locale === defaultLocale) {
+      // A `{slug}.{default}.md` from before the default page was the root file: its values win, and the next write folds it in.
+      entry.title = translation.title || entry.title;
+      entry.data = { ...entry.data, ...translation.data };
+    } else {
+      entry.translations[locale] = { title: translation.title, data: ownTranslationValues(translation.data, entry.data) };
+    }
   }
-  const createdAt = optionalDate(attributes.created_at, 'created_at') ?? EPOCH;
+  if (defaultLocale !== undefined) entry.translations[defaultLocale] = { title: entry.title, data: entry.data };
+  return entry;
+}
+
+function rootEntry(slug: string, attributes: Record<string, unknown>, type: ContentType): StoredEntry & { extra: Record<string, unknown> } {
+  const id = optionalString(attributes.id, 'id') ?? slug;
+  if (!IDENTIFIER_PATTERN.test(id)) throw new Error('The id must be letters, digits, hyphens or underscores.');
+  const status = statusOf(attributes.status, attributes.draft);
+  const tool = (name: string) => (isToolKey(type, name) ? optionalDate(attributes[name], name) : undefined);
+  const date = tool('date');
+  const createdAt = optionalDate(attributes.created_at, 'created_at') ?? date ?? EPOCH;
+  const publishedAt = optionalDate(attributes.published_at, 'published_at') ?? tool('publishDate') ?? (status === 'published' || status === 'scheduled' ? date : undefined);
   const entry: StoredEntry & { extra: Record<string, unknown> } = {
     id,
-    slug: files.slug,
+    slug,
     type: type.name,
-    status: status as EntryStatus,
+    status,
     title: optionalString(attributes.title, 'title') ?? '',
-    published_at: optionalDate(attributes.published_at, 'published_at') ?? null,
+    published_at: publishedAt ?? null,
     created_at: createdAt,
-    updated_at: optionalDate(attributes.updated_at, 'updated_at') ?? createdAt,
-    data: customValues(attributes, root.body, bodyField, ROOT_SYSTEM_KEYS),
+    updated_at: optionalDate(attributes.updated_at, 'updated_at') ?? tool('lastmod') ?? createdAt,
+    data: {},
     translations: {},
-    extra: { deleted_at: attributes.deleted_at, deleted_by: attributes.deleted_by },
+    extra: {},
   };
   const authorId = optionalString(attributes.author_id, 'author_id');
   const updatedBy = optionalString(attributes.updated_by, 'updated_by');
   if (authorId) entry.author_id = authorId;
   if (updatedBy) entry.updated_by = updatedBy;
-  for (const [locale, text] of Object.entries(files.translations)) {
-    entry.translations[locale] = translationFromFile(text, bodyField, locale);
-  }
   return entry;
 }
 
-function translationFromFile(text: string, bodyField: string | undefined, locale: string): Translation {
-  const parsed = parseFrontMatter(text);
-  const title = parsed.attributes.title;
-  if (title !== undefined && title !== null && typeof title !== 'string') throw new Error(`The title of locale "${locale}" must be a string.`);
-  return { title: title ?? '', data: customValues(parsed.attributes, parsed.body, bodyField, ['id', 'title', 'draft']) };
+/**
+ * The status a file means, reading `draft` as the site generators do: without
+ * `status`, `draft: true` is a draft and anything else is published;
+ * `draft: true` hides a `published` entry, `draft: false` publishes a draft,
+ * protected or archived one; a scheduled entry waits for its date either way.
+ */
+function statusOf(status: unknown, draft: unknown): EntryStatus {
+  if (draft !== undefined && draft !== null && typeof draft !== 'boolean') throw new Error('The draft must be true or false.');
+  if (status === undefined || status === null) return draft === true ? 'draft' : 'published';
+  if (typeof status !== 'string' || !(ENTRY_STATUSES as readonly string[]).includes(status)) {
+    throw new Error(`The status must be one of ${ENTRY_STATUSES.join(', ')}.`);
+  }
+  if (draft === true && status === 'published') return 'draft';
+  if (draft === false && status !== 'published' && status !== 'scheduled') return 'published';
+  return status as EntryStatus;
 }
 
-function customValues(attributes: Record<string, unknown>, body: string, bodyField: string | undefined, systemKeys: string[]) {
+// Keys a translation file repeats from the default page; a different value is a disagreement (issue: translations drift apart).
+const SHARED_FILE_KEYS = ['id', 'status', 'draft', 'date', 'publishDate', 'lastmod', 'published_at', 'created_at', 'updated_at', 'author_id', 'updated_by'];
+
+function translationFromFile(text: string, bodyField: string | undefined, locale: string, type: ContentType, rootAttributes: Record<string, unknown>, file: string): Translation {
+  const parsed = parseFrontMatter(text);
+  for (const key of SHARED_FILE_KEYS) {
+    if (!isToolKey(type, key)) continue;
+    const own = parsed.attributes[key];
+    if (own === undefined || sameScalar(own, rootAttributes[key])) continue;
+    throw new EntryFileError(`"${key}" is ${JSON.stringify(own)} here but ${JSON.stringify(rootAttributes[key] ?? null)} in the default-locale file; shared keys must agree in every locale's file.`, file, key);
+  }
+  const title = parsed.attributes.title;
+  if (title !== undefined && title !== null && typeof title !== 'string') throw new EntryFileError(`The title of locale "${locale}" must be a string.`, file, 'title');
+  return { title: title ?? '', data: customValues(parsed.attributes, parsed.body, bodyField, type) };
+}
+
+function sameScalar(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'string' && typeof b === 'string') {
+    const [timeA, timeB] = [Date.parse(a), Date.parse(b)];
+    return !Number.isNaN(timeA) && timeA === timeB;
+  }
+  return false;
+}
+
+/** A translation's own values: those that differ from the default locale's (a translation page repeats the others). */
+export function ownTranslationValues(values: Record<string, unknown>, defaults: Record<string, unknown>): Record<string, unknown> {
+  const own: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (!isDeepStrictEqual(value, defaults[name])) own[name] = value;
+  }
+  return own;
+}
+
+const SYSTEM_FILE_KEYS = new Set([...SHARED_FILE_KEYS, 'title', 'deleted_at', 'deleted_by']);
+
+// Everything that is not a key of the files' own is a field value; a custom field may be named like a tool key (`date`).
+function customValues(attributes: Record<string, unknown>, body: string, bodyField: string | undefined, type: ContentType) {
   const data: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(attributes)) {
-    if (!systemKeys.includes(key)) data[key] = value;
+    if (!SYSTEM_FILE_KEYS.has(key) || (!isToolKey(type, key) && key !== 'title')) data[key] = storedValue(type, key, value);
   }
   if (bodyField && body !== '') data[bodyField] = body;
   return data;

@@ -6,7 +6,7 @@ import { authorize, can } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import type { ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
-import { entriesDir, entryToFiles, trashDir } from '../model/entry-files.ts';
+import { entriesDir, entryFileName, entryFileWrites, ownTranslationValues, trashDir } from '../model/entry-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import type { EventType } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
@@ -101,15 +101,21 @@ export class TypeService {
         throw new AppError('conflict', `"${name}" has ${indexed.index.size} entries; a single page may have at most one.`);
       }
       const changes: FileChange[] = [{ path: typeFilePath(workspace, name), content: typeToYaml(type) }];
-      const localized = !isLocalized(indexed.type) && isLocalized(type) ? copyRootIntoLocale(indexed.index.all(), type) : [];
-      for (const entry of localized) changes.push(...filesOf(workspace, entry, type));
+      const localized = !isLocalized(indexed.type) && isLocalized(type)
+        ? copyRootIntoLocale(indexed.index.all(), type)
+        : defaultLocaleMoved(indexed.type, type) ? rootOnNewDefault(indexed.index.all(), indexed.type, type) : [];
+      for (const entry of localized) {
+        // The new default locale's own file becomes the root file.
+        if (defaultLocaleMoved(indexed.type, type)) changes.push({ path: `${entriesDir(workspace, name)}/${entryFileName(entry.slug, type.default_locale)}`, content: null });
+        changes.push(...entryFileWrites(workspace, type, entry));
+      }
       // A collection made a single page: its one entry becomes the page, in the same commit.
       const [only] = type.singleton && !indexed.type.singleton ? indexed.index.all() : [];
       const page = only && only.slug !== name ? { ...(localized[0] ?? only), id: name, slug: name } : undefined;
       if (only && page) {
-        const moved = new Set(filesOf(workspace, page, type).map((change) => change.path));
-        changes.push(...filesOf(workspace, only, indexed.type).filter((change) => !moved.has(change.path)).map((change) => ({ path: change.path, content: null })));
-        changes.push(...filesOf(workspace, page, type));
+        const moved = new Set(entryFileWrites(workspace, type, page).map((change) => change.path));
+        changes.push(...entryFileWrites(workspace, indexed.type, only).filter((change) => !moved.has(change.path)).map((change) => ({ path: change.path, content: null })));
+        changes.push(...entryFileWrites(workspace, type, page));
       }
       await this.commit(tx, principal, workspace, name, {
         message: page ? `Update type ${name}: ${only?.slug} becomes the single page` : `Update type ${name}`,
@@ -212,10 +218,24 @@ function copyRootIntoLocale(entries: StoredEntry[], type: ContentType): StoredEn
     }));
 }
 
-function filesOf(workspace: string, entry: StoredEntry, type: ContentType): FileChange[] {
-  const dir = entriesDir(workspace, type.name);
-  return [...entryToFiles(entry, type)].map(([file, content]) => ({ path: `${dir}/${file}`, content }));
+function defaultLocaleMoved(before: ContentType, after: ContentType): boolean {
+  return isLocalized(before) && isLocalized(after) && before.default_locale !== after.default_locale;
 }
+
+// The root file is the default locale's page (entry-files.ts), so a new default
+// locale swaps places with the old one in every entry that has a translation in it;
+// the others keep their root values as the fallback (SPEC schema rule 5).
+function rootOnNewDefault(entries: StoredEntry[], before: ContentType, after: ContentType): StoredEntry[] {
+  const [from, to] = [before.default_locale, after.default_locale];
+  return entries.filter((entry) => entry.translations[to] !== undefined).map((entry) => {
+    const page = entry.translations[to];
+    const data = { ...entry.data, ...page.data };
+    const title = page.title || entry.title;
+    const translations = { ...entry.translations, [to]: { title, data }, [from]: { title: entry.title, data: ownTranslationValues(entry.data, data) } };
+    return { ...entry, title, data, translations };
+  });
+}
+
 
 // The last change to a path wins (a localized copy written, then the same entry moved).
 function dropSuperseded(changes: FileChange[]): FileChange[] {
