@@ -62,10 +62,12 @@ export class ImageVariants {
   private readonly making = new Map<string, Promise<Uint8Array | undefined>>();
   private readonly limit: Limiter = createLimiter(TRANSFORM_CONCURRENCY);
   private readonly counts = { hits: 0, made: 0, evicted: 0 };
+  // Evicted by the index and not yet deleted; deleted before the request that evicted them answers.
+  private evicted: VariantAddress[] = [];
   private loading: Promise<void> | undefined;
 
   constructor(private readonly deps: ImageVariantsDeps) {
-    this.index = new LruCache(deps.maxBytes, (variant) => variant.size, (_key, variant) => this.evict(variant));
+    this.index = new LruCache(deps.maxBytes, (variant) => variant.size, (_key, variant) => this.evicted.push(variant.address));
   }
 
   /**
@@ -83,6 +85,7 @@ export class ImageVariants {
     if (cached) {
       this.counts.hits += 1;
       if (this.index.get(key) === undefined) this.index.set(key, { address, size: cached.size });
+      await this.deleteEvicted();
       return { file: { ...cached, modifiedAt: source.modifiedAt }, mime: mimeOfFormat(transform.format), name };
     }
     const running = this.making.get(key) ?? this.make(source, transform, address).finally(() => this.making.delete(key));
@@ -113,6 +116,7 @@ export class ImageVariants {
     this.counts.made += 1;
     // Set after the write, so eviction never deletes a file before it exists.
     this.index.set(keyOf(address), { address, size: variant.bytes.length });
+    await this.deleteEvicted();
     return variant.bytes;
   }
 
@@ -120,18 +124,23 @@ export class ImageVariants {
   // a lowered limit trims them here. Runs once, on the first request, so start-up does not wait for it.
   private load(): Promise<void> {
     this.loading ??= this.deps.store.list().then(
-      (found) => {
+      async (found) => {
         found.sort((a, b) => a.modifiedAt.getTime() - b.modifiedAt.getTime());
         for (const { workspace, filename, name, size } of found) this.index.set(keyOf({ workspace, filename, name }), { address: { workspace, filename, name }, size });
+        await this.deleteEvicted();
       },
       (error: unknown) => this.deps.logger.error('could not list the image variants on disk; they are not counted until made again', { error }),
     );
     return this.loading;
   }
 
-  private evict(variant: CachedVariant): void {
-    this.counts.evicted += 1;
-    this.deps.store.remove(variant.address).catch((error: unknown) => this.deps.logger.error('could not delete an evicted image variant', { name: variant.address.name, error }));
+  private async deleteEvicted(): Promise<void> {
+    const evicted = this.evicted;
+    this.evicted = [];
+    for (const address of evicted) {
+      this.counts.evicted += 1;
+      await this.deps.store.remove(address).catch((error: unknown) => this.deps.logger.error('could not delete an evicted image variant', { name: address.name, error }));
+    }
   }
 }
 
