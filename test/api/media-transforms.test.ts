@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { readdir, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
-import { buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { makeJpeg, makePng, PDF_BYTES, SVG_WITH_SCRIPT, uploadMedia } from './media-fixtures.ts';
 
@@ -35,6 +35,8 @@ describe('media image transformations', () => {
       { filename: 'doc.pdf', bytes: PDF_BYTES },
       { filename: 'hidden.png', bytes: await makePng(300, 300) },
       { filename: 'gone.png', bytes: await makePng(100, 100) },
+      { filename: 'anim.gif', bytes: await animatedGif() },
+      { filename: 'moved.png', bytes: await makePng(100, 100) },
     ], { token });
     expect(uploaded.status).to.equal(201);
     const hidden = await server.request('PUT', '/api/v1/workspaces/default/media/hidden.png/visibility', { body: { visibility: 'private' }, token });
@@ -86,6 +88,17 @@ describe('media image transformations', () => {
     const jpegPad = await get('/media/default/photo.png?w=320&h=320&fit=contain&format=jpeg');
     const white = await sharp(Buffer.from(await jpegPad.arrayBuffer())).raw().toBuffer();
     expect([...white.subarray(0, 3)].every((value) => value > 245), 'JPEG padding is white').to.equal(true);
+  });
+
+  it('keeps an animation in GIF and WebP and takes the first frame for other formats', async () => {
+    const gif = await get('/media/default/anim.gif?w=32');
+    expect(gif.headers.get('content-type')).to.equal('image/gif');
+    const gifMeta = await imageOf(gif);
+    expect([gifMeta.width, gifMeta.height, gifMeta.pages]).to.deep.equal([32, 21, 2]);
+    const webp = await imageOf(await get('/media/default/anim.gif?w=32&format=webp'));
+    expect([webp.format, webp.width, webp.height, webp.pages]).to.deep.equal(['webp', 32, 21, 2]);
+    const png = await imageOf(await get('/media/default/anim.gif?w=32&format=png'));
+    expect([png.format, png.width, png.height, png.pages]).to.deep.equal(['png', 32, 21, undefined]);
   });
 
   it('makes a variant once: the second request is served from the same cache file', async () => {
@@ -187,6 +200,17 @@ describe('media image transformations', () => {
     expect((await variantFiles(server.dataDir)).some((file) => file.startsWith('default/gone.png/'))).to.equal(false);
     expect((await get('/media/default/gone.png?w=64')).status).to.equal(404);
   });
+
+  it('drops the variants of a renamed file; the new name makes its own', async () => {
+    expect((await get('/media/default/moved.png?w=64')).status).to.equal(200);
+    const renamed = await adminRequest(server, session, 'PUT', '/media/moved.png/rename', { filename: 'arrived.png' });
+    expect(renamed.status).to.equal(200);
+    const files = await variantFiles(server.dataDir);
+    expect(files.some((file) => file.startsWith('default/moved.png/'))).to.equal(false);
+    const arrived = await get('/media/default/arrived.png?w=64');
+    expect((await imageOf(arrived)).width).to.equal(64);
+    expect((await variantFiles(server.dataDir)).some((file) => file.startsWith('default/arrived.png/'))).to.equal(true);
+  });
 });
 
 describe('media image transformation cache size', () => {
@@ -230,6 +254,12 @@ describe('media image transformation cache size', () => {
     expect(onDisk).to.have.length(stats.files);
   });
 });
+
+// Two frames, red then green.
+async function animatedGif(): Promise<Buffer> {
+  const frames = await Promise.all(['#ff0000', '#00ff00'].map((background) => sharp({ create: { width: 60, height: 40, channels: 3, background } }).png().toBuffer()));
+  return sharp(frames, { join: { animated: true } }).gif({ delay: [100, 100] }).toBuffer();
+}
 
 async function exists(file: string): Promise<boolean> {
   return stat(file).then(() => true, () => false);

@@ -1,4 +1,4 @@
-// Image facts and thumbnails, the one place that uses sharp. sharp is loaded
+// Image facts, thumbnails and transformed variants, the one place that uses sharp. sharp is loaded
 // lazily: when its native part is missing the server still runs, images get
 // null dimensions and no thumbnail, and health reports `extensions.gd: false`.
 import type sharpModule from 'sharp';

@@ -152,7 +152,7 @@ export class MediaService {
     return { record, file };
   }
 
-  /** Hits, variants made and evicted since start, and what the variant cache holds now (for tests and health). */
+  /** Hits, variants made and evicted since start, and what the variant cache holds now (what the tests check a cache hit by). */
   variantStats(): VariantStats {
     return this.deps.variants.stats();
   }
@@ -302,7 +302,7 @@ export class MediaService {
       const { store, library, content } = this.deps;
       return renameMedia({ store, library, content, writer: this.mediaWriter, tx, now: this.isoNow() }, principal, workspace, current, newName);
     });
-    // Variants are cheap to make again under the new name; moving them would keep names that embed nothing of the old one anyway.
+    // The new name's variants are made on demand; the old name's would never be asked for again.
     if (renamed.filename !== filename) await this.deps.variants.dropFile(workspace, filename).catch((error: unknown) => this.logCleanup(error, filename));
     return renamed;
   }
