@@ -74,7 +74,7 @@ export class ImageVariants {
    * The variant of `source` for `transform`: from the cache when it is
    * there, else made (once, however many requests ask at the same time),
    * stored and counted against the cache size. Undefined when the source
-   * cannot be read or transformed. Throws only what the disk throws.
+   * cannot be read or transformed. Throws what reading the cache folder throws.
    */
   async open(source: VariantSource, transform: ImageTransform): Promise<ServedVariant | undefined> {
     await this.load();
@@ -112,8 +112,14 @@ export class ImageVariants {
       return original && transformImage(original, transform);
     });
     if (!variant) return undefined;
-    await this.deps.store.write(address, variant.bytes);
     this.counts.made += 1;
+    try {
+      await this.deps.store.write(address, variant.bytes);
+    } catch (error) {
+      // A full or read-only cache costs speed, not the image: it is served from memory and made again next time.
+      this.deps.logger.error('could not store an image variant', { name: address.name, error });
+      return variant.bytes;
+    }
     // Set after the write, so eviction never deletes a file before it exists.
     this.index.set(keyOf(address), { address, size: variant.bytes.length });
     await this.deleteEvicted();
