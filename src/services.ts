@@ -31,10 +31,12 @@ import { WebhookService } from './domain/webhooks/webhook-service.ts';
 import { BackupService } from './domain/backups/backup-service.ts';
 import { UpdateService } from './domain/updates/update-service.ts';
 import { FileFolder } from './storage/file-folder.ts';
+import { ImageVariants } from './domain/media/image-variants.ts';
 import { MediaLibrary } from './domain/media/media-library.ts';
 import { MediaService } from './domain/media/media-service.ts';
 import { resolveAllowedTypes } from './domain/media/media-types.ts';
 import { MediaStore } from './storage/media-store.ts';
+import { VariantStore } from './storage/variant-store.ts';
 import { ActivityLog } from './domain/activity/activity-log.ts';
 import { recordDomainEvents, recordLoginAttempts, recordSkippedFiles } from './domain/activity/activity-feeds.ts';
 import { PublishScheduler } from './domain/activity/publish-scheduler.ts';
@@ -234,6 +236,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     workspaces,
     library: mediaLibrary,
     store: mediaStore,
+    variants: new ImageVariants({ store: await VariantStore.open(config.dataDir), maxBytes: config.media.variantCacheBytes, logger }),
     allowedTypes: resolveAllowedTypes(config.media.allowedTypes),
     logger,
     missingFiles: primary && ((workspace, filename) => primary.media(workspace, filename)),

@@ -19,6 +19,8 @@ export interface MediaSettings {
   allowedTypes: string[];
   /** Keep a copy of every public file in the content repo at `{ws}/public/media/` for sites built from the repo (`CMS_MEDIA_IN_REPO`, default on; docs/static-sites.md). */
   inRepo: boolean;
+  /** The most bytes transformed images (`?w=…` on file URLs) may take in cache/variants/; least recently used ones go first. */
+  variantCacheBytes: number;
 }
 
 /** Webhook delivery settings. */
@@ -173,7 +175,11 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       uploadFileBytes: parseInteger(env.CMS_MAX_UPLOAD_BYTES ?? String(50 * 1024 * 1024), 'CMS_MAX_UPLOAD_BYTES', 1024, 1024 ** 4),
       uploadFiles: parseInteger(env.CMS_MAX_UPLOAD_FILES ?? '20', 'CMS_MAX_UPLOAD_FILES', 1, 1000),
     },
-    media: { allowedTypes: parseList(env.CMS_MEDIA_TYPES ?? 'image,video,audio,pdf,office,archive,text', 'CMS_MEDIA_TYPES'), inRepo: env.CMS_MEDIA_IN_REPO !== '0' },
+    media: {
+      allowedTypes: parseList(env.CMS_MEDIA_TYPES ?? 'image,video,audio,pdf,office,archive,text', 'CMS_MEDIA_TYPES'),
+      inRepo: env.CMS_MEDIA_IN_REPO !== '0',
+      variantCacheBytes: parseInteger(env.CMS_MEDIA_CACHE_BYTES ?? String(1024 ** 3), 'CMS_MEDIA_CACHE_BYTES', 1024, 1024 ** 5),
+    },
     webhooks: {
       timeoutMs: parseInteger(env.CMS_WEBHOOK_TIMEOUT_MS ?? '10000', 'CMS_WEBHOOK_TIMEOUT_MS', 100, 120_000),
       retryBaseMs: parseInteger(env.CMS_WEBHOOK_RETRY_BASE_MS ?? '30000', 'CMS_WEBHOOK_RETRY_BASE_MS', 1, 3_600_000),

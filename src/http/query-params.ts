@@ -101,6 +101,16 @@ export function integerParam(query: QueryValues, key: string, range: { min: numb
   return num;
 }
 
+/** A whole number from a fixed list (image sizes). Throws invalid_request for anything else, empty included, naming the allowed values. */
+export function integerChoiceParam(query: QueryValues, key: string, choices: readonly number[]): number | undefined {
+  const value = singleParam(query, key);
+  record(query, { name: key, schema: { type: 'integer', enum: [...choices] } });
+  if (value === undefined) return undefined;
+  const num = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!choices.includes(num)) throw invalid(key, `The query parameter "${key}" must be one of: ${choices.join(', ')}.`);
+  return num;
+}
+
 /** A moment as ISO 8601 (`2026-11-24` or `2026-11-24T10:00:00Z`), given back as a full ISO time in UTC. Throws invalid_request for anything else. */
 export function timeParam(query: QueryValues, key: string): string | undefined {
   const value = textParam(query, key);

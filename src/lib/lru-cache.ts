@@ -10,10 +10,22 @@ export class LruCache<K, V> {
   private readonly items = new Map<K, { value: V; weight: number }>();
   private total = 0;
 
+  /** `onEvict` hears of every value dropped to make room (not of delete() or clear()), e.g. to delete a file it stands for. */
   constructor(
     private readonly maxWeight: number,
     private readonly weigh: (value: V) => number = () => 1,
+    private readonly onEvict: (key: K, value: V) => void = () => undefined,
   ) {}
+
+  /** The total weight held. */
+  get weight(): number {
+    return this.total;
+  }
+
+  /** The number of values held. */
+  get size(): number {
+    return this.items.size;
+  }
 
   /** Returns the cached value and marks it most recently used. */
   get(key: K): V | undefined {
@@ -32,14 +44,32 @@ export class LruCache<K, V> {
       this.total -= previous.weight;
       this.items.delete(key);
     }
-    if (weight > this.maxWeight) return;
+    if (weight > this.maxWeight) {
+      this.onEvict(key, value);
+      return;
+    }
     this.items.set(key, { value, weight });
     this.total += weight;
     for (const [oldest, item] of this.items) {
       if (this.total <= this.maxWeight) break;
       this.items.delete(oldest);
       this.total -= item.weight;
+      this.onEvict(oldest, item.value);
     }
+  }
+
+  /** Drops one value; returns whether it was there. */
+  delete(key: K): boolean {
+    const item = this.items.get(key);
+    if (item === undefined) return false;
+    this.items.delete(key);
+    this.total -= item.weight;
+    return true;
+  }
+
+  /** The keys held, least recently used first. */
+  keys(): K[] {
+    return [...this.items.keys()];
   }
 
   /** Drops every value. */

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Writable, type Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../lib/errno.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -127,27 +127,7 @@ export class MediaStore {
 
   /** Opens a file for serving, or undefined when it is missing (or a symlink). */
   async open(kind: MediaFileKind, workspace: string, filename: string): Promise<OpenedMediaFile | undefined> {
-    let handle: FileHandle;
-    try {
-      handle = await open(this.pathOf(kind, workspace, filename), READ_FLAGS);
-    } catch (error) {
-      if (isNotFound(error) || errnoCode(error) === 'ELOOP') return undefined;
-      throw error;
-    }
-    const info = await handle.stat().catch(async (error: unknown) => {
-      await handle.close();
-      throw error;
-    });
-    if (!info.isFile()) {
-      await handle.close();
-      return undefined;
-    }
-    return {
-      size: info.size,
-      modifiedAt: info.mtime,
-      stream: (range) => handle.createReadStream({ start: range?.start, end: range?.end, autoClose: true }),
-      close: () => handle.close(),
-    };
+    return openServable(this.pathOf(kind, workspace, filename));
   }
 
   /** A file's whole content, or undefined when it is missing. */
@@ -227,6 +207,45 @@ export class MediaStore {
       throw error;
     }
   }
+}
+
+/**
+ * Opens a regular file for serving without following a symlink, or gives
+ * undefined when it is missing, a symlink or not a file. For the media
+ * trees (this file and variant-store.ts) only: `file` must be a checked path.
+ */
+export async function openServable(file: string): Promise<OpenedMediaFile | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, READ_FLAGS);
+  } catch (error) {
+    if (isNotFound(error) || errnoCode(error) === 'ELOOP') return undefined;
+    throw error;
+  }
+  const info = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
+  if (!info.isFile()) {
+    await handle.close();
+    return undefined;
+  }
+  return {
+    size: info.size,
+    modifiedAt: info.mtime,
+    stream: (range) => handle.createReadStream({ start: range?.start, end: range?.end, autoClose: true }),
+    close: () => handle.close(),
+  };
+}
+
+/** Serves bytes held in memory like an opened file (a variant just made). */
+export function bufferedFile(bytes: Uint8Array, modifiedAt: Date): OpenedMediaFile {
+  return {
+    size: bytes.length,
+    modifiedAt,
+    stream: (range) => Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).subarray(range?.start ?? 0, range === undefined ? undefined : range.end + 1)]),
+    close: () => Promise.resolve(),
+  };
 }
 
 // Writes an upload to a new file (never over an existing one) and fails as

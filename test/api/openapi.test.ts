@@ -109,6 +109,12 @@ describe('OpenAPI', function () {
     }
     const media = publicDoc.paths['/api/v1/workspaces/{ws}/media'].get.parameters!.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
     expect(media).to.have.members(['q', 'category', 'kind', 'visibility', 'limit', 'offset']);
+    for (const file of ['/media/{ws}/{filename}', '/media-thumbs/{ws}/{filename}']) {
+      const transform = publicDoc.paths[file].get.parameters!.filter((parameter) => parameter.in === 'query');
+      expect(transform.map((parameter) => parameter.name), file).to.have.members(['w', 'h', 'fit', 'format', 'q']);
+      expect(transform.find((parameter) => parameter.name === 'w')!.schema.enum, file).to.include(640);
+      expect(transform.find((parameter) => parameter.name === 'format')!.schema.enum, file).to.have.members(['webp', 'avif', 'jpeg', 'png']);
+    }
   });
 
   it('documents request bodies with the schemas the routes validate with', async () => {

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { AppError } from '../../src/errors/app-error.ts';
 import {
-  MAX_Q_LENGTH, choiceParam, filterParams, integerParam, localeParam, namesParam, pagingParams, parseListParams, parseReadParams,
+  MAX_Q_LENGTH, choiceParam, filterParams, integerChoiceParam, integerParam, localeParam, namesParam, pagingParams, parseListParams, parseReadParams,
   searchParam, singleParam, sortParams, textParam, validateQuery, type QueryValues,
 } from '../../src/http/query-params.ts';
 
@@ -80,6 +80,16 @@ describe('query parameters: one rule, one message', () => {
         expectRule(() => choiceParam({ order: value }, 'order', ['asc', 'desc']), 'order', 'The query parameter "order" must be one of: asc, desc.');
       }
       expectRule(() => choiceParam({ include_archived: 'yes' }, 'include_archived', ['true', 'false']), 'include_archived', 'The query parameter "include_archived" must be one of: true, false.');
+    });
+  });
+
+  describe('integer choices', () => {
+    it('returns a listed number and refuses any other value, naming the list', () => {
+      expect(integerChoiceParam({ w: '640' }, 'w', [320, 640])).to.equal(640);
+      expect(integerChoiceParam({}, 'w', [320, 640])).to.equal(undefined);
+      for (const value of ['500', '', '640.0', '+640', 'abc', '-320']) {
+        expectRule(() => integerChoiceParam({ w: value }, 'w', [320, 640]), 'w', 'The query parameter "w" must be one of: 320, 640.');
+      }
     });
   });
 

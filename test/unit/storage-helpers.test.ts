@@ -93,6 +93,22 @@ describe('storage helpers', () => {
       cache.set('huge', 'x'.repeat(7));
       expect(cache.get('huge')).to.equal(undefined);
     });
+
+    it('tells onEvict of each value dropped for room, not of delete(), and keeps its weight', () => {
+      const evicted: string[] = [];
+      const cache = new LruCache<string, string>(6, (value) => value.length, (key) => evicted.push(key));
+      cache.set('a', 'aa');
+      cache.set('b', 'bb');
+      cache.set('c', 'cc');
+      cache.get('a');
+      cache.set('d', 'dd');
+      expect(evicted).to.deep.equal(['b']);
+      expect(cache.delete('c')).to.equal(true);
+      expect(cache.delete('c')).to.equal(false);
+      expect([cache.size, cache.weight, cache.keys()]).to.deep.equal([2, 4, ['a', 'd']]);
+      cache.set('huge', 'x'.repeat(7));
+      expect(evicted).to.deep.equal(['b', 'huge']);
+    });
   });
 
   describe('writeFileAtomic', () => {

@@ -3,12 +3,17 @@
 // (ETag, Last-Modified → 304), byte ranges (206) for seeking in video and
 // audio, nosniff everywhere and a script-blocking CSP on SVG. Private files
 // need media.read on media:{filename} (a token, or an admin session).
+// Either URL takes `?w=&h=&fit=&format=&q=` to serve a transformed image
+// (docs/media.md "Image transformations"), with the same rules and headers.
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { contentTypeOf } from '../../domain/media/media-types.ts';
 import type { MediaFileKind, MediaService } from '../../domain/media/media-service.ts';
+import type { ImageTransformRequest } from '../../domain/media/image-transforms.ts';
 import { conditionMatches } from '../../http/etag.ts';
+import { validateQuery, type QueryState } from '../../http/query-params.ts';
 import type { AppState } from '../../http/state.ts';
+import { parseImageTransformQuery } from './media.schemas.ts';
 
 // Inline styles and embedded data images still render; scripts, plugins,
 // external loads and same-origin access (sandbox) do not.
@@ -17,23 +22,28 @@ const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; s
 /** Builds the router for /media/{ws}/{filename} and /media-thumbs/{ws}/{filename} (GET and HEAD). */
 export function createMediaFilesRouter(media: MediaService): Router<AppState> {
   const router = new Router<AppState>();
-  router.get('/media/:ws/:filename', (ctx) => serve(ctx, media, 'file'));
-  router.get('/media-thumbs/:ws/:filename', (ctx) => serve(ctx, media, 'thumb'));
+  const transform = validateQuery(parseImageTransformQuery);
+  router.get('/media/:ws/:filename', transform, (ctx) => serve(ctx, media, 'file'));
+  router.get('/media-thumbs/:ws/:filename', transform, (ctx) => serve(ctx, media, 'thumb'));
   return router;
 }
 
-async function serve(ctx: Context & { state: AppState; params: Record<string, string> }, media: MediaService, kind: MediaFileKind): Promise<void> {
-  const { record, file } = await media.openFile(ctx.state.principal, ctx.params.ws, ctx.params.filename, kind);
+type FileContext = Context & { state: AppState & QueryState<ImageTransformRequest>; params: Record<string, string> };
+
+async function serve(ctx: FileContext, media: MediaService, kind: MediaFileKind): Promise<void> {
+  const { record, file, variant } = await media.openFile(ctx.state.principal, ctx.params.ws, ctx.params.filename, kind, ctx.state.query);
   let streaming = false;
   try {
-    const etag = `"${file.size.toString(16)}-${Math.floor(file.modifiedAt.getTime()).toString(16)}"`;
-    ctx.set('Content-Type', contentTypeOf(record.mime));
+    // A variant's name holds its source's version and the transformation, so it is its validator.
+    const etag = variant ? `"${variant.name}"` : `"${file.size.toString(16)}-${Math.floor(file.modifiedAt.getTime()).toString(16)}"`;
+    const mime = variant?.mime ?? record.mime;
+    ctx.set('Content-Type', contentTypeOf(mime));
     ctx.set('ETag', etag);
     ctx.set('Last-Modified', file.modifiedAt.toUTCString());
     ctx.set('Accept-Ranges', 'bytes');
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', record.visibility === 'private' ? 'private, no-cache' : 'public, no-cache');
-    if (record.mime === 'image/svg+xml') ctx.set('Content-Security-Policy', SVG_CSP);
+    if (mime === 'image/svg+xml') ctx.set('Content-Security-Policy', SVG_CSP);
     if (isNotModified(ctx, etag, file.modifiedAt)) {
       ctx.status = 304;
       return;

@@ -1,11 +1,13 @@
-// Request bodies and the list query of the media routes (SPEC "Media").
+// Request bodies and the query parameters of the media routes (SPEC "Media"):
+// the list query, and the transformation parameters of file URLs.
 // Names and values in bodies are checked further by the domain (file names, category paths).
 import type { JSONSchemaType } from 'ajv';
 import { parseCategory } from '../../domain/media/categories.ts';
+import { IMAGE_FITS, IMAGE_FORMATS, IMAGE_SIZES, QUALITY_RANGE, type ImageTransformRequest } from '../../domain/media/image-transforms.ts';
 import type { MediaQuery } from '../../domain/media/media-query.ts';
 import { MEDIA_VISIBILITIES } from '../../domain/media/media-record.ts';
 import { MEDIA_GROUPS } from '../../domain/media/media-types.ts';
-import { choiceParam, pagingParams, searchParam, textParam, type QueryValues } from '../../http/query-params.ts';
+import { choiceParam, integerChoiceParam, integerParam, pagingParams, searchParam, textParam, type QueryValues } from '../../http/query-params.ts';
 
 const filename = { type: 'string', maxLength: 255 } as const;
 const files = { type: 'array', items: filename, minItems: 1, maxItems: 1000 } as const;
@@ -151,5 +153,20 @@ export function parseMediaListQuery(query: QueryValues): MediaQuery {
     ...(category === '' ? {} : { category }),
     ...(kind === undefined ? {} : { kind }),
     ...(visibility === undefined ? {} : { visibility }),
+  };
+}
+
+/**
+ * The transformation parameters of a media file URL: `w` and `h` (one of
+ * IMAGE_SIZES), `fit`, `format` and `q` (1–100); other keys are ignored.
+ * Throws invalid_request naming the parameter.
+ */
+export function parseImageTransformQuery(query: QueryValues): ImageTransformRequest {
+  return {
+    width: integerChoiceParam(query, 'w', IMAGE_SIZES),
+    height: integerChoiceParam(query, 'h', IMAGE_SIZES),
+    fit: choiceParam(query, 'fit', IMAGE_FITS),
+    format: choiceParam(query, 'format', IMAGE_FORMATS),
+    quality: integerParam(query, 'q', QUALITY_RANGE),
   };
 }

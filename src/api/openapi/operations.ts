@@ -66,6 +66,16 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'PATCH /api/v1/workspaces/{ws}/media/{filename}/visibility': { tag: 'Media', summary: 'Makes a file public or private.', body: visibilitySchema, answer: envelope(ref('MediaItem')) },
   'DELETE /api/v1/workspaces/{ws}/media/{filename}': { tag: 'Media', summary: 'Deletes a media file.', answer: ref('Ok') },
 
-  'GET /media/{ws}/{filename}': { tag: 'Media files', summary: 'The file itself, with its own content type; private files need media.read.', answer: binary, produces: '*/*' },
-  'GET /media-thumbs/{ws}/{filename}': { tag: 'Media files', summary: 'A thumbnail of a raster image (WebP).', answer: binary, produces: 'image/webp' },
+  'GET /media/{ws}/{filename}': {
+    tag: 'Media files',
+    summary: 'The file itself, with its own content type; private files need media.read. With w, h (sizes from a fixed list), fit, format or q, a raster image is served resized or converted and cached; SVG is served unchanged, other files are 400 (docs/media.md "Image transformations").',
+    answer: binary,
+    produces: '*/*',
+  },
+  'GET /media-thumbs/{ws}/{filename}': {
+    tag: 'Media files',
+    summary: 'A thumbnail of a raster image (at most 400 px, in the image\'s own format); the original for other files. Takes the transformation parameters of /media/{ws}/{filename}, with the same result.',
+    answer: binary,
+    produces: 'image/*',
+  },
 };

@@ -1,8 +1,9 @@
-// Image facts and thumbnails, the one place that uses sharp. sharp is loaded
+// Image facts, thumbnails and transformed variants, the one place that uses sharp. sharp is loaded
 // lazily: when its native part is missing the server still runs, images get
 // null dimensions and no thumbnail, and health reports `extensions.gd: false`.
 import type sharpModule from 'sharp';
 import type { Sharp } from 'sharp';
+import { mimeOfFormat, outputBox, type ImageTransform, type VariantFormat } from './image-transforms.ts';
 import { isRasterImage } from './media-types.ts';
 
 /** The longest side of a thumbnail, in pixels. */
@@ -28,6 +29,25 @@ const ENCODERS: Record<string, (image: Sharp) => Sharp> = {
   'image/webp': (image) => image.webp({ quality: 80 }),
   'image/avif': (image) => image.avif({ effort: 2 }),
 };
+
+// Variants: quality only for the lossy formats; AVIF at a low effort, as
+// its default effort costs seconds per image on a small machine.
+const VARIANT_ENCODERS: Record<VariantFormat, (image: Sharp, quality: number | undefined) => Sharp> = {
+  jpeg: (image, quality) => image.jpeg({ quality }),
+  webp: (image, quality) => image.webp({ quality }),
+  avif: (image, quality) => image.avif({ quality, effort: 2 }),
+  png: (image) => image.png(),
+  gif: (image) => image.gif(),
+};
+
+// Only these keep every frame of an animated source; the others get its first frame.
+const ANIMATED_FORMATS: ReadonlySet<VariantFormat> = new Set(['gif', 'webp']);
+
+/** A transformed image: its bytes and MIME type. */
+export interface ImageVariant {
+  bytes: Uint8Array;
+  mime: string;
+}
 
 let loading: Promise<SharpFactory | undefined> | undefined;
 let probing: Promise<boolean> | undefined;
@@ -82,6 +102,36 @@ export async function makeThumbnail(bytes: Uint8Array, mime: string): Promise<Ui
   if (!sharp || !isRasterImage(mime)) return undefined;
   try {
     return await resize(sharp, bytes, mime);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Applies a normalized transformation to a raster image: resized into the
+ * box of outputBox() (never enlarged), EXIF orientation applied, metadata
+ * stripped, encoded in `transform.format`. An animated GIF or WebP stays
+ * animated when the output is GIF or WebP. Padding (`contain`) is
+ * transparent, or white in JPEG, which has no transparency. Undefined when
+ * sharp is missing or cannot read the image. Throws nothing.
+ */
+export async function transformImage(bytes: Uint8Array, transform: ImageTransform): Promise<ImageVariant | undefined> {
+  const sharp = await loadSharp();
+  if (!sharp) return undefined;
+  try {
+    const metadata = await sharp(bytes).metadata();
+    const animated = (metadata.pages ?? 1) > 1 && ANIMATED_FORMATS.has(transform.format);
+    const width = metadata.autoOrient?.width ?? metadata.width;
+    const height = animated ? (metadata.pageHeight ?? metadata.height) : (metadata.autoOrient?.height ?? metadata.height);
+    if (!isPositive(width) || !isPositive(height)) return undefined;
+    const box = outputBox({ width, height }, transform);
+    const opaque = transform.format === 'jpeg';
+    const background = opaque ? { r: 255, g: 255, b: 255, alpha: 1 } : { r: 0, g: 0, b: 0, alpha: 0 };
+    let image = sharp(bytes, { animated }).autoOrient();
+    if (box.width !== undefined || box.height !== undefined) image = image.resize(box.width, box.height, { fit: transform.fit, background });
+    if (opaque) image = image.flatten({ background: '#ffffff' });
+    const output = await VARIANT_ENCODERS[transform.format](image, transform.quality).toBuffer();
+    return { bytes: output, mime: mimeOfFormat(transform.format) };
   } catch {
     return undefined;
   }

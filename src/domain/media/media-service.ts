@@ -19,13 +19,15 @@ import {
   assertCategoryExists, listWith, newCategoryPath, planCategoryDelete, planCategoryRename, renamedCategoryPath, type CategoryState,
 } from './category-plans.ts';
 import { isValidMediaFilename } from './file-names.ts';
+import { isTransformRequested, normalizeTransform, type ImageTransformRequest } from './image-transforms.ts';
+import type { ImageVariants, VariantStats } from './image-variants.ts';
 import { makeThumbnail } from './images.ts';
 import type { MediaLibrary } from './media-library.ts';
 import { mediaMatcher, type MediaQuery } from './media-query.ts';
 import { hasThumbnail, type MediaRecord, type MediaVisibility } from './media-record.ts';
 import { entriesUsingMedia } from './media-references.ts';
 import { renameMedia } from './media-rename.ts';
-import type { AllowedTypes } from './media-types.ts';
+import { isRasterImage, SVG_TYPE, type AllowedTypes } from './media-types.ts';
 import { placeUploads, prepareUpload, type PreparedUpload, type UploadedFile } from './media-uploads.ts';
 import { MediaWriter, type MediaChangeSet } from './media-writer.ts';
 
@@ -44,6 +46,8 @@ export interface MediaServiceDeps {
   workspaces: WorkspaceService;
   library: MediaLibrary;
   store: MediaStore;
+  /** Transformed images (`?w=&h=&fit=&format=&q=` on file URLs). */
+  variants: ImageVariants;
   allowedTypes: AllowedTypes;
   logger: Logger;
   /** On a replica: binaries missing on disk are fetched from here on first request and kept. */
@@ -71,6 +75,8 @@ export interface MediaUse {
 export interface ServedFile {
   record: MediaRecord;
   file: OpenedMediaFile;
+  /** Set when a transformation was served: the output's MIME type and the variant's name (its validator). */
+  variant?: { mime: string; name: string };
 }
 
 /** Body of the meta route: empty string or null clears a value, a missing key keeps it. */
@@ -126,18 +132,31 @@ export class MediaService {
   /**
    * Opens a file (or its thumbnail) for serving. Private files need
    * `media.read` on `media:{filename}`. A thumbnail missing from the cache is
-   * made again; files without one serve the original. Throws not_found,
-   * unauthorized (401), forbidden (403).
+   * made again; files without one serve the original. With a
+   * transformation (either URL), a raster image is served transformed; SVG,
+   * an image that cannot be read and a transformation that changes nothing
+   * serve the original. Throws not_found, unauthorized (401), forbidden
+   * (403), invalid_request (a transformation of a file that is no image).
    */
-  async openFile(principal: Principal, workspace: string, filename: string, kind: MediaFileKind): Promise<ServedFile> {
+  async openFile(principal: Principal, workspace: string, filename: string, kind: MediaFileKind, transform: ImageTransformRequest = {}): Promise<ServedFile> {
     this.deps.workspaces.get(workspace);
     const record = isValidMediaFilename(filename) ? this.deps.library.find(workspace, filename) : undefined;
     if (!record) throw notFound(`No media file "${filename.slice(0, 200)}".`);
     if (record.visibility === 'private') authorize(principal, request(workspace, 'media.read', `media:${filename}`));
+    if (isTransformRequested(transform) && !isRasterImage(record.mime) && record.mime !== SVG_TYPE.mime) {
+      throw new AppError('invalid_request', `The media file "${filename}" is not an image; only images can be resized or converted.`);
+    }
     await this.fetchIfMissing(workspace, filename);
+    const variant = isTransformRequested(transform) ? await this.openVariant(workspace, record, transform) : undefined;
+    if (variant) return variant;
     const file = (kind === 'thumb' && hasThumbnail(record) ? await this.openThumbnail(workspace, filename, record.mime) : undefined) ?? (await this.deps.store.open('file', workspace, filename));
     if (!file) throw notFound(`The media file "${filename}" is missing on disk.`);
     return { record, file };
+  }
+
+  /** Hits, variants made and evicted since start, and what the variant cache holds now (what the tests check a cache hit by). */
+  variantStats(): VariantStats {
+    return this.deps.variants.stats();
   }
 
   /**
@@ -268,6 +287,7 @@ export class MediaService {
     for (const filename of removed) {
       await this.deps.store.remove('file', workspace, filename).catch((error: unknown) => this.logCleanup(error, filename));
       await this.deps.store.remove('thumb', workspace, filename).catch((error: unknown) => this.logCleanup(error, filename));
+      await this.deps.variants.dropFile(workspace, filename).catch((error: unknown) => this.logCleanup(error, filename));
     }
   }
 
@@ -279,11 +299,14 @@ export class MediaService {
    */
   async rename(principal: Principal, workspace: string, filename: string, newName: string): Promise<MediaRecord> {
     this.authorizeOn(principal, workspace, 'media.update', `media:${filename}`);
-    return this.deps.writer.transaction(async (tx) => {
+    const renamed = await this.deps.writer.transaction(async (tx) => {
       const [current] = this.getRecords(workspace, [filename], false);
       const { store, library, content } = this.deps;
       return renameMedia({ store, library, content, writer: this.mediaWriter, tx, now: this.isoNow() }, principal, workspace, current, newName);
     });
+    // The new name's variants are made on demand; the old name's would never be asked for again.
+    if (renamed.filename !== filename) await this.deps.variants.dropFile(workspace, filename).catch((error: unknown) => this.logCleanup(error, filename));
+    return renamed;
   }
 
   /**
@@ -393,6 +416,21 @@ export class MediaService {
       await this.deps.store.discardStaged(staged.id);
       throw error;
     }
+  }
+
+  // Undefined means "serve the original": SVG and unreadable images have no
+  // pixels to work on, and a transformation may normalize to nothing.
+  private async openVariant(workspace: string, record: MediaRecord, request: ImageTransformRequest): Promise<ServedFile | undefined> {
+    const transform = hasThumbnail(record) ? normalizeTransform(request, record.mime) : undefined;
+    if (!transform) return undefined;
+    const { filename } = record;
+    const original = await this.deps.store.open('file', workspace, filename);
+    if (!original) return undefined;
+    await original.close();
+    const version = `${original.size.toString(16)}-${original.modifiedAt.getTime().toString(16)}`;
+    const read = () => this.deps.store.read('file', workspace, filename);
+    const served = await this.deps.variants.open({ workspace, filename, version, modifiedAt: original.modifiedAt, read }, transform);
+    return served && { record, file: served.file, variant: { mime: served.mime, name: served.name } };
   }
 
   private async openThumbnail(workspace: string, filename: string, mime: string): Promise<OpenedMediaFile | undefined> {
