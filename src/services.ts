@@ -149,6 +149,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const workspaces = await WorkspaceService.load(repo, writer, [config.defaultWorkspace]);
   // A replica never commits: its content is its primary's.
   if (config.role === 'primary') await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
+  // Read before loading: the index holds at least this commit, so the changes feed never claims more than it holds.
+  writer.markIndexed(await repo.head());
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
 
   const mediaLibrary = new MediaLibrary(repo, recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', problem)));

@@ -42,6 +42,14 @@ export class LruCache<K, V> {
     }
   }
 
+  /** Drops the value of `key`, if any. */
+  delete(key: K): void {
+    const item = this.items.get(key);
+    if (item === undefined) return;
+    this.items.delete(key);
+    this.total -= item.weight;
+  }
+
   /** Drops every value. */
   clear(): void {
     this.items.clear();
