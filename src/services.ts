@@ -6,6 +6,7 @@ import { ConfigError, type Config } from './config/config.ts';
 import { ContentIndex } from './domain/content/content-index.ts';
 import { ContentWriter, type ContentReader } from './domain/content/content-writer.ts';
 import { EntryService } from './domain/entries/entry-service.ts';
+import { ChangesFeed } from './domain/changes/changes-feed.ts';
 import { EventBus } from './domain/model/events.ts';
 import { HealthService, type NodeHealth } from './domain/health.ts';
 import { TypeService } from './domain/types/type-service.ts';
@@ -68,6 +69,8 @@ export interface Services {
   workspaces: WorkspaceService;
   types: TypeService;
   entries: EntryService;
+  /** What changed since a commit, per caller (docs/changes-feed.md). */
+  changes: ChangesFeed;
   /** Domain events, emitted after each commit. */
   events: EventBus;
   /** Users and roles held in memory (state folder). */
@@ -270,6 +273,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     workspaces,
     types,
     entries: new EntryService(writer, content),
+    changes: new ChangesFeed(repo, writer, content),
     events,
     accounts,
     users,

@@ -209,8 +209,9 @@ function transition(was: boolean, is: boolean, changed: boolean): ChangeItem['ch
 }
 
 // An entry that appeared, went or moved slug is one item for the whole entry
-// (all its locales); an entry seen on both sides gets an item when its root
-// file changed and one per changed translation file.
+// (all its locales). An entry seen on both sides gets one `updated` item when
+// its root file changed, which covers every locale, and an item per
+// translation file that appeared or went (or changed, when the root did not).
 function entryItems(entry: TouchedEntry, was: boolean, is: boolean): Keyed[] {
   const { before, after } = entry;
   const when = at(entry.commit);
@@ -220,6 +221,7 @@ function entryItems(entry: TouchedEntry, was: boolean, is: boolean): Keyed[] {
   if (before!.slug !== after!.slug) return [entryItem(entry.type, before!, 'deleted', when), entryItem(entry.type, after!, 'created', when)];
   const items = entry.rootChanged ? [entryItem(entry.type, after!, 'updated', when)] : [];
   for (const translation of entry.translations) {
+    if (entry.rootChanged && translation.change === 'modified') continue;
     const change = translation.change === 'added' ? 'created' : translation.change === 'deleted' ? 'deleted' : 'updated';
     items.push(entryItem(entry.type, after!, change, at(translation.commit), translation.locale));
   }
