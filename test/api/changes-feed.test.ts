@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { buildAdminServer, issueToken } from '../helpers/auth.ts';
 import { contentRepoOf, externalCommit, git, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
-import type { TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const ROOT = '/api/v1/workspaces/default';
 
@@ -254,6 +254,29 @@ describe('changes feed', () => {
     const otherSince = await changes(`?since=${await headOid(repo)}&cursor=${encodeURIComponent(cursor)}`);
     expect(otherSince.status).to.equal(400);
     expect(otherSince.body.error.code).to.equal('invalid_request');
+  });
+
+  it('answers a full listing as of the commit the index holds, so a git commit not yet taken in comes with the next since', async () => {
+    // The watch for outside commits waits a minute here, so the commit below is in git but not in memory.
+    const slow = await startTestServer({ env: { CMS_WATCH_INTERVAL_MS: '60000' } });
+    try {
+      const slowRepo = contentRepoOf(slow.dataDir);
+      const indexed = await headOid(slowRepo);
+      const added = await externalCommit(
+        slowRepo,
+        { write: { 'default/types/posts.yaml': 'label: Posts\nfields:\n  body:\n    type: markdown\n', 'default/entries/posts/early.md': '---\nid: early00001\ntitle: Early\nstatus: published\n---\n' } },
+        'Add posts by hand',
+      );
+      const listing = await slow.request('GET', `${ROOT}/changes`);
+      expect(listing.status).to.equal(200);
+      expect(listing.body.meta.head).to.equal(indexed);
+      expect(listing.body.data).to.deep.equal([]);
+      const next = await slow.request('GET', `${ROOT}/changes?since=${listing.body.meta.head}`);
+      expect(next.body.meta.head).to.equal(added);
+      expect(summary(next.body.data)).to.deep.equal(['type posts/posts created', 'entry posts/early created']);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('refuses an unknown or malformed since, a bad limit or cursor, and an unknown workspace', async () => {

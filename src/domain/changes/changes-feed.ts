@@ -92,8 +92,9 @@ export class ChangesFeed {
       const set = await this.changeSet(workspace, since, head);
       items = this.changesOf(viewer, workspace, set, now);
     }
-    items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    // Cut before sorting: later pages of a long listing sort only what is left.
     const rest = cursor ? items.filter((item) => item.key > cursor.after) : items;
+    rest.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const page = rest.slice(0, query.limit);
     const meta: ChangesPage['meta'] = { since, head };
     if (rest.length > page.length) meta.next_cursor = encodeCursor({ since, head, now, after: page[page.length - 1].key });
@@ -154,6 +155,8 @@ export class ChangesFeed {
       const was = viewer.seesEntriesOf(sides?.before);
       const is = viewer.seesEntriesOf(sides?.after);
       if (!was && !is) continue;
+      // With the type readable on both sides only time can change an untouched entry, and only for readers of public entries, and only if one came due.
+      if (was && is && (viewer.readsWhole(type.name) || index.nextPublishAfter(range.sinceTime) > range.now)) continue;
       const typeChange = sides ? at(sides.commit) : { oid: set.head.oid, at: set.head.timestamp };
       for (const entry of index.all()) {
         if (range.touched.has(`${type.name}/${entry.id}`)) continue;
@@ -194,7 +197,7 @@ class Viewer {
     return this.readsWhole(type.name) || isPubliclyVisible(entry, time);
   }
 
-  private readsWhole(name: string): boolean {
+  readsWhole(name: string): boolean {
     let answer = this.wholeCollections.get(name);
     if (answer === undefined) this.wholeCollections.set(name, (answer = readsWholeCollection(this.principal, this.workspace, name)));
     return answer;
