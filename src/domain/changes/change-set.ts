@@ -65,6 +65,8 @@ export interface ChangeSetLimits {
 }
 
 const ENTRY_PATH = /^[^/]+\/entries\/([^/]+)\/([^/]+)$/;
+// Object reads and parsing are synchronous, so a large range gives other requests a turn this often.
+const YIELD_EVERY_MS = 10;
 
 /**
  * Reads what changed in `workspace` between the commits `since` and `head`.
@@ -144,7 +146,12 @@ async function readEntries(
     }
     return found;
   };
+  let lastYield = performance.now();
   for (const files of slugs) {
+    if (performance.now() - lastYield > YIELD_EVERY_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
     const typeSides = sides.types.get(files.type);
     const before = await entryAt(repo, workspace, sides.since.oid, typeSides?.before, files.slug);
     const after = await entryAt(repo, workspace, sides.head.oid, typeSides?.after, files.slug);
