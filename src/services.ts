@@ -6,6 +6,7 @@ import { ConfigError, type Config } from './config/config.ts';
 import { ContentIndex } from './domain/content/content-index.ts';
 import { ContentWriter, type ContentReader } from './domain/content/content-writer.ts';
 import { EntryService } from './domain/entries/entry-service.ts';
+import { ChangesFeed } from './domain/changes/changes-feed.ts';
 import { EventBus } from './domain/model/events.ts';
 import { HealthService, type NodeHealth } from './domain/health.ts';
 import { TypeService } from './domain/types/type-service.ts';
@@ -70,6 +71,8 @@ export interface Services {
   workspaces: WorkspaceService;
   types: TypeService;
   entries: EntryService;
+  /** What changed since a commit, per caller (docs/changes-feed.md). */
+  changes: ChangesFeed;
   /** Domain events, emitted after each commit. */
   events: EventBus;
   /** Users and roles held in memory (state folder). */
@@ -151,6 +154,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const workspaces = await WorkspaceService.load(repo, writer, [config.defaultWorkspace]);
   // A replica never commits: its content is its primary's.
   if (config.role === 'primary') await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
+  // Read before loading: the index holds at least this commit, so the changes feed never claims more than it holds.
+  writer.markIndexed(await repo.head());
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
 
   const mediaLibrary = new MediaLibrary(repo, recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', problem)));
@@ -273,6 +278,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     workspaces,
     types,
     entries: new EntryService(writer, content),
+    changes: new ChangesFeed(repo, writer, content),
     events,
     accounts,
     users,

@@ -10,11 +10,13 @@ import { ResponseCache } from '../http/response-cache.ts';
 import type { AppState } from '../http/state.ts';
 import type { ContentIndex } from '../domain/content/content-index.ts';
 import type { ContentWriter } from '../domain/content/content-writer.ts';
+import type { ChangesFeed } from '../domain/changes/changes-feed.ts';
 import type { EntryService } from '../domain/entries/entry-service.ts';
 import type { HealthService } from '../domain/health.ts';
 import type { MediaService } from '../domain/media/media-service.ts';
 import type { TypeService } from '../domain/types/type-service.ts';
 import type { WorkspaceService } from '../domain/workspaces/workspace-service.ts';
+import { createChangesRouter } from './changes/changes.routes.ts';
 import { createContentTypesRouter } from './content-types/content-types.routes.ts';
 import { createEntriesRouter } from './entries/entries.routes.ts';
 import { createHealthRouter } from './health/health.routes.ts';
@@ -39,6 +41,7 @@ export interface PublicApiServices {
   writer: Pick<ContentWriter, 'changeCount'>;
   types: TypeService;
   entries: EntryService;
+  changes: ChangesFeed;
   media: MediaService;
 }
 
@@ -60,6 +63,7 @@ export function createPublicRouter(services: PublicApiServices, config: Config, 
     health,
     createContentTypesRouter(services.types, body, { fieldTypesInMeta: false }),
     createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true, cache }),
+    createChangesRouter(services.changes),
     createMediaRouter(services.media, { admin: false, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
   ]) {
     scoped.use(router.routes());

@@ -61,6 +61,12 @@ export interface CommitRequest {
   mergeParents?: string[];
 }
 
+/** The newest commit that changed a path, and how many first parents it lies behind HEAD (0: HEAD itself). */
+export interface NewestChange {
+  commit: CommitInfo;
+  depth: number;
+}
+
 /** Options of ContentRepo.open(). */
 export interface ContentRepoOptions {
   /** How long a commit waits for a lock held by another git process before failing with `conflict` (ms, default 3000). */
@@ -261,6 +267,25 @@ export class ContentRepo {
   async changedPaths(fromOid: string, toOid: string, prefix = ''): Promise<ChangedPath[]> {
     const [from, to] = await Promise.all([this.getCommit(fromOid), this.getCommit(toOid)]);
     return this.history.diff(from.tree, to.tree, checkFolder(prefix));
+  }
+
+  /** The commit `oid` described. Throws `not_found` for an unknown commit. */
+  async commitInfo(oid: string): Promise<CommitInfo> {
+    return describeCommit(oid, await this.getCommit(oid));
+  }
+
+  /**
+   * For each of `paths`, the newest commit in `since..head` (first parents
+   * from `head`) that changed it. The walk stops at `since`, once every path
+   * is found, or after `maxCommits` commits, so a `since` that is no ancestor
+   * of `head` (rewritten history) costs a bounded walk; paths it did not find
+   * are left out. Throws `not_found` for an unknown `head`.
+   */
+  async newestChanges(options: { head: string; since: string; paths: string[]; maxCommits: number }): Promise<Map<string, NewestChange>> {
+    options.paths.forEach(checkRepoPath);
+    await this.getCommit(options.head);
+    const found = await this.history.newestChanges(options.head, options.since, options.paths, options.maxCommits);
+    return new Map([...found].map(([file, { oid, commit, depth }]) => [file, { commit: describeCommit(oid, commit), depth }]));
   }
 
   /** Every file path in the tree of commit `oid` under the folder `prefix` ('' for all), sorted. Throws `not_found` for an unknown commit. */

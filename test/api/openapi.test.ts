@@ -178,6 +178,12 @@ describe('OpenAPI', function () {
     typed.check('/api/v1/workspaces/{ws}/content/posts/{id}', 'patch', 200, patched.body);
     const deleted = await server.request('DELETE', `/api/v1/workspaces/default/content/posts/${created.body.data.id}`, { token });
     typed.check('/api/v1/workspaces/{ws}/content/posts/{id}', 'delete', 200, deleted.body);
+
+    const listing = await server.request('GET', '/api/v1/workspaces/default/changes?limit=1', { token });
+    generic.check('/api/v1/workspaces/{ws}/changes', 'get', 200, listing.body);
+    expect(listing.body.meta.next_cursor).to.be.a('string');
+    const since = await server.request('GET', `/api/v1/workspaces/default/changes?since=${listing.body.meta.head}`, { token });
+    generic.check('/api/v1/workspaces/{ws}/changes', 'get', 200, since.body);
   });
 
   it('serves the reference page at /api/docs with Swagger UI from this server under a strict CSP', async () => {

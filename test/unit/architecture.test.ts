@@ -45,7 +45,7 @@ const DOMAIN_FLOORS: string[][] = [
   ['query'], // the in-memory query engine
   ['content'], // the content index and the write path
   ['workspaces'],
-  ['types', 'entries', 'media', 'webhooks', 'activity'], // services
+  ['types', 'entries', 'media', 'webhooks', 'activity', 'changes'], // services; the changes feed
   ['trash', 'history', 'backups', 'health', 'live', 'git'], // services built on entries, webhooks, media; the live feed; git as a peer
   ['dashboard', 'updates', 'replica'], // replica: following a primary, built on the git peer
 ];

@@ -11,7 +11,7 @@ import { envelope, ref, type JsonSchema } from './schemas.ts';
 /** One operation's documentation; `body` and `answer` are JSON Schemas (refs allowed). */
 export interface OperationDoc {
   summary: string;
-  tag: 'Health' | 'Content types' | 'Entries' | 'Media' | 'Media files' | 'Reference';
+  tag: 'Health' | 'Content types' | 'Entries' | 'Changes' | 'Media' | 'Media files' | 'Reference';
   /** The JSON request body; `multipart` for the upload form. */
   body?: JsonSchema | 'multipart';
   /** The success answer (200 unless `status`); undefined for a non-JSON answer. */
@@ -50,6 +50,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'PUT /api/v1/workspaces/{ws}/content/{type}/{id}': { tag: 'Entries', summary: 'Updates an entry; If-Match guards against lost updates (content.update).', body: ref('EntryInput'), answer: envelope(entry) },
   'PATCH /api/v1/workspaces/{ws}/content/{type}/{id}': { tag: 'Entries', summary: 'Updates the given fields of an entry (content.update).', body: ref('EntryInput'), answer: envelope(entry) },
   'DELETE /api/v1/workspaces/{ws}/content/{type}/{id}': { tag: 'Entries', summary: 'Moves an entry to the trash (content.delete).', answer: ref('Ok') },
+
+  'GET /api/v1/workspaces/{ws}/changes': {
+    tag: 'Changes',
+    summary: 'What changed since a commit for this caller, with the visibility of the list routes (docs/changes-feed.md): store meta.head and ask ?since= it next time; follow meta.next_cursor.',
+    answer: envelope({ type: 'array', items: ref('ChangeItem') }, ref('ChangesMeta')),
+  },
 
   'GET /api/v1/workspaces/{ws}/media': { tag: 'Media', summary: 'Lists media files, with q, category and paging.', answer: envelope({ type: 'array', items: ref('MediaItem') }, listMeta) },
   'POST /api/v1/workspaces/{ws}/media': { tag: 'Media', summary: 'Uploads files as multipart/form-data (media[] and an optional category).', body: 'multipart', answer: envelope({ type: 'array', items: ref('MediaItem') }, categoriesMeta), status: 201 },

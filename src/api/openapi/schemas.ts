@@ -84,6 +84,25 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' }, sort: string, order: { enum: ['asc', 'desc'] }, locale: string },
   },
   Entry: entrySchema({ type: 'object', additionalProperties: true }),
+  ChangeItem: {
+    type: 'object',
+    required: ['kind', 'type', 'id', 'slug', 'change', 'commit', 'at'],
+    properties: {
+      kind: { enum: ['entry', 'type'] },
+      type: string,
+      id: string,
+      slug: string,
+      locale: { type: 'string', description: 'Set when the item is one translation of the entry; absent when it is the entry with all its locales.' },
+      change: { enum: ['created', 'updated', 'deleted'] },
+      commit: { type: 'string', pattern: '^[0-9a-f]{40}$' },
+      at: time,
+    },
+  },
+  ChangesMeta: {
+    type: 'object',
+    required: ['since', 'head'],
+    properties: { since: nullable({ type: 'string', pattern: '^[0-9a-f]{40}$' }), head: { type: 'string', pattern: '^[0-9a-f]{40}$' }, next_cursor: string },
+  },
   FieldDefinition: fieldDefinition,
   ContentType: {
     type: 'object',

@@ -79,6 +79,7 @@ const SYSTEM_AUTHOR = gitAuthorOf(ANONYMOUS);
 export class ContentWriter {
   private readonly running = new AsyncLocalStorage<Transaction>();
   private changes = 0;
+  private indexed: string | undefined;
 
   constructor(
     private readonly repo: ContentRepo,
@@ -111,6 +112,21 @@ export class ContentWriter {
   }
 
   /**
+   * The commit the in-memory indexes are known to hold: the HEAD they were
+   * loaded from (markIndexed), then each commit a transaction applied or
+   * received. A commit made with git moves HEAD before the watch takes it in,
+   * so a reader that pairs the index with a commit id asks here, not HEAD.
+   */
+  get indexedHead(): string | undefined {
+    return this.indexed;
+  }
+
+  /** Records the commit the indexes were loaded from at start (services.ts); later commits move it themselves. */
+  markIndexed(oid: string): void {
+    this.indexed = oid;
+  }
+
+  /**
    * Polls HEAD every `intervalMs` for commits this process did not write and
    * hands each run of them to `onCommits` inside a transaction. Returns stop().
    */
@@ -120,7 +136,7 @@ export class ContentWriter {
   }
 
   private async hold<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
-    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, actor) => this.tell(drafts, actor), changed: () => (this.changes += 1) });
+    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, actor) => this.tell(drafts, actor), changed: () => (this.changes += 1), indexed: (oid) => (this.indexed = oid) });
     try {
       return await this.running.run(tx, () => work(tx));
     } finally {
@@ -146,6 +162,8 @@ interface WriteParts {
   tell: (drafts: EventDraft[], actor: string | undefined) => void;
   /** Called once a commit's changes are in memory, before its events are told. */
   changed: () => void;
+  /** Called with the commit whose changes are now in memory. */
+  indexed: (oid: string) => void;
 }
 
 // One holding of the write lock. Its commits run one at a time, and it can
@@ -158,7 +176,7 @@ class Transaction implements ContentTransaction {
 
   async commit(change: ContentChange): Promise<CommitInfo> {
     return this.exclusively(async () => {
-      const { repo, reindex, tell, changed } = this.parts;
+      const { repo, reindex, tell, changed, indexed } = this.parts;
       const by = change.by;
       const info = await repo.commitChanges({
         changes: change.changes,
@@ -170,10 +188,12 @@ class Transaction implements ContentTransaction {
       if (change.reread) {
         // What a re-read finds is told like an outside commit: without an actor.
         const events = await reindex(await repo.changedPaths(info.parents[0], info.oid));
+        indexed(info.oid);
         changed();
         tell(events, undefined);
       } else {
         change.apply?.();
+        indexed(info.oid);
         changed();
         tell(change.events ?? [], by === 'system' ? undefined : actorIdOf(by));
       }
@@ -187,6 +207,7 @@ class Transaction implements ContentTransaction {
       this.parts.repo.markReceived(from, to);
       const changes = await this.parts.repo.changedPaths(from, to);
       const events = await this.parts.reindex(changes);
+      this.parts.indexed(to);
       this.parts.changed();
       this.parts.tell(events, undefined);
       return changes;

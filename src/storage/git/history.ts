@@ -85,6 +85,26 @@ export class History {
     return found;
   }
 
+  /**
+   * For each of `paths`, the newest commit on the first-parent walk from
+   * `head` that changed it, stopping at `stop` (excluded), after `maxCommits`
+   * commits, or once every path is found; paths not found are left out.
+   * `depth` counts first parents from `head` (0), so callers can tell which of two finds is newer.
+   */
+  async newestChanges(head: string, stop: string, paths: Iterable<string>, maxCommits: number): Promise<Map<string, LoggedCommit & { depth: number }>> {
+    const pending = new Set(paths);
+    const found = new Map<string, LoggedCommit & { depth: number }>();
+    let depth = 0;
+    for await (const logged of this.walk(head)) {
+      if (logged.oid === stop || pending.size === 0 || depth >= maxCommits) break;
+      for (const { path } of await this.changesOf(logged.oid, logged.commit)) {
+        if (pending.delete(path)) found.set(path, { ...logged, depth });
+      }
+      depth += 1;
+    }
+    return found;
+  }
+
   /** Commits (newest first) that added, modified or deleted a file under `prefix` whose content matches. */
   async logByContent(head: string, options: ContentLogOptions): Promise<LoggedCommit[]> {
     const found: LoggedCommit[] = [];
