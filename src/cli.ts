@@ -42,10 +42,11 @@ const gcCommand: CommandSpec<number> = {
   summary: 'Packs the content repository\'s objects with `git gc`; safe while the server runs (git takes its own locks).',
   options: { data: DATA },
   async run(input) {
-    const gitdir = path.join(loadConfig({ flags: { data: stringOption(input, 'data') } }).dataDir, 'content', '.git');
+    const config = loadConfig({ flags: { data: stringOption(input, 'data') } });
+    const gitdir = path.join(config.dataDir, 'content', '.git');
     let result;
     try {
-      result = await packRepository(gitdir);
+      result = await packRepository(gitdir, { bin: config.git.bin, env: config.git.env });
     } catch (error) {
       throw new StartupError(`Packing ${gitdir} failed: ${error instanceof Error ? error.message.trim() : String(error)}`);
     }

@@ -140,7 +140,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   // A branch move (push, sync) that a kill interrupted is finished before anything reads the content.
   if (await peer?.branches.recover()) logger.info('finished a branch move that was interrupted');
   // A refused start (a damaged repository) must not leave the push hooks' listener keeping the process alive.
-  const repo = await ContentRepo.open(contentDir, { splitIndex: config.git.splitIndex, packing: config.git.packing, logger }).catch(async (error: unknown) => {
+  const repo = await ContentRepo.open(contentDir, { splitIndex: config.git.splitIndex, packing: config.git.packing, git: { bin: config.git.bin, env: config.git.env }, logger }).catch(async (error: unknown) => {
     await peer?.close();
     throw error;
   });

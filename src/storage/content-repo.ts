@@ -21,7 +21,7 @@ import type { ContentLogOptions, LoggedCommit, PathLogOptions } from './git/hist
 import { ObjectReader } from './git/object-reader.ts';
 import { isObjectId } from './git/objects.ts';
 import { encodeObjects, importObjects, isHistoryComplete, reachableObjects, type ExportStats, type ObjectStreamLimits } from './git/object-transfer.ts';
-import { Packer, type PackingSchedule } from './git/packing.ts';
+import { Packer, type GitCommand, type PackingSchedule } from './git/packing.ts';
 import { readHead } from './git/refs.ts';
 import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.ts';
 import { checkRepositoryFormat, type RepositoryFormat } from './git/repository-format.ts';
@@ -79,6 +79,8 @@ export interface ContentRepoOptions {
   splitIndex?: boolean;
   /** Pack objects in the background with the git CLI (default true), optionally after other amounts than git/packing.ts's defaults. */
   packing?: boolean | PackingSchedule;
+  /** The git CLI that packs (CMS_GIT_PATH and its environment); default `git` from the PATH. */
+  git?: GitCommand;
   /** Receives start-up recovery reports and packing problems. */
   logger?: Logger;
 }
@@ -371,7 +373,7 @@ export class ContentRepo {
     const packing = this.options.packing ?? true;
     if (packing !== false && !this.format.preciousObjects) {
       const schedule = packing === true ? {} : packing;
-      this.packer = await Packer.start(this.gitdir, { ...schedule, logger: this.options.logger, onPacked: () => this.objects.afterRepack() });
+      this.packer = await Packer.start(this.gitdir, { ...schedule, git: this.options.git, logger: this.options.logger, onPacked: () => this.objects.afterRepack() });
     }
   }
 

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -90,6 +90,19 @@ describe('packing the content repository', () => {
     });
     expect(await git(dir, ['status', '--porcelain'])).to.equal('');
     await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
+  it('packs with the git CLI it was given (CMS_GIT_PATH), in the environment it was given', async () => {
+    const calls = path.join(root, 'calls.log');
+    const wrapper = path.join(root, 'my-git');
+    await writeFile(wrapper, `#!/bin/sh\necho "$MARK $*" >> ${JSON.stringify(calls)}\nexec git "$@"\n`, { mode: 0o755 });
+    await withRepo({ packing: { objectsPerRun: 30 }, git: { bin: wrapper, env: { ...process.env, MARK: 'wrapped' } as Record<string, string> } }, async (repo) => {
+      await commitVersions(repo, 25, 8);
+      await pollUntil(() => looseObjectCount(dir), (count) => count < 30, { timeoutMs: 20_000, intervalMs: 100 });
+    });
+    const lines = (await readFile(calls, 'utf8')).trim().split('\n');
+    expect(lines).to.include('wrapped --version');
+    expect(lines.some((line) => line.startsWith('wrapped --git-dir') && line.includes(' repack '))).to.equal(true);
   });
 
   it('packs by hand with cms gc, also while a server has the repository open', async () => {

@@ -27,8 +27,17 @@ export interface PackingSchedule {
   bytesPerRun?: number;
 }
 
+/** The git executable and the environment it runs in (config's CMS_GIT_PATH and cleaned environment); default `git` with ours. */
+export interface GitCommand {
+  bin: string;
+  env?: Readonly<Record<string, string>>;
+}
+
+const PATH_GIT: GitCommand = { bin: 'git' };
+
 /** Options of Packer.start(). */
 export interface PackerOptions extends PackingSchedule {
+  git?: GitCommand;
   logger?: Logger;
   /** Called after each background run, so readers drop packs it deleted. */
   onPacked?: () => void;
@@ -68,7 +77,7 @@ export class Packer {
    * `cms gc` or `git gc` packs it.
    */
   static async start(gitdir: string, options: PackerOptions = {}): Promise<Packer | undefined> {
-    const version = await gitVersion();
+    const version = await gitVersion(options.git ?? PATH_GIT);
     if (version === undefined || version[0] < OLDEST_GIT[0] || (version[0] === OLDEST_GIT[0] && version[1] < OLDEST_GIT[1])) {
       const found = version === undefined ? 'the git CLI was not found' : `git ${version.join('.')} is older than ${OLDEST_GIT.join('.')}`;
       options.logger?.error(`${found}, so the content repository is not packed in the background and grows by every commit; install a recent git and restart`);
@@ -132,8 +141,9 @@ export class Packer {
     // redirects git. A delta window of one finds what matters (each version of
     // a folder's tree against the one before) and fast compression keeps
     // packing cheap enough to keep up with the writes; `cms gc` packs tighter.
-    const command = [...prefix, 'git', '--git-dir', this.gitdir, '-c', 'pack.threads=1', '-c', 'pack.window=1', '-c', 'pack.compression=1', ...args];
-    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    const git = this.options.git ?? PATH_GIT;
+    const command = [...prefix, git.bin, '--git-dir', this.gitdir, '-c', 'pack.threads=1', '-c', 'pack.window=1', '-c', 'pack.compression=1', ...args];
+    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], ...(git.env ? { env: git.env } : {}) });
     this.child = child;
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -160,10 +170,10 @@ export interface PackResult {
  * two weeks, under git's own gc lock; safe while the server runs. Throws
  * with git's message when git is missing or fails.
  */
-export async function packRepository(gitdir: string): Promise<PackResult> {
+export async function packRepository(gitdir: string, git: GitCommand = PATH_GIT): Promise<PackResult> {
   if (!existsSync(path.join(gitdir, 'HEAD'))) throw new Error('there is no git repository there.');
   const bytesBefore = await folderBytes(gitdir);
-  await run('git', ['--git-dir', gitdir, 'gc', '--quiet'], { maxBuffer: 1024 * 1024 });
+  await run(git.bin, ['--git-dir', gitdir, 'gc', '--quiet'], { maxBuffer: 1024 * 1024, ...(git.env ? { env: git.env } : {}) });
   return { bytesBefore, bytesAfter: await folderBytes(gitdir) };
 }
 
@@ -188,9 +198,9 @@ async function succeeds(command: string[]): Promise<boolean> {
 }
 
 // [major, minor] of the git CLI, or undefined when there is none.
-async function gitVersion(): Promise<[number, number] | undefined> {
+async function gitVersion(git: GitCommand): Promise<[number, number] | undefined> {
   try {
-    const { stdout } = await run('git', ['--version']);
+    const { stdout } = await run(git.bin, ['--version'], git.env ? { env: git.env } : {});
     const match = /(\d+)\.(\d+)/.exec(stdout);
     return match === null ? undefined : [Number(match[1]), Number(match[2])];
   } catch {
