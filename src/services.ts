@@ -181,7 +181,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       }),
   });
   // The primary delivers webhooks; a replica taking in the same commits must not deliver them again.
-  if (config.role === 'primary') events.on((event) => webhookDispatcher.enqueue(event));
+  if (config.role === 'primary') events.onGroup((group) => webhookDispatcher.enqueueGroup(group));
   const scheduler = await PublishScheduler.start({
     content,
     workspaces,

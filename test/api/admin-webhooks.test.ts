@@ -183,7 +183,7 @@ describe('admin API: webhooks', () => {
         expect(request.headers['content-type']).to.match(/^application\/json/);
         expect(request.headers['x-service-signature']).to.equal(signatureOf(request.body, SECRET));
         const body = JSON.parse(request.body.toString('utf8')) as Delivered;
-        expect(body).to.have.all.keys('event', 'occurred_at', 'workspace', 'data');
+        expect(body).to.have.all.keys('event', 'occurred_at', 'workspace', 'commit', 'data');
         expect(request.headers['x-service-event']).to.equal(body.event);
         expect(body.workspace).to.equal('default');
         expect(body.data).to.deep.equal({ type: 'posts', id, slug });

@@ -8,6 +8,8 @@ export interface Webhook {
   url: string;
   events: string[];
   enabled: boolean;
+  /** One content.batch per commit instead of one event per entry. */
+  batch: boolean;
   has_secret: boolean;
 }
 
@@ -17,6 +19,7 @@ export interface WebhookInput {
   url: string;
   events: string[];
   enabled: boolean;
+  batch: boolean;
   secret?: string | null;
 }
 

@@ -20,7 +20,7 @@ export type ContentFiles = Pick<ContentReader, 'readFile' | 'readFiles' | 'listF
 /** Who a change is by: the acting principal, or the server itself (first start, type order). */
 export type ChangeAuthor = Principal | 'system';
 
-/** An event to tell once the commit has landed; the writer adds the time and the actor. */
+/** An event to tell once the commit has landed; the writer adds the time, the actor and the commit. */
 export type EventDraft = Pick<DomainEvent, 'type' | 'workspace' | 'data'>;
 
 /** One change to the content repo: one commit and what it does in memory. */
@@ -120,7 +120,7 @@ export class ContentWriter {
   }
 
   private async hold<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
-    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, actor) => this.tell(drafts, actor), changed: () => (this.changes += 1) });
+    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, told) => this.tell(drafts, told), changed: () => (this.changes += 1) });
     try {
       return await this.running.run(tx, () => work(tx));
     } finally {
@@ -131,10 +131,11 @@ export class ContentWriter {
 
   // Listeners run outside the transaction's context, so a listener that writes
   // queues behind it instead of joining it.
-  private tell(drafts: EventDraft[], actor: string | undefined): void {
+  private tell(drafts: EventDraft[], told: { actor: string | undefined; commit: string }): void {
     const occurredAt = new Date(this.now()).toISOString();
+    const { actor, commit } = told;
     this.running.exit(() => {
-      for (const draft of drafts) this.events.emit({ type: draft.type, workspace: draft.workspace, occurredAt, actor, data: draft.data });
+      this.events.emitGroup(drafts.map((draft) => ({ type: draft.type, workspace: draft.workspace, occurredAt, actor, commit, data: draft.data })));
     });
   }
 }
@@ -143,7 +144,8 @@ export class ContentWriter {
 interface WriteParts {
   repo: ContentRepo;
   reindex: Reindexer;
-  tell: (drafts: EventDraft[], actor: string | undefined) => void;
+  /** Tells one commit's events (or one landing's of outside commits) as a group, with the commit that caused them. */
+  tell: (drafts: EventDraft[], told: { actor: string | undefined; commit: string }) => void;
   /** Called once a commit's changes are in memory, before its events are told. */
   changed: () => void;
 }
@@ -171,11 +173,11 @@ class Transaction implements ContentTransaction {
         // What a re-read finds is told like an outside commit: without an actor.
         const events = await reindex(await repo.changedPaths(info.parents[0], info.oid));
         changed();
-        tell(events, undefined);
+        tell(events, { actor: undefined, commit: info.oid });
       } else {
         change.apply?.();
         changed();
-        tell(change.events ?? [], by === 'system' ? undefined : actorIdOf(by));
+        tell(change.events ?? [], { actor: by === 'system' ? undefined : actorIdOf(by), commit: info.oid });
       }
       return info;
     });
@@ -188,7 +190,8 @@ class Transaction implements ContentTransaction {
       const changes = await this.parts.repo.changedPaths(from, to);
       const events = await this.parts.reindex(changes);
       this.parts.changed();
-      this.parts.tell(events, undefined);
+      // A run of outside commits is re-read as one change, so its events name the new head.
+      this.parts.tell(events, { actor: undefined, commit: to });
       return changes;
     });
   }
