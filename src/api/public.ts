@@ -10,6 +10,7 @@ import { ResponseCache } from '../http/response-cache.ts';
 import type { AppState } from '../http/state.ts';
 import type { ContentIndex } from '../domain/content/content-index.ts';
 import type { ContentWriter } from '../domain/content/content-writer.ts';
+import type { ProblemRegister } from '../domain/content/problem-register.ts';
 import type { EntryService } from '../domain/entries/entry-service.ts';
 import type { HealthService } from '../domain/health.ts';
 import type { MediaService } from '../domain/media/media-service.ts';
@@ -20,6 +21,7 @@ import { createEntriesRouter } from './entries/entries.routes.ts';
 import { createHealthRouter } from './health/health.routes.ts';
 import { createMediaRouter } from './media/media.routes.ts';
 import { addOpenApiRoutes } from './openapi/openapi.routes.ts';
+import { createProblemsRouter } from './problems/problems.routes.ts';
 
 const UNSCOPED = /^\/api\/v1\/(content|content-types|media)(\/|$)/;
 
@@ -40,6 +42,7 @@ export interface PublicApiServices {
   types: TypeService;
   entries: EntryService;
   media: MediaService;
+  problems: Pick<ProblemRegister, 'read'>;
 }
 
 /** Builds the router for /api/v1; its OpenAPI document also describes the routes of `alsoDocumented` (the media file routes). */
@@ -61,6 +64,7 @@ export function createPublicRouter(services: PublicApiServices, config: Config, 
     createContentTypesRouter(services.types, body, { fieldTypesInMeta: false }),
     createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true, cache }),
     createMediaRouter(services.media, { admin: false, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
+    createProblemsRouter(services.problems),
   ]) {
     scoped.use(router.routes());
   }

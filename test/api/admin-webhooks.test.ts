@@ -78,8 +78,8 @@ describe('admin API: webhooks', () => {
       expect(put.status).to.equal(200);
       expect(put.text).to.not.include(SECRET);
       const [first, second] = put.body.data;
-      expect(first).to.have.all.keys('id', 'url', 'events', 'enabled', 'has_secret', 'created_at', 'updated_at');
-      expect(first).to.include({ url: `${receiver.url}/a`, enabled: true, has_secret: true });
+      expect(first).to.have.all.keys('id', 'url', 'events', 'enabled', 'batch', 'has_secret', 'created_at', 'updated_at');
+      expect(first).to.include({ url: `${receiver.url}/a`, enabled: true, batch: false, has_secret: true });
       expect(first.events).to.deep.equal(['content.created']);
       expect(second).to.include({ enabled: false, has_secret: false });
 

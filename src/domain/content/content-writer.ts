@@ -78,6 +78,7 @@ const SYSTEM_AUTHOR = gitAuthorOf(ANONYMOUS);
 /** The write path of one content repo; created once by services.ts. */
 export class ContentWriter {
   private readonly running = new AsyncLocalStorage<Transaction>();
+  private readonly writeListeners: ((paths: readonly string[]) => void)[] = [];
   private changes = 0;
 
   constructor(
@@ -111,6 +112,16 @@ export class ContentWriter {
   }
 
   /**
+   * Calls `listener` with the paths of each commit the server writes itself
+   * (not a re-read: those go through the reindexer), once it has landed and
+   * before its in-memory update. The problems register forgets what it knew
+   * of those files. A listener must not throw.
+   */
+  onWrite(listener: (paths: readonly string[]) => void): void {
+    this.writeListeners.push(listener);
+  }
+
+  /**
    * Polls HEAD every `intervalMs` for commits this process did not write and
    * hands each run of them to `onCommits` inside a transaction. Returns stop().
    */
@@ -120,7 +131,11 @@ export class ContentWriter {
   }
 
   private async hold<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
-    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, told) => this.tell(drafts, told), changed: () => (this.changes += 1) });
+    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, told) => this.tell(drafts, told), changed: () => (this.changes += 1),
+      wrote: (paths) => {
+        for (const listener of this.writeListeners) listener(paths);
+      },
+    });
     try {
       return await this.running.run(tx, () => work(tx));
     } finally {
@@ -148,6 +163,8 @@ interface WriteParts {
   tell: (drafts: EventDraft[], told: { actor: string | undefined; commit: string }) => void;
   /** Called once a commit's changes are in memory, before its events are told. */
   changed: () => void;
+  /** Called with the paths of a commit of the server's own, once it has landed. */
+  wrote: (paths: readonly string[]) => void;
 }
 
 // One holding of the write lock. Its commits run one at a time, and it can
@@ -160,7 +177,7 @@ class Transaction implements ContentTransaction {
 
   async commit(change: ContentChange): Promise<CommitInfo> {
     return this.exclusively(async () => {
-      const { repo, reindex, tell, changed } = this.parts;
+      const { repo, reindex, tell, changed, wrote } = this.parts;
       const by = change.by;
       const info = await repo.commitChanges({
         changes: change.changes,
@@ -175,6 +192,7 @@ class Transaction implements ContentTransaction {
         changed();
         tell(events, { actor: undefined, commit: info.oid });
       } else {
+        wrote(change.changes.map((file) => file.path));
         change.apply?.();
         changed();
         tell(change.events ?? [], { actor: by === 'system' ? undefined : actorIdOf(by), commit: info.oid });
