@@ -16,6 +16,7 @@ import { findPackageRoot } from './lib/package-root.ts';
 import { ContentRepo } from './storage/content-repo.ts';
 import { StateStore } from './storage/state-store.ts';
 import { reindexChangedPaths, watchExternalCommits } from './domain/content/external-commits.ts';
+import { ProblemRegister } from './domain/content/problem-register.ts';
 import { AccountStore } from './domain/auth/account-store.ts';
 import { stateAvatarFiles } from './domain/auth/avatar-files.ts';
 import { LoginService } from './domain/auth/login-service.ts';
@@ -67,6 +68,8 @@ export interface Services {
   writer: ContentWriter;
   state: StateStore;
   content: ContentIndex;
+  /** Every file of the content repo the indexes currently skip (GET /problems, the dashboard). */
+  problems: ProblemRegister;
   health: HealthService;
   workspaces: WorkspaceService;
   types: TypeService;
@@ -148,9 +151,11 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event.type, error }));
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));
   recordDomainEvents(events, activity);
-  const content = new ContentIndex(repo, recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', problem)));
+  const problems = new ProblemRegister();
+  const content = new ContentIndex(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', problem))));
   // Commits from outside (and restores) are re-read into the read models built below; that happens only once the watch has started.
-  const writer = new ContentWriter(repo, events, (changes) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary] }, changes));
+  const writer = new ContentWriter(repo, events, (changes) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary], problems }, changes));
+  writer.onWrite((paths) => problems.forgetWritten(paths));
   const workspaces = await WorkspaceService.load(repo, writer, [config.defaultWorkspace]);
   // A replica never commits: its content is its primary's.
   if (config.role === 'primary') await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
@@ -158,7 +163,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   writer.markIndexed(await repo.head());
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
 
-  const mediaLibrary = new MediaLibrary(repo, recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', problem)));
+  const mediaLibrary = new MediaLibrary(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', problem))));
   for (const workspace of workspaces.listAll()) await mediaLibrary.loadWorkspace(workspace.slug);
   const mediaStore = await MediaStore.open(config.dataDir);
   const stopWatching = watchExternalCommits({ writer, logger, intervalMs: config.watchIntervalMs });
@@ -188,7 +193,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       }),
   });
   // The primary delivers webhooks; a replica taking in the same commits must not deliver them again.
-  if (config.role === 'primary') events.on((event) => webhookDispatcher.enqueue(event));
+  if (config.role === 'primary') events.onGroup((group) => webhookDispatcher.enqueueGroup(group));
   const scheduler = await PublishScheduler.start({
     content,
     ...(config.role === 'primary' ? { writer } : {}),
@@ -274,6 +279,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     writer,
     state,
     content,
+    problems,
     health,
     workspaces,
     types,
@@ -303,7 +309,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     activity,
     trash: new TrashService(repo, writer, content),
     revisions: new RevisionService(repo, writer, content),
-    dashboard: new DashboardService({ content, types, activity, media: mediaLibrary }),
+    dashboard: new DashboardService({ content, types, activity, media: mediaLibrary, problems }),
     appInfo: new AppInfoService({ config, health, repoHead: async () => ({ branch: await repo.currentBranch(), head: await repo.head() }) }),
     scheduler,
     live,

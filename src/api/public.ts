@@ -11,6 +11,7 @@ import type { AppState } from '../http/state.ts';
 import type { ContentIndex } from '../domain/content/content-index.ts';
 import type { ContentWriter } from '../domain/content/content-writer.ts';
 import type { ChangesFeed } from '../domain/changes/changes-feed.ts';
+import type { ProblemRegister } from '../domain/content/problem-register.ts';
 import type { EntryService } from '../domain/entries/entry-service.ts';
 import type { HealthService } from '../domain/health.ts';
 import type { MediaService } from '../domain/media/media-service.ts';
@@ -22,6 +23,7 @@ import { createEntriesRouter } from './entries/entries.routes.ts';
 import { createHealthRouter } from './health/health.routes.ts';
 import { createMediaRouter } from './media/media.routes.ts';
 import { addOpenApiRoutes } from './openapi/openapi.routes.ts';
+import { createProblemsRouter } from './problems/problems.routes.ts';
 
 const UNSCOPED = /^\/api\/v1\/(content|content-types|media)(\/|$)/;
 
@@ -43,6 +45,7 @@ export interface PublicApiServices {
   entries: EntryService;
   changes: ChangesFeed;
   media: MediaService;
+  problems: Pick<ProblemRegister, 'read'>;
 }
 
 /** Builds the router for /api/v1; its OpenAPI document also describes the routes of `alsoDocumented` (the media file routes). */
@@ -65,6 +68,7 @@ export function createPublicRouter(services: PublicApiServices, config: Config, 
     createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true, cache }),
     createChangesRouter(services.changes),
     createMediaRouter(services.media, { admin: false, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
+    createProblemsRouter(services.problems),
   ]) {
     scoped.use(router.routes());
   }

@@ -1,22 +1,18 @@
 // `cms check`: loads every workspace of a content repository with the
 // server's own loader (ContentIndex and MediaLibrary, the rules of
 // content/file-rules.ts) from the files in the folder, and prints each file
-// the server would skip. Used as a pre-commit hook and as a CI step
+// the server would skip: the list a running server keeps in its problems
+// register (GET /api/v1/workspaces/{ws}/problems). Used as a pre-commit hook and as a CI step
 // (docs/cli.md); it writes nothing.
 import { loadConfig } from '../config/config.ts';
 import { ContentIndex } from '../domain/content/content-index.ts';
+import { formatProblem } from '../domain/content/file-rules.ts';
+import { ProblemRegister, type ContentProblem } from '../domain/content/problem-register.ts';
 import { MediaLibrary } from '../domain/media/media-library.ts';
 import { typeFilePath } from '../domain/model/type-files.ts';
 import { parseWorkspaceYaml, WORKSPACE_SLUG, workspaceFilePath } from '../domain/model/workspace-file.ts';
 import { changedSince, UnknownCommitError, WorkingFolder } from '../storage/working-folder.ts';
 import { stringOption, UsageError, type CommandSpec } from './arguments.ts';
-
-/** A file the server would skip, and why (`reason` is `field: message` when a field is to blame). */
-export interface ContentProblem {
-  workspace: string;
-  path: string;
-  reason: string;
-}
 
 export const checkCommand: CommandSpec<number> = {
   name: 'check',
@@ -24,7 +20,7 @@ export const checkCommand: CommandSpec<number> = {
   options: {
     data: { type: 'string', value: 'DIR', description: 'a data root (holding content/) or a content repository itself; default $CMS_DATA_DIR or the current folder' },
     since: { type: 'string', value: 'COMMIT', description: 'report only files changed between COMMIT and the folder (needs git), e.g. HEAD in a pre-commit hook' },
-    json: { type: 'boolean', description: 'print { "problems": [{ workspace, path, reason }] } instead of lines' },
+    json: { type: 'boolean', description: 'print { "problems": [{ workspace, path, field?, message }] } instead of lines' },
   },
   notes: ['The files are read as they are in the folder, uncommitted edits included.'],
   async run(input) {
@@ -37,8 +33,8 @@ export const checkCommand: CommandSpec<number> = {
       const changed = await changedPaths(config.git, dir, since);
       problems = problems.filter((problem) => isAffected(problem.path, changed));
     }
-    if (input.values.json) process.stdout.write(`${JSON.stringify({ problems }, null, 2)}\n`);
-    else for (const problem of problems) process.stdout.write(`${problem.path}: ${problem.reason}\n`);
+    if (input.values.json) process.stdout.write(`${JSON.stringify({ problems: problems.map(({ workspace, path, field, message }) => ({ workspace, path, field, message })) }, null, 2)}\n`);
+    else for (const problem of problems) process.stdout.write(`${formatProblem(problem)}\n`);
     if (!input.values.json) process.stderr.write(problems.length === 0 ? `${dir}: no problems.\n` : `${problems.length} problem(s) in ${dir}.\n`);
     return problems.length === 0 ? 0 : 1;
   },
@@ -46,8 +42,8 @@ export const checkCommand: CommandSpec<number> = {
 
 /** Every problem the server's loader reports for the content repository `files`, in path order. */
 export async function findProblems(files: WorkingFolder): Promise<ContentProblem[]> {
-  const problems: ContentProblem[] = [];
-  const report = (problem: ContentProblem) => problems.push({ workspace: problem.workspace, path: problem.path, reason: problem.reason });
+  const register = new ProblemRegister();
+  const report = register.reporter();
   const content = new ContentIndex(files, report);
   const media = new MediaLibrary(files, report);
   for (const slug of await files.listFolders('')) {
@@ -62,7 +58,7 @@ export async function findProblems(files: WorkingFolder): Promise<ContentProblem
     await content.loadWorkspace(slug);
     await media.loadWorkspace(slug);
   }
-  return problems.sort((a, b) => a.path.localeCompare(b.path));
+  return register.list();
 }
 
 function contentFolder(dir: string, setting: string): WorkingFolder {

@@ -78,8 +78,8 @@ describe('admin API: webhooks', () => {
       expect(put.status).to.equal(200);
       expect(put.text).to.not.include(SECRET);
       const [first, second] = put.body.data;
-      expect(first).to.have.all.keys('id', 'url', 'events', 'enabled', 'has_secret', 'created_at', 'updated_at');
-      expect(first).to.include({ url: `${receiver.url}/a`, enabled: true, has_secret: true });
+      expect(first).to.have.all.keys('id', 'url', 'events', 'enabled', 'batch', 'has_secret', 'created_at', 'updated_at');
+      expect(first).to.include({ url: `${receiver.url}/a`, enabled: true, batch: false, has_secret: true });
       expect(first.events).to.deep.equal(['content.created']);
       expect(second).to.include({ enabled: false, has_secret: false });
 
@@ -183,7 +183,7 @@ describe('admin API: webhooks', () => {
         expect(request.headers['content-type']).to.match(/^application\/json/);
         expect(request.headers['x-service-signature']).to.equal(signatureOf(request.body, SECRET));
         const body = JSON.parse(request.body.toString('utf8')) as Delivered;
-        expect(body).to.have.all.keys('event', 'occurred_at', 'workspace', 'data');
+        expect(body).to.have.all.keys('event', 'occurred_at', 'workspace', 'commit', 'data');
         expect(request.headers['x-service-event']).to.equal(body.event);
         expect(body.workspace).to.equal('default');
         expect(body.data).to.deep.equal({ type: 'posts', id, slug });

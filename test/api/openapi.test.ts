@@ -165,6 +165,7 @@ describe('OpenAPI', function () {
     await get(generic, '/api/v1/workspaces/{ws}/content/{type}', '/api/v1/workspaces/default/content/posts?include=author');
     await get(generic, '/api/v1/workspaces/{ws}/content/{type}/{id}', '/api/v1/workspaces/default/content/posts/hello');
     await get(generic, '/api/v1/workspaces/{ws}/media', '/api/v1/workspaces/default/media');
+    await get(generic, '/api/v1/workspaces/{ws}/problems', '/api/v1/workspaces/default/problems');
     await get(generic, '/api/v1/workspaces/{ws}/content/{type}', '/api/v1/workspaces/default/content/nope', 404);
     await get(generic, '/api/v1/workspaces/{ws}/content/{type}', '/api/v1/workspaces/default/content/posts?limit=0', 400);
     await get(typed, '/api/v1/workspaces/{ws}/content/posts', '/api/v1/workspaces/default/content/posts');

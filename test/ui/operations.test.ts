@@ -24,7 +24,7 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
   const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
   const open = (path: string) => ui.page.goto(`${ui.run.server.baseUrl}${path}`);
 
-  it('creates a webhook, sends it a test delivery and shows the delivery in the log', async () => {
+  it('creates a webhook (batched: one event per commit), sends it a test delivery and shows the delivery in the log', async () => {
     const receiver: LocalHttpServer = await startLocalHttp();
     try {
       await open('/admin/webhooks');
@@ -33,6 +33,7 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
       const dialog = ui.page.getByRole('dialog', { name: 'New webhook' });
       await dialog.getByLabel('URL (required)').fill(`${receiver.url}/hook`);
       await dialog.getByLabel('content.created').check();
+      await dialog.getByLabel('One event per commit (content.batch)').check();
       await dialog.getByRole('button', { name: 'Save' }).click();
       await ui.page.getByRole('cell', { name: `${receiver.url}/hook`, exact: true }).waitFor();
       await ui.page.getByRole('button', { name: `Send a test to ${receiver.url}/hook` }).click();
@@ -47,8 +48,17 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
       );
       await screenshots(ui.page, 'webhooks');
       const stored = (await api('GET', '/webhooks')).body.data;
-      expect(stored[0]).to.include({ url: `${receiver.url}/hook`, enabled: true });
+      expect(stored[0]).to.include({ url: `${receiver.url}/hook`, enabled: true, batch: true });
       expect(stored[0].events).to.have.members(['content.published', 'content.created']);
+      await ui.page.getByRole('cell', { name: 'On, batched' }).waitFor();
+      await ui.page.getByRole('button', { name: `Edit ${receiver.url}/hook` }).click();
+      const editing = ui.page.getByRole('dialog', { name: 'Edit webhook' });
+      expect(await editing.getByLabel('One event per commit (content.batch)').isChecked()).to.equal(true);
+      await screenshots(ui.page, 'webhook-dialog');
+      await editing.getByLabel('One event per commit (content.batch)').uncheck();
+      await editing.getByRole('button', { name: 'Save' }).click();
+      await ui.page.getByRole('cell', { name: 'On', exact: true }).waitFor();
+      expect((await api('GET', '/webhooks')).body.data[0]).to.include({ batch: false });
     } finally {
       await receiver.close();
     }

@@ -4,6 +4,8 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { checkRelease, compareVersions } from '../../src/domain/updates/update-feed.ts';
+import type { DomainEvent } from '../../src/domain/model/events.ts';
+import { commitBatches } from '../../src/domain/webhooks/webhook-batches.ts';
 import { deliveryBody, signBody } from '../../src/domain/webhooks/webhook-dispatcher.ts';
 import { normalizeWebhooks, type WebhookRecord } from '../../src/domain/webhooks/webhook-service.ts';
 import { AppError } from '../../src/errors/app-error.ts';
@@ -24,7 +26,7 @@ function fieldsOf(run: () => unknown): Record<string, string> {
 describe('webhooks', () => {
   it('keeps a stored secret when an existing id sends none, and clears it with null or ""', () => {
     const [kept] = normalizeWebhooks([{ id: 'site', url: 'https://example.com/b', events: ['content.created'] }], [STORED], NOW);
-    expect(kept).to.deep.equal({ ...STORED, url: 'https://example.com/b', events: ['content.created'], updated_at: NOW });
+    expect(kept).to.deep.equal({ ...STORED, url: 'https://example.com/b', events: ['content.created'], batch: false, updated_at: NOW });
     expect(normalizeWebhooks([{ id: 'site', url: STORED.url, secret: null, events: ['*'] }], [STORED], NOW)[0].secret).to.equal(null);
     expect(normalizeWebhooks([{ id: 'site', url: STORED.url, secret: '', events: ['*'] }], [STORED], NOW)[0].secret).to.equal(null);
     const [fresh] = normalizeWebhooks([{ url: 'http://127.0.0.1:8080/hook', events: ['media.uploaded'], enabled: false }], [STORED], NOW);
@@ -48,9 +50,39 @@ describe('webhooks', () => {
   });
 
   it('signs the raw body with HMAC-SHA256 and sends the API.md body', () => {
-    const body = deliveryBody({ type: 'content.created', workspace: 'blog', occurredAt: NOW, actor: 'u1', data: { type: 'posts', id: 'abc', slug: 'hello' } });
-    expect(JSON.parse(body)).to.deep.equal({ event: 'content.created', occurred_at: NOW, workspace: 'blog', data: { type: 'posts', id: 'abc', slug: 'hello' } });
+    const body = deliveryBody({ type: 'content.created', workspace: 'blog', occurredAt: NOW, actor: 'u1', commit: 'c'.repeat(40), data: { type: 'posts', id: 'abc', slug: 'hello' } });
+    expect(JSON.parse(body)).to.deep.equal({ event: 'content.created', occurred_at: NOW, workspace: 'blog', commit: 'c'.repeat(40), data: { type: 'posts', id: 'abc', slug: 'hello' } });
+    const scheduled = deliveryBody({ type: 'content.published', workspace: 'blog', occurredAt: NOW, data: { type: 'posts', id: 'abc', slug: 'hello' } });
+    expect(JSON.parse(scheduled).commit).to.equal(null);
     expect(signBody(body, 'key')).to.equal(`sha256=${createHmac('sha256', 'key').update(body).digest('hex')}`);
+  });
+
+  it('folds the entry events of a commit into one batch per workspace, one change per entry', () => {
+    const event = (type: DomainEvent['type'], id: string, extra: Partial<DomainEvent> = {}): DomainEvent => ({
+      type, workspace: 'blog', occurredAt: NOW, commit: 'c1', data: { type: 'posts', id, slug: `slug-${id}` }, ...extra,
+    });
+    const batches = commitBatches([
+      event('content.created', 'a'),
+      event('content.published', 'a'),
+      event('content.updated', 'b', { data: { type: 'posts', id: 'b', slug: 'new', previous_slug: 'old' } }),
+      event('content.unpublished', 'c'),
+      event('content.deleted', 'c'),
+      event('schema.updated', 'x', { data: { type: 'posts' } }),
+      event('content.published', 'd', { commit: undefined }),
+      event('content.restored', 'e', { workspace: 'docs' }),
+    ]);
+    expect(batches).to.deep.equal([
+      {
+        workspace: 'blog', commit: 'c1', occurredAt: NOW,
+        types: ['content.created', 'content.published', 'content.updated', 'content.unpublished', 'content.deleted'],
+        changes: [
+          { type: 'posts', id: 'a', slug: 'slug-a', change: 'created' },
+          { type: 'posts', id: 'b', slug: 'new', change: 'updated', previous_slug: 'old' },
+          { type: 'posts', id: 'c', slug: 'slug-c', change: 'deleted' },
+        ],
+      },
+      { workspace: 'docs', commit: 'c1', occurredAt: NOW, types: ['content.restored'], changes: [{ type: 'posts', id: 'e', slug: 'slug-e', change: 'created' }] },
+    ]);
   });
 });
 

@@ -8,6 +8,8 @@ export interface Webhook {
   url: string;
   events: string[];
   enabled: boolean;
+  /** One content.batch per commit instead of one event per entry. */
+  batch: boolean;
   has_secret: boolean;
 }
 
@@ -17,6 +19,7 @@ export interface WebhookInput {
   url: string;
   events: string[];
   enabled: boolean;
+  batch: boolean;
   secret?: string | null;
 }
 
@@ -76,7 +79,8 @@ export interface Dashboard {
   recent_activity: ActivityRecord[];
   recent_edits: { type: string; id: string; slug: string; title: string; status: string; updated_at: string; updated_by: string | null }[];
   scheduled: { type: string; id: string; slug: string; title: string; published_at: string }[];
-  skipped_files: { path: string; reason: string; time: string }[];
+  /** Files the server skips now (the problems register); `reason` is `field: message`. */
+  skipped_files: { path: string; field?: string; message: string; reason: string; time: string }[];
 }
 
 export interface UpdateStatus {

@@ -13,6 +13,7 @@ const AREA_NOUNS: Record<string, string> = {
   schema: 'content types', content: 'entries', media: 'media files', users: 'users', roles: 'roles', tokens: 'API tokens',
   backups: 'backups', webhooks: 'webhooks', workspaces: 'workspaces', trash: 'the trash', activity: 'the activity log',
   updates: 'updates', git: 'the content repository over git', replication: 'the replication state',
+  problems: 'the files the server skips',
 };
 
 /** One sentence per grant. */

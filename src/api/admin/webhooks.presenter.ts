@@ -8,6 +8,8 @@ export interface WebhookView {
   url: string;
   events: string[];
   enabled: boolean;
+  /** One `content.batch` per commit instead of one event per entry. */
+  batch: boolean;
   has_secret: boolean;
   created_at: string;
   updated_at: string;
@@ -20,6 +22,7 @@ export function presentWebhook(hook: WebhookRecord): WebhookView {
     url: hook.url,
     events: hook.events,
     enabled: hook.enabled,
+    batch: hook.batch === true,
     has_secret: hook.secret !== null,
     created_at: hook.created_at,
     updated_at: hook.updated_at,

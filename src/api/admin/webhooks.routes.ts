@@ -28,7 +28,7 @@ export function createWebhooksRouter(webhooks: WebhookService, actions: WebhookA
 
   router.put('/webhooks', body, async (ctx) => {
     const input = parseReplace(bodyOf(ctx));
-    const hooks = input.webhooks.map((hook) => ({ ...hook, id: hook.id ?? undefined, enabled: hook.enabled ?? undefined }));
+    const hooks = input.webhooks.map((hook) => ({ ...hook, id: hook.id ?? undefined, enabled: hook.enabled ?? undefined, batch: hook.batch ?? undefined }));
     const list = await webhooks.replace(ctx.state.principal, hooks);
     ctx.body = { data: list.map(presentWebhook), meta: { total: list.length } };
   });

@@ -9,6 +9,7 @@ export interface WebhookBody {
   secret?: string | null;
   events: string[];
   enabled?: boolean;
+  batch?: boolean;
 }
 
 /** PUT /admin/api/webhooks: the whole new set. */
@@ -31,6 +32,7 @@ export const replaceWebhooksSchema: JSONSchemaType<ReplaceWebhooksBody> = {
           secret: { type: 'string', nullable: true, maxLength: 10_000 },
           events: { type: 'array', items: { type: 'string', maxLength: 100 }, maxItems: 100 },
           enabled: { type: 'boolean', nullable: true },
+          batch: { type: 'boolean', nullable: true },
         },
         required: ['url', 'events'],
         additionalProperties: false,

@@ -11,7 +11,7 @@ import { envelope, ref, type JsonSchema } from './schemas.ts';
 /** One operation's documentation; `body` and `answer` are JSON Schemas (refs allowed). */
 export interface OperationDoc {
   summary: string;
-  tag: 'Health' | 'Content types' | 'Entries' | 'Changes' | 'Media' | 'Media files' | 'Reference';
+  tag: 'Health' | 'Content types' | 'Entries' | 'Changes' | 'Media' | 'Media files' | 'Problems' | 'Reference';
   /** The JSON request body; `multipart` for the upload form. */
   body?: JsonSchema | 'multipart';
   /** The success answer (200 unless `status`); undefined for a non-JSON answer. */
@@ -72,7 +72,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'PATCH /api/v1/workspaces/{ws}/media/{filename}/visibility': { tag: 'Media', summary: 'Makes a file public or private.', body: visibilitySchema, answer: envelope(ref('MediaItem')) },
   'DELETE /api/v1/workspaces/{ws}/media/{filename}': { tag: 'Media', summary: 'Deletes a media file.', answer: ref('Ok') },
 
-  'GET /media/{ws}/{filename}': {
+  'GET /api/v1/workspaces/{ws}/problems': {
+    tag: 'Problems',
+    summary: 'Every file of the content repo the server skips now (bad names, files without a type, parse and validation errors), by path: what `cms check` prints (problems.read).',
+    answer: envelope({ type: 'array', items: ref('Problem') }, { type: 'object', required: ['total'], properties: { total: { type: 'integer' } } }),
+  },
+
+    'GET /media/{ws}/{filename}': {
     tag: 'Media files',
     summary: 'The file itself, with its own content type; private files need media.read. With w, h (sizes from a fixed list), fit, format or q, a raster image is served resized or converted and cached; SVG is served unchanged, other files are 400 (docs/media.md "Image transformations").',
     answer: binary,

@@ -77,6 +77,12 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       },
     },
   },
+  Problem: {
+    type: 'object',
+    required: ['path', 'message'],
+    additionalProperties: false,
+    properties: { path: string, field: string, message: string },
+  },
   Ok: envelope({ type: 'object', required: ['ok'], properties: { ok: { const: true } } }),
   ListMeta: {
     type: 'object',

@@ -35,7 +35,7 @@ export const ADMIN_ROLE = 'admin';
 export const ADMIN_GRANTS: readonly Grant[] = Object.freeze([{ effect: 'allow', actions: ['*'], resources: ['*'] }]);
 
 const EDITOR_GRANTS: Grant[] = [
-  { effect: 'allow', actions: ['schema.read', 'content.*', 'media.*', 'trash.read', 'trash.restore', 'activity.read'], resources: ['*'] },
+  { effect: 'allow', actions: ['schema.read', 'content.*', 'media.*', 'trash.read', 'trash.restore', 'activity.read', 'problems.read'], resources: ['*'] },
 ];
 const VIEWER_GRANTS: Grant[] = [{ effect: 'allow', actions: ['schema.read', 'content.read', 'media.read'], resources: ['*'] }];
 

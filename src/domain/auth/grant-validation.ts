@@ -19,6 +19,7 @@ export const KNOWN_ACTIONS: readonly string[] = Object.freeze([
   'workspaces.manage',
   'trash.read', 'trash.restore', 'trash.purge',
   'activity.read',
+  'problems.read',
   'updates.check', 'updates.download', 'updates.install',
   'git.pull', 'git.push',
   'replication.read',

@@ -33,6 +33,7 @@ export function checkWebhooks(records: Record<string, unknown>[], current: reado
       secret: TEXT(record.secret) && record.secret !== '' ? record.secret : undefined,
       events: Array.isArray(record.events) && record.events.every(TEXT) ? record.events : [],
       enabled: typeof record.enabled === 'boolean' ? record.enabled : true,
+      batch: record.batch === true,
     }));
     const checked = normalizeWebhooks(inputs, current, new Date().toISOString());
     return checked.map((hook, i) => ({ ...hook, created_at: ISO(records[i].created_at) ? records[i].created_at : hook.created_at }));

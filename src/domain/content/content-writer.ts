@@ -20,7 +20,7 @@ export type ContentFiles = Pick<ContentReader, 'readFile' | 'readFiles' | 'listF
 /** Who a change is by: the acting principal, or the server itself (first start, type order). */
 export type ChangeAuthor = Principal | 'system';
 
-/** An event to tell once the commit has landed; the writer adds the time and the actor. */
+/** An event to tell once the commit has landed; the writer adds the time, the actor and the commit. */
 export type EventDraft = Pick<DomainEvent, 'type' | 'workspace' | 'data'>;
 
 /** One change to the content repo: one commit and what it does in memory. */
@@ -78,6 +78,7 @@ const SYSTEM_AUTHOR = gitAuthorOf(ANONYMOUS);
 /** The write path of one content repo; created once by services.ts. */
 export class ContentWriter {
   private readonly running = new AsyncLocalStorage<Transaction>();
+  private readonly writeListeners: ((paths: readonly string[]) => void)[] = [];
   private changes = 0;
   private indexed: string | undefined;
 
@@ -127,6 +128,16 @@ export class ContentWriter {
   }
 
   /**
+   * Calls `listener` with the paths of each commit the server writes itself
+   * (not a re-read: those go through the reindexer), once it has landed and
+   * before its in-memory update. The problems register forgets what it knew
+   * of those files. A listener must not throw.
+   */
+  onWrite(listener: (paths: readonly string[]) => void): void {
+    this.writeListeners.push(listener);
+  }
+
+  /**
    * Polls HEAD every `intervalMs` for commits this process did not write and
    * hands each run of them to `onCommits` inside a transaction. Returns stop().
    */
@@ -136,7 +147,11 @@ export class ContentWriter {
   }
 
   private async hold<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
-    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, actor) => this.tell(drafts, actor), changed: () => (this.changes += 1), indexed: (oid) => (this.indexed = oid) });
+    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, told) => this.tell(drafts, told), changed: () => (this.changes += 1), indexed: (oid) => (this.indexed = oid),
+      wrote: (paths) => {
+        for (const listener of this.writeListeners) listener(paths);
+      },
+    });
     try {
       return await this.running.run(tx, () => work(tx));
     } finally {
@@ -147,10 +162,11 @@ export class ContentWriter {
 
   // Listeners run outside the transaction's context, so a listener that writes
   // queues behind it instead of joining it.
-  private tell(drafts: EventDraft[], actor: string | undefined): void {
+  private tell(drafts: EventDraft[], told: { actor: string | undefined; commit: string }): void {
     const occurredAt = new Date(this.now()).toISOString();
+    const { actor, commit } = told;
     this.running.exit(() => {
-      for (const draft of drafts) this.events.emit({ type: draft.type, workspace: draft.workspace, occurredAt, actor, data: draft.data });
+      this.events.emitGroup(drafts.map((draft) => ({ type: draft.type, workspace: draft.workspace, occurredAt, actor, commit, data: draft.data })));
     });
   }
 }
@@ -159,11 +175,14 @@ export class ContentWriter {
 interface WriteParts {
   repo: ContentRepo;
   reindex: Reindexer;
-  tell: (drafts: EventDraft[], actor: string | undefined) => void;
+  /** Tells one commit's events (or one landing's of outside commits) as a group, with the commit that caused them. */
+  tell: (drafts: EventDraft[], told: { actor: string | undefined; commit: string }) => void;
   /** Called once a commit's changes are in memory, before its events are told. */
   changed: () => void;
   /** Called with the commit whose changes are now in memory. */
   indexed: (oid: string) => void;
+  /** Called with the paths of a commit of the server's own, once it has landed. */
+  wrote: (paths: readonly string[]) => void;
 }
 
 // One holding of the write lock. Its commits run one at a time, and it can
@@ -176,7 +195,7 @@ class Transaction implements ContentTransaction {
 
   async commit(change: ContentChange): Promise<CommitInfo> {
     return this.exclusively(async () => {
-      const { repo, reindex, tell, changed, indexed } = this.parts;
+      const { repo, reindex, tell, changed, indexed, wrote } = this.parts;
       const by = change.by;
       const info = await repo.commitChanges({
         changes: change.changes,
@@ -190,12 +209,13 @@ class Transaction implements ContentTransaction {
         const events = await reindex(await repo.changedPaths(info.parents[0], info.oid));
         indexed(info.oid);
         changed();
-        tell(events, undefined);
+        tell(events, { actor: undefined, commit: info.oid });
       } else {
+        wrote(change.changes.map((file) => file.path));
         change.apply?.();
         indexed(info.oid);
         changed();
-        tell(change.events ?? [], by === 'system' ? undefined : actorIdOf(by));
+        tell(change.events ?? [], { actor: by === 'system' ? undefined : actorIdOf(by), commit: info.oid });
       }
       return info;
     });
@@ -209,7 +229,8 @@ class Transaction implements ContentTransaction {
       const events = await this.parts.reindex(changes);
       this.parts.indexed(to);
       this.parts.changed();
-      this.parts.tell(events, undefined);
+      // A run of outside commits is re-read as one change, so its events name the new head.
+      this.parts.tell(events, { actor: undefined, commit: to });
       return changes;
     });
   }

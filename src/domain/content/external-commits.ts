@@ -8,6 +8,8 @@ import type { ChangedPath } from '../../storage/content-repo.ts';
 import { statusEvents, type EventType } from '../model/events.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentWriter, EventDraft } from './content-writer.ts';
+import type { ProblemRegister } from './problem-register.ts';
+import { typesDir } from '../model/type-files.ts';
 
 /**
  * The workspace registry as re-reading needs it. WorkspaceService sits above
@@ -25,6 +27,8 @@ export interface ReadModels {
   workspaces: WorkspaceRegistry;
   /** Further in-memory indexes (the media library) that re-read the paths a commit changed. */
   indexes?: { applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<unknown> }[];
+  /** The files the loaders skip; told what is about to be read again, so fixed files drop out. */
+  problems?: ProblemRegister;
 }
 
 /** What watchExternalCommits() writes through and logs to. */
@@ -58,12 +62,22 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
   const { content, workspaces } = models;
   const events: EventDraft[] = [];
   for (const [workspace, paths] of groupByWorkspace(changes)) {
+    const known = !!workspaces.find(workspace);
     if (paths.some((change) => change.path === `${workspace}/workspace.yaml`)) {
-      const known = !!workspaces.find(workspace);
       await workspaces.reload(workspace);
-      if (!known) await content.loadWorkspace(workspace);
+      if (!known) {
+        models.problems?.forgetChanged(workspace, [], { wholeWorkspace: true });
+        await content.loadWorkspace(workspace);
+      }
     }
-    if (!workspaces.find(workspace)) continue;
+    if (!workspaces.find(workspace)) {
+      // A workspace that went away is no longer read: none of its files is skipped.
+      models.problems?.forgetWorkspace(workspace);
+      continue;
+    }
+    // A changed type file makes the index read the whole workspace again (content-index.ts).
+    const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
+    models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
     const typesBefore = typeVersions(content, workspace);
     const entryChanges = await content.applyExternalChanges(workspace, paths);
     for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths);

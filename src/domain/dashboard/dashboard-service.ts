@@ -2,12 +2,12 @@
 // status, media count and bytes, recent activity and recent edits, for one
 // workspace and limited to what the signed-in user may read. Everything is
 // answered from memory except the activity log's tail.
-import { SKIPPED_FILE_ACTIVITY } from '../activity/activity-feeds.ts';
 import type { ActivityLog, ActivityRecord } from '../activity/activity-log.ts';
 import { can } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
+import { problemsAccess, type ProblemRegister } from '../content/problem-register.ts';
 import { readsWholeCollection } from '../auth/content-access.ts';
 import { ENTRY_STATUSES, type EntryStatus, type StoredEntry } from '../model/entry.ts';
 import type { TypeService } from '../types/type-service.ts';
@@ -44,7 +44,7 @@ export interface Dashboard {
   recent_edits: RecentEdit[];
   /** Entries waiting for their publish time, soonest first. */
   scheduled: ScheduledEntry[];
-  /** Files of this workspace that commits made with git brought in and that were skipped, newest first, one per path; empty without activity.read. */
+  /** Files of this workspace the server skips now (the problems register), by path; empty without problems.read. */
   skipped_files: SkippedFile[];
 }
 
@@ -57,9 +57,11 @@ export interface ScheduledEntry {
   published_at: string;
 }
 
-/** A file the server could not read, and why (from the activity log). */
+/** A file the server skips, and why: `reason` is `field: message` when a field is to blame; `time` is when the file was last read. */
 export interface SkippedFile {
   path: string;
+  field?: string;
+  message: string;
   reason: string;
   time: string;
 }
@@ -73,14 +75,15 @@ export interface MediaStatsSource {
 export interface DashboardDeps {
   content: ContentIndex;
   types: Pick<TypeService, 'list'>;
-  activity: Pick<ActivityLog, 'recent' | 'list'>;
+  activity: Pick<ActivityLog, 'recent'>;
   media?: MediaStatsSource;
+  problems: Pick<ProblemRegister, 'list'>;
 }
 
 /** How many recent activity records and edits the dashboard shows. */
 export const DASHBOARD_RECENT = 10;
-// How many skipped-file records of the activity log are looked at.
-const SKIPPED_WINDOW = 200;
+/** How many skipped files the dashboard lists (GET /problems has them all). */
+export const DASHBOARD_SKIPPED = 50;
 
 /** Builds dashboards. */
 export class DashboardService {
@@ -89,7 +92,8 @@ export class DashboardService {
   /**
    * The dashboard of `workspace` for `principal`: types it may read
    * (content.read on the collection), media with media.read, activity with
-   * activity.read. Throws not_found for an unknown or archived workspace.
+   * activity.read, skipped files with problems.read. Throws not_found for an
+   * unknown or archived workspace.
    */
   async summary(principal: Principal, workspace: string): Promise<Dashboard> {
     const readable = this.deps.types.list(principal, workspace).filter((type) => readsWholeCollection(principal, workspace, type.name));
@@ -119,19 +123,16 @@ export class DashboardService {
         .sort((a, b) => String(a.published_at).localeCompare(String(b.published_at)))
         .slice(0, DASHBOARD_RECENT)
         .map((entry) => ({ type: entry.type, id: entry.id, slug: entry.slug, title: entry.title, published_at: String(entry.published_at) })),
-      skipped_files: mayReadActivity ? await this.skippedFiles(principal, workspace) : [],
+      skipped_files: can(principal, problemsAccess(workspace)) ? this.skippedFiles(workspace) : [],
     };
   }
 
-  // The newest report per path; a file fixed since still shows until it drops out of the window.
-  private async skippedFiles(principal: Principal, workspace: string): Promise<SkippedFile[]> {
-    const { records } = await this.deps.activity.list(principal, { type: SKIPPED_FILE_ACTIVITY, workspace, limit: SKIPPED_WINDOW });
-    const byPath = new Map<string, SkippedFile>();
-    for (const record of records) {
-      const path = String(record.details.path ?? '');
-      if (path && !byPath.has(path)) byPath.set(path, { path, reason: String(record.details.reason ?? record.message), time: record.time });
-    }
-    return [...byPath.values()].slice(0, DASHBOARD_RECENT);
+  // Live: a file fixed by a later commit is gone at once.
+  private skippedFiles(workspace: string): SkippedFile[] {
+    return this.deps.problems
+      .list(workspace)
+      .slice(0, DASHBOARD_SKIPPED)
+      .map(({ path, field, message, since }) => ({ path, ...(field === undefined ? {} : { field }), message, reason: field === undefined ? message : `${field}: ${message}`, time: since }));
   }
 
   private mediaStats(principal: Principal, workspace: string): Dashboard['media'] {

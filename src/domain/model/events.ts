@@ -25,6 +25,13 @@ export interface DomainEvent {
   occurredAt: string;
   /** Actor id (user id or `token:{id}`), when known. */
   actor?: string;
+  /**
+   * The commit that caused the event: the server's own commit, or the new
+   * head when commits arrived from outside (git CLI, push, pull). Absent for
+   * events no commit caused (the scheduler's content.published, media files
+   * restored from a backup, git.conflict).
+   */
+  commit?: string;
   /** Entry events: `{ type, id, slug }`; schema events: `{ type }`; media events: `{ filename }`; `git.conflict`: `{ branch, local, upstream }`. */
   data: Record<string, string>;
 }
@@ -32,9 +39,13 @@ export interface DomainEvent {
 /** A subscriber to the event bus; its failures are reported, never thrown at the emitter. */
 export type EventListener = (event: DomainEvent) => void | Promise<void>;
 
+/** A subscriber to whole groups: the events one change told together (one commit's, or one landing of outside commits). */
+export type EventGroupListener = (events: readonly DomainEvent[]) => void | Promise<void>;
+
 /** Fans events out to listeners; a listener that throws is reported through `onError`, never to the emitter. */
 export class EventBus {
   private readonly listeners: EventListener[] = [];
+  private readonly groupListeners: EventGroupListener[] = [];
 
   constructor(private readonly onError: (error: unknown, event: DomainEvent) => void) {}
 
@@ -43,15 +54,34 @@ export class EventBus {
     this.listeners.push(listener);
   }
 
+  /**
+   * Subscribes `listener` to every later group of events, told once per
+   * group; webhooks use it to deliver one `content.batch` per commit.
+   */
+  onGroup(listener: EventGroupListener): void {
+    this.groupListeners.push(listener);
+  }
+
   /** Hands the event to each listener in a microtask, so the write that emits it never waits or fails. */
   emit(event: DomainEvent): void {
-    for (const listener of this.listeners) {
-      queueMicrotask(() => {
-        Promise.resolve()
-          .then(() => listener(event))
-          .catch((error: unknown) => this.onError(error, event));
-      });
+    this.emitGroup([event]);
+  }
+
+  /** Emits the events that one change caused: each to every listener, and the group once to every group listener. */
+  emitGroup(events: readonly DomainEvent[]): void {
+    if (events.length === 0) return;
+    for (const event of events) {
+      for (const listener of this.listeners) this.later(() => listener(event), event);
     }
+    for (const listener of this.groupListeners) this.later(() => listener(events), events[0]);
+  }
+
+  private later(run: () => void | Promise<void>, event: DomainEvent): void {
+    queueMicrotask(() => {
+      Promise.resolve()
+        .then(run)
+        .catch((error: unknown) => this.onError(error, event));
+    });
   }
 }
 

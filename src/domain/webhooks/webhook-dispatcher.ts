@@ -7,6 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { WebhookSettings } from '../../config/config.ts';
 import type { StateStore } from '../../storage/state-store.ts';
 import type { DomainEvent, EventType } from '../model/events.ts';
+import { BATCH_EVENT, batchBody, commitBatches, isBatched } from './webhook-batches.ts';
 import { DELIVERIES_LOG, type DeliveryAttempt, type WebhookRecord } from './webhook-service.ts';
 
 /** The event of a test delivery: sent to one webhook on request, whatever events it subscribes to. */
@@ -58,14 +59,14 @@ export function signBody(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-/** The JSON body of a delivery (API.md "Webhooks"). */
+/** The JSON body of a delivery (API.md "Webhooks"); `commit` is null for events no commit caused. */
 export function deliveryBody(event: DomainEvent): string {
-  return JSON.stringify({ event: event.type, occurred_at: event.occurredAt, workspace: event.workspace, data: event.data });
+  return JSON.stringify({ event: event.type, occurred_at: event.occurredAt, workspace: event.workspace, commit: event.commit ?? null, data: event.data });
 }
 
 /**
  * The delivery queue and its worker. Created once by services.ts with
- * start(); enqueue() is the EventBus listener; close() stops the worker and
+ * start(); enqueueGroup() is the EventBus group listener; close() stops the worker and
  * leaves unfinished deliveries in the queue for the next start.
  */
 export class WebhookDispatcher {
@@ -98,17 +99,31 @@ export class WebhookDispatcher {
     return dispatcher;
   }
 
-  /** Queues one delivery per enabled webhook subscribed to the event. Never throws; failures are reported. */
-  async enqueue(event: DomainEvent): Promise<void> {
+  /**
+   * Queues the deliveries of one group of events (one commit's): one per
+   * enabled webhook subscribed to each event, except that a batched webhook
+   * gets the group's entry events as one `content.batch` per workspace.
+   * Never throws; failures are reported.
+   */
+  async enqueueGroup(events: readonly DomainEvent[]): Promise<void> {
     if (this.shutdown.signal.aborted) return;
-    const hooks = this.options.webhooks.subscribers(event.type);
-    if (hooks.length === 0) return;
-    const room = MAX_PENDING - this.queue.length;
-    if (room < hooks.length) {
-      this.options.onError('dropped webhook deliveries: the queue is full', { event: event.type, dropped: hooks.length - Math.max(room, 0) });
+    const wanted: Pick<PendingDelivery, 'webhook_id' | 'event' | 'body'>[] = [];
+    for (const event of events) {
+      const hooks = this.options.webhooks.subscribers(event.type).filter((hook) => !(hook.batch === true && isBatched(event)));
+      const body = deliveryBody(event);
+      for (const hook of hooks) wanted.push({ webhook_id: hook.id, event: event.type, body });
     }
-    const body = deliveryBody(event);
-    const added = hooks.slice(0, Math.max(room, 0)).map((hook) => ({ id: randomUUID(), webhook_id: hook.id, event: event.type, body, attempts: 0, next_at: this.now() }));
+    for (const batch of commitBatches(events)) {
+      const hooks = new Set(batch.types.flatMap((type) => this.options.webhooks.subscribers(type)).filter((hook) => hook.batch === true));
+      const body = batchBody(batch);
+      for (const hook of hooks) wanted.push({ webhook_id: hook.id, event: BATCH_EVENT, body });
+    }
+    if (wanted.length === 0) return;
+    const room = Math.max(MAX_PENDING - this.queue.length, 0);
+    if (room < wanted.length) {
+      this.options.onError('dropped webhook deliveries: the queue is full', { event: wanted[0].event, dropped: wanted.length - room });
+    }
+    const added = wanted.slice(0, room).map((delivery) => ({ ...delivery, id: randomUUID(), attempts: 0, next_at: this.now() }));
     this.queue = [...this.queue, ...added];
     await this.persist();
     this.run();
@@ -116,7 +131,7 @@ export class WebhookDispatcher {
 
   /** Queues a test delivery to `hook`, due now; resolves with its delivery id. */
   async queueTest(hook: WebhookRecord): Promise<string> {
-    const body = JSON.stringify({ event: TEST_EVENT, occurred_at: new Date(this.now()).toISOString(), workspace: null, data: { webhook_id: hook.id } });
+    const body = JSON.stringify({ event: TEST_EVENT, occurred_at: new Date(this.now()).toISOString(), workspace: null, commit: null, data: { webhook_id: hook.id } });
     return this.add({ id: randomUUID(), webhook_id: hook.id, event: TEST_EVENT, body });
   }
 

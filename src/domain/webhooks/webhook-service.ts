@@ -19,6 +19,11 @@ export interface WebhookRecord {
   /** Event names, or `*` for every event. */
   events: string[];
   enabled: boolean;
+  /**
+   * Batched delivery: one `content.batch` per commit instead of one event per
+   * entry (webhook-batches.ts). Absent on webhooks stored before it existed: false.
+   */
+  batch?: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -30,6 +35,8 @@ export interface WebhookInput {
   secret?: string | null;
   events: string[];
   enabled?: boolean;
+  /** Batched delivery (WebhookRecord.batch); defaults to false, kept when omitted on an existing id. */
+  batch?: boolean;
 }
 
 /** One delivery attempt as recorded in the deliveries log. */
@@ -180,6 +187,7 @@ export function normalizeWebhooks(inputs: WebhookInput[], current: readonly Webh
       secret,
       events: [...new Set(input.events)],
       enabled: input.enabled ?? true,
+      batch: input.batch ?? existing?.batch ?? false,
       created_at: existing?.created_at ?? now,
       updated_at: now,
     };

@@ -67,7 +67,7 @@ export function HomeScreen() {
             {can('activity.read') && (
               <DashboardList title="Recent activity" empty="Nothing has happened yet." items={dashboard.recent_activity.map((record) => ({ key: record.id, text: record.message, meta: formatDateTime(record.time) }))} />
             )}
-            {can('activity.read') && (
+            {can('problems.read') && (
               <DashboardList
                 title="Files from git that were skipped"
                 empty="Every file from git could be read."

@@ -1,5 +1,5 @@
 // Creating or changing one webhook: URL, events, an optional signing secret
-// (left empty, a saved secret is kept), on or off. The API takes the whole
+// (left empty, a saved secret is kept), batched delivery, on or off. The API takes the whole
 // list, so the others are sent as they are.
 import { useState } from 'preact/hooks';
 import { saveWebhooks, type Webhook } from '../../api/operations.ts';
@@ -23,12 +23,13 @@ export function WebhookDialog({ webhook, all, events, onClose, onSaved }: Webhoo
   const [secret, setSecret] = useState('');
   const [removeSecret, setRemoveSecret] = useState(false);
   const [enabled, setEnabled] = useState(webhook?.enabled ?? true);
+  const [batch, setBatch] = useState(webhook?.batch ?? false);
   const save = useAction({ progress: 'Saving the webhook…', success: 'Webhook saved.' });
   const position = webhook ? all.findIndex((hook) => hook.id === webhook.id) : all.length;
   const fieldError = (name: string) => save.fieldErrors[`webhooks.${position}.${name}`];
   const submit = async (event: Event) => {
     event.preventDefault();
-    const mine = { ...(webhook ? { id: webhook.id } : {}), url, events: chosen, enabled, ...(removeSecret ? { secret: null } : secret ? { secret } : {}) };
+    const mine = { ...(webhook ? { id: webhook.id } : {}), url, events: chosen, enabled, batch, ...(removeSecret ? { secret: null } : secret ? { secret } : {}) };
     const others = inputsOf(all);
     const list = webhook ? others.map((hook) => (hook.id === webhook.id ? mine : hook)) : [...others, mine];
     const saved = await save.run(() => saveWebhooks(list));
@@ -77,6 +78,10 @@ export function WebhookDialog({ webhook, all, events, onClose, onSaved }: Webhoo
             <input type="checkbox" checked={removeSecret} onChange={(event) => setRemoveSecret(event.currentTarget.checked)} /> Remove the saved secret
           </label>
         )}
+        <label class="check">
+          <input type="checkbox" checked={batch} aria-describedby="webhook-batch-hint" onChange={(event) => setBatch(event.currentTarget.checked)} /> One event per commit (content.batch)
+        </label>
+        <p id="webhook-batch-hint" class="field__hint">For site builds: the entry events of one save or git commit arrive together, as one list.</p>
         <label class="check">
           <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} /> On
         </label>

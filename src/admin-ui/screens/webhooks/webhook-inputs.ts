@@ -4,5 +4,5 @@
 import type { Webhook, WebhookInput } from '../../api/operations.ts';
 
 export function inputsOf(webhooks: Webhook[]): WebhookInput[] {
-  return webhooks.map(({ id, url, events, enabled }) => ({ id, url, events, enabled }));
+  return webhooks.map(({ id, url, events, enabled, batch }) => ({ id, url, events, enabled, batch }));
 }

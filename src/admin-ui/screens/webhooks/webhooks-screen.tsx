@@ -54,7 +54,7 @@ export function WebhooksScreen() {
           columns={[
             { key: 'url', header: 'Sends to', cell: (hook) => <span class="break">{hook.url}</span> },
             { key: 'events', header: 'When', cell: (hook) => hook.events.join(', ') },
-            { key: 'state', header: 'State', cell: (hook) => `${hook.enabled ? 'On' : 'Off'}${hook.has_secret ? ', signed' : ''}` },
+            { key: 'state', header: 'State', cell: (hook) => `${hook.enabled ? 'On' : 'Off'}${hook.batch ? ', batched' : ''}${hook.has_secret ? ', signed' : ''}` },
             {
               key: 'actions',
               header: <span class="visually-hidden">Actions</span>,

@@ -1,0 +1,118 @@
+// The problems register: every file of the content repo that the in-memory
+// indexes currently skip, and why (API.md "For site generators", GET
+// /problems; the admin dashboard; `cms check` prints the same list). The
+// loaders (ContentIndex, MediaLibrary) report into it as they read; before
+// files are read again (commits from outside, the server's own writes) what
+// was known about them is forgotten, so a fixed file drops out and a file
+// still broken is reported afresh. It holds only what the loaders report:
+// files it lists are exactly the ones missing from the reads.
+import { authorize } from '../auth/authorize.ts';
+import type { AccessRequest } from '../auth/grants.ts';
+import type { Principal } from '../auth/principal.ts';
+import { parseEntryFileName } from '../model/entry-files.ts';
+import { typesDir } from '../model/type-files.ts';
+import type { ProblemReporter } from './content-index.ts';
+import type { FileProblem } from './file-rules.ts';
+
+/** A skipped file (path, field to blame when there is one, a full sentence), its workspace, and since when it is known. */
+export interface ContentProblem extends FileProblem {
+  workspace: string;
+  /** When the register heard of it, which is when the file was last read (ISO). */
+  since: string;
+}
+
+// The loaders report `field: message` as one reason (content-index.ts). A
+// field is a name, a dotted path (`fields.body.type`) or `title`: no spaces
+// before the colon, which every plain message has.
+const FIELD_REASON = /^([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*): ([\s\S]+)$/;
+
+/** The problems of the content repo's files; one per server, fed by the loaders' reporters. */
+export class ProblemRegister {
+  private readonly byPath = new Map<string, ContentProblem[]>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * A reporter for a loader: records each problem (once per path and
+   * reason), then hands it on to `next` (the log, the activity feed).
+   */
+  reporter(next?: ProblemReporter): ProblemReporter {
+    return (reported) => {
+      const match = FIELD_REASON.exec(reported.reason);
+      const known = this.byPath.get(reported.path) ?? [];
+      const problem: ContentProblem = { workspace: reported.workspace, path: reported.path, ...(match ? { field: match[1], message: match[2] } : { message: reported.reason }), since: '' };
+      const old = known.find((other) => other.field === problem.field && other.message === problem.message);
+      this.byPath.set(reported.path, [...known.filter((other) => other !== old), { ...problem, since: old?.since ?? new Date(this.now()).toISOString() }]);
+      next?.(reported);
+    };
+  }
+
+  /**
+   * Forgets what is known about the files that the paths of a commit make
+   * the loaders read again: each changed path and the other files of its
+   * entry (a translation that lacked its entry file); with
+   * `wholeWorkspace` (a type file changed, so every entry is re-read) all
+   * types and entries of the workspace. Call it before the re-read.
+   */
+  forgetChanged(workspace: string, paths: readonly string[], options: { wholeWorkspace?: boolean } = {}): void {
+    const reread = [`${typesDir(workspace)}/`, `${workspace}/entries/`];
+    const isChanged = changedFiles(paths);
+    this.forget((path) => isChanged(path) || (options.wholeWorkspace === true && reread.some((prefix) => path.startsWith(prefix))));
+  }
+
+  /**
+   * Forgets what is known about the files a commit of the server's own wrote
+   * or removed, and the other files of their entries: the server writes only
+   * files that pass the rules, and applies them to the indexes without
+   * reading them back.
+   */
+  forgetWritten(paths: readonly string[]): void {
+    this.forget(changedFiles(paths));
+  }
+
+  /** Forgets every problem of a workspace that is no longer read (its workspace.yaml removed). */
+  forgetWorkspace(workspace: string): void {
+    this.forget((path) => path.startsWith(`${workspace}/`));
+  }
+
+  /** The problems of `workspace` (every workspace without one), by path: for callers that checked the grant (the dashboard, `cms check`). */
+  list(workspace?: string): ContentProblem[] {
+    const all = [...this.byPath.values()].flat().filter((problem) => workspace === undefined || problem.workspace === workspace);
+    return all.sort((a, b) => a.path.localeCompare(b.path) || (a.field ?? '').localeCompare(b.field ?? ''));
+  }
+
+  /**
+   * The problems of `workspace` for GET /problems. Throws unauthorized
+   * (anonymous) or forbidden without `problems.read` on `problems:*` there.
+   */
+  read(principal: Principal, workspace: string): ContentProblem[] {
+    authorize(principal, problemsAccess(workspace));
+    return this.list(workspace);
+  }
+
+  private forget(isReread: (path: string) => boolean): void {
+    for (const path of [...this.byPath.keys()]) if (isReread(path)) this.byPath.delete(path);
+  }
+}
+
+/** The grant that reading a workspace's problems asks for (docs/permissions.md): `problems.read` on `problems:*` there. */
+export function problemsAccess(workspace: string): AccessRequest {
+  return { action: 'problems.read', resource: 'problems:*', workspace };
+}
+
+// A path is read again when it changed, or when another file of its entry did.
+function changedFiles(paths: readonly string[]): (path: string) => boolean {
+  const changed = new Set(paths);
+  const entryKeys = new Set(paths.map(entryKeyOf).filter((key) => key !== undefined));
+  return (path) => {
+    const key = entryKeyOf(path);
+    return changed.has(path) || (key !== undefined && entryKeys.has(key));
+  };
+}
+
+// `{ws}/entries/{type}/{slug}` for any file of an entry (its own or a translation).
+function entryKeyOf(path: string): string | undefined {
+  const match = /^([^/]+\/entries\/[^/]+)\/([^/]+)$/.exec(path);
+  const slug = match ? parseEntryFileName(match[2])?.slug : undefined;
+  return match && slug !== undefined ? `${match[1]}/${slug}` : undefined;
+}

@@ -1,0 +1,76 @@
+// Batched delivery (API.md "For site generators"): a webhook with `batch`
+// gets one `content.batch` per commit and workspace, listing every entry the
+// commit changed, instead of one delivery per entry event. A site build wants
+// one trigger per commit, and a bulk write or a git commit may touch
+// thousands of entries. Events no commit caused (the scheduler's
+// content.published) are not batched: they have nothing to be grouped with.
+import type { DomainEvent, EventType } from '../model/events.ts';
+
+/** The event name of a batched delivery (X-Service-Event and the body's `event`). */
+export const BATCH_EVENT = 'content.batch';
+
+/** One entry in `data.changes` of a `content.batch`. */
+export interface BatchedChange {
+  type: string;
+  id: string;
+  slug: string;
+  change: 'created' | 'updated' | 'deleted';
+  /** The slug before a rename, when the commit's events name it (commits made with git). */
+  previous_slug?: string;
+}
+
+/** The entry events of one commit in one workspace, folded for batched webhooks. */
+export interface CommitBatch {
+  workspace: string;
+  commit: string;
+  occurredAt: string;
+  /** The event types folded in: a batched webhook gets the batch when it subscribes to one of them. */
+  types: EventType[];
+  changes: BatchedChange[];
+}
+
+/** Whether a batched webhook gets this event inside a content.batch rather than on its own. */
+export function isBatched(event: DomainEvent): boolean {
+  return event.commit !== undefined && event.type.startsWith('content.') && event.data.id !== undefined;
+}
+
+// An entry that appears and changes in one commit was created; one that goes
+// away (deleted, or purged from the trash) was deleted; anything else updated.
+const CHANGE_OF: Partial<Record<EventType, BatchedChange['change']>> = {
+  'content.created': 'created',
+  'content.restored': 'created',
+  'content.deleted': 'deleted',
+  'content.purged': 'deleted',
+};
+
+/** Folds the batched events of one group (one commit's, or one landing's) into one batch per workspace, entries in first-told order. */
+export function commitBatches(events: readonly DomainEvent[]): CommitBatch[] {
+  const batches = new Map<string, CommitBatch>();
+  const changesById = new Map<string, BatchedChange>();
+  for (const event of events) {
+    if (!isBatched(event) || event.commit === undefined) continue;
+    const key = `${event.workspace}\n${event.commit}`;
+    let batch = batches.get(key);
+    if (batch === undefined) {
+      batch = { workspace: event.workspace, commit: event.commit, occurredAt: event.occurredAt, types: [], changes: [] };
+      batches.set(key, batch);
+    }
+    if (!batch.types.includes(event.type)) batch.types.push(event.type);
+    const { type, id, slug, previous_slug } = event.data;
+    const change = CHANGE_OF[event.type] ?? 'updated';
+    const known = changesById.get(`${key}\n${type}\n${id}`);
+    if (known === undefined) {
+      const item: BatchedChange = { type, id, slug, change, ...(previous_slug === undefined ? {} : { previous_slug }) };
+      changesById.set(`${key}\n${type}\n${id}`, item);
+      batch.changes.push(item);
+    } else if (known.change === 'updated') {
+      known.change = change;
+    }
+  }
+  return [...batches.values()];
+}
+
+/** The JSON body of a `content.batch` delivery: the usual envelope with `data.changes`. */
+export function batchBody(batch: CommitBatch): string {
+  return JSON.stringify({ event: BATCH_EVENT, occurred_at: batch.occurredAt, workspace: batch.workspace, commit: batch.commit, data: { changes: batch.changes } });
+}
