@@ -152,7 +152,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));
   recordDomainEvents(events, activity);
   const problems = new ProblemRegister();
-  const content = new ContentIndex(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', problem))));
+  const content = new ContentIndex(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', { ...problem }))));
   // Commits from outside (and restores) are re-read into the read models built below; that happens only once the watch has started.
   const writer = new ContentWriter(repo, events, (changes) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary], problems }, changes));
   writer.onWrite((paths) => problems.forgetWritten(paths));
@@ -163,7 +163,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   writer.markIndexed(await repo.head());
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
 
-  const mediaLibrary = new MediaLibrary(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', problem))));
+  const mediaLibrary = new MediaLibrary(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', { ...problem }))));
   for (const workspace of workspaces.listAll()) await mediaLibrary.loadWorkspace(workspace.slug);
   const mediaStore = await MediaStore.open(config.dataDir);
   const stopWatching = watchExternalCommits({ writer, logger, intervalMs: config.watchIntervalMs });

@@ -52,7 +52,7 @@ export async function findProblems(files: WorkingFolder): Promise<ContentProblem
     // Without workspace.yaml the folder is no workspace, as for the server.
     if (text === undefined) continue;
     if (!parseWorkspaceYaml(slug, text)) {
-      report({ workspace: slug, path: workspaceFilePath(slug), reason: 'The workspace file must be a YAML mapping.' });
+      report({ workspace: slug, path: workspaceFilePath(slug), message: 'The workspace file must be a YAML mapping.' });
       continue;
     }
     await content.loadWorkspace(slug);

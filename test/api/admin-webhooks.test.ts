@@ -265,11 +265,18 @@ describe('admin API: webhooks', () => {
       expect(eventNames(receiver.requests)).to.deep.equal(['content.updated']);
       expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'renamed', previous_slug: 'from-git' });
 
+      // A new slug that sorts before the old one is read first; the old entry must still be found as the one renamed.
       receiver.requests.length = 0;
-      await externalCommit(repo, { remove: ['default/entries/posts/renamed.md'] }, 'Remove with git');
+      await externalCommit(repo, { write: { 'default/entries/posts/earlier.md': draft }, remove: ['default/entries/posts/renamed.md'] }, 'Rename with git again');
+      await received(1);
+      expect(eventNames(receiver.requests)).to.deep.equal(['content.updated']);
+      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'earlier', previous_slug: 'renamed' });
+
+      receiver.requests.length = 0;
+      await externalCommit(repo, { remove: ['default/entries/posts/earlier.md'] }, 'Remove with git');
       await received(1);
       expect(eventNames(receiver.requests)).to.deep.equal(['content.deleted']);
-      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'renamed' });
+      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'earlier' });
     });
 
     it('retries a receiver that fails twice, and records every attempt', async () => {

@@ -1,21 +1,25 @@
-// The problems register on its own: how a loader's reason becomes field and
-// message, and which files a re-read or a server write makes it forget.
+// The problems register on its own: what it lists, and which files a re-read
+// or a server write makes it forget.
 import { expect } from 'chai';
 import { ProblemRegister } from '../../src/domain/content/problem-register.ts';
 
 const NOW = Date.parse('2024-05-01T00:00:00.000Z');
 
+// Fixtures write a problem as `field: message` (a field has no spaces) or a plain message.
 function registerWith(...reports: [string, string][]): ProblemRegister {
   const register = new ProblemRegister(() => NOW);
   const report = register.reporter();
-  for (const [path, reason] of reports) report({ workspace: path.split('/')[0], path, reason });
+  for (const [path, text] of reports) {
+    const [, field, message] = /^([\w.-]+): (.+)$/.exec(text) ?? [undefined, undefined, text];
+    report({ workspace: path.split('/')[0], path, message, ...(field === undefined ? {} : { field }) });
+  }
   return register;
 }
 
 const paths = (register: ProblemRegister, workspace?: string) => register.list(workspace).map((problem) => problem.path);
 
 describe('problems register', () => {
-  it('splits `field: message` reasons, keeps plain messages whole, and lists by path once per problem', () => {
+  it('lists by path, once per problem, with the field to blame when there is one', () => {
     const register = registerWith(
       ['blog/types/posts.yaml', 'fields.body.type: Field type must be one of: text, markdown.'],
       ['blog/entries/posts/a.md', 'rating: Must be a number.'],

@@ -3,6 +3,7 @@
 // sign-in attempts, files skipped by the content index, denied token use.
 import type { LoginAttempt } from '../auth/login-service.ts';
 import type { ProblemReporter } from '../content/content-index.ts';
+import { formatProblem } from '../content/file-rules.ts';
 import type { DomainEvent, EventBus, EventType } from '../model/events.ts';
 import type { ActivityInput, ActivityLog } from './activity-log.ts';
 
@@ -69,10 +70,11 @@ export function recordSkippedFiles(log: ActivityLog, next: ProblemReporter): Pro
   const seen = new Set<string>();
   return (problem) => {
     next(problem);
-    const key = `${problem.workspace}\u0000${problem.path}\u0000${problem.reason}`;
+    const key = `${problem.workspace}\u0000${formatProblem(problem)}`;
     if (seen.has(key)) return;
     seen.add(key);
-    void log.record({ level: 'error', type: SKIPPED_FILE_ACTIVITY, message: `Skipped ${problem.path}: ${problem.reason}`, workspace: problem.workspace, details: { ...problem } });
+    const reason = problem.field === undefined ? problem.message : `${problem.field}: ${problem.message}`;
+    void log.record({ level: 'error', type: SKIPPED_FILE_ACTIVITY, message: `Skipped ${formatProblem(problem)}`, workspace: problem.workspace, details: { workspace: problem.workspace, path: problem.path, reason } });
   };
 }
 

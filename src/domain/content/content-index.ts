@@ -11,7 +11,7 @@ import { entriesDir, parseEntryFileName, type EntryFileSet } from '../model/entr
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import type { ContentFiles } from './content-writer.ts';
-import { checkEntryFiles, checkTypeFile, type Checked } from './file-rules.ts';
+import { checkEntryFiles, checkTypeFile, type Checked, type FileProblem } from './file-rules.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
 
@@ -29,7 +29,12 @@ export interface EntryChange {
 }
 
 /** Called for every file that cannot be indexed; the file is skipped. */
-export type ProblemReporter = (problem: { workspace: string; path: string; reason: string }) => void;
+export type ProblemReporter = (problem: ReportedProblem) => void;
+
+/** A file that cannot be used (file-rules.ts) and its workspace. */
+export interface ReportedProblem extends FileProblem {
+  workspace: string;
+}
 
 /** Options of ContentIndex.warmSearch. */
 export interface WarmSearchOptions {
@@ -159,9 +164,12 @@ export class ContentIndex {
       if (!indexed) continue;
       // One listing per type, however many of its entries the commit touched.
       const filesBySlug = groupBySlug(await this.repo.listFiles(entriesDir(workspace, indexed.type.name)));
+      // Every old entry first: an entry renamed to a touched slug that is reloaded earlier would be gone from its old one.
       for (const slug of slugs) {
         const previous = indexed.index.getBySlug(slug);
         if (previous) before.push(previous);
+      }
+      for (const slug of slugs) {
         const current = await this.reloadEntry(workspace, indexed, slug, filesBySlug.get(slug) ?? []);
         if (current) after.push(current);
       }
@@ -180,7 +188,7 @@ export class ContentIndex {
 
   // Dot files (.gitkeep) are not content and pass without a word.
   private reportStray(workspace: string, path: string, reason: string): void {
-    if (!basename(path).startsWith('.')) this.reportProblem({ workspace, path, reason });
+    if (!basename(path).startsWith('.')) this.reportProblem({ workspace, path, message: reason });
   }
 
   private reportUntyped(workspace: string, path: string, typeName: string): void {
@@ -227,14 +235,14 @@ export class ContentIndex {
       const path = `${entriesDir(workspace, type.name)}/${slug}.md`;
       if (set.root === undefined) {
         for (const locale of Object.keys(set.translations)) {
-          this.reportProblem({ workspace, path: `${entriesDir(workspace, type.name)}/${slug}.${locale}.md`, reason: `A translation needs its entry file ${slug}.md beside it.` });
+          this.reportProblem({ workspace, path: `${entriesDir(workspace, type.name)}/${slug}.${locale}.md`, message: `A translation needs its entry file ${slug}.md beside it.` });
         }
         continue;
       }
       const entry = this.parseEntry(workspace, path, { slug, root: set.root, translations: set.translations }, type);
       if (!entry) continue;
       if (seenIds.has(entry.id)) {
-        this.reportProblem({ workspace, path, reason: `The id "${entry.id}" is used by another entry.` });
+        this.reportProblem({ workspace, path, message: `The id "${entry.id}" is used by another entry.` });
         continue;
       }
       seenIds.add(entry.id);
@@ -250,7 +258,7 @@ export class ContentIndex {
   // A file that breaks a rule is skipped, and each of its problems reported.
   private usable<T>(workspace: string, checked: Checked<T>): T | undefined {
     if (checked.ok) return checked.value;
-    for (const { path, field, message } of checked.problems) this.reportProblem({ workspace, path, reason: field === undefined ? message : `${field}: ${message}` });
+    for (const problem of checked.problems) this.reportProblem({ workspace, ...problem });
     return undefined;
   }
 }

@@ -21,11 +21,6 @@ export interface ContentProblem extends FileProblem {
   since: string;
 }
 
-// The loaders report `field: message` as one reason (content-index.ts). A
-// field is a name, a dotted path (`fields.body.type`) or `title`: no spaces
-// before the colon, which every plain message has.
-const FIELD_REASON = /^([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*): ([\s\S]+)$/;
-
 /** The problems of the content repo's files; one per server, fed by the loaders' reporters. */
 export class ProblemRegister {
   private readonly byPath = new Map<string, ContentProblem[]>();
@@ -38,9 +33,8 @@ export class ProblemRegister {
    */
   reporter(next?: ProblemReporter): ProblemReporter {
     return (reported) => {
-      const match = FIELD_REASON.exec(reported.reason);
       const known = this.byPath.get(reported.path) ?? [];
-      const problem: ContentProblem = { workspace: reported.workspace, path: reported.path, ...(match ? { field: match[1], message: match[2] } : { message: reported.reason }), since: '' };
+      const problem: ContentProblem = { ...reported, since: '' };
       const old = known.find((other) => other.field === problem.field && other.message === problem.message);
       this.byPath.set(reported.path, [...known.filter((other) => other !== old), { ...problem, since: old?.since ?? new Date(this.now()).toISOString() }]);
       next?.(reported);

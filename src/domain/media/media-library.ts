@@ -6,9 +6,10 @@ import type { ChangedPath } from '../../storage/content-repo.ts';
 import { sortCategories, withAncestors } from './categories.ts';
 import { categoriesFromYaml, categoriesPath, filenameOfRecordPath, mediaDir, recordFromYaml, type MediaRecord } from './media-record.ts';
 import type { ContentFiles } from '../content/content-writer.ts';
+import type { ProblemReporter } from '../content/content-index.ts';
 
 /** Called for every metadata file that cannot be read; the file is skipped. */
-export type MediaProblemReporter = (problem: { workspace: string; path: string; reason: string }) => void;
+export type MediaProblemReporter = ProblemReporter;
 
 interface WorkspaceMedia {
   records: Map<string, MediaRecord>;
@@ -108,7 +109,7 @@ export class MediaLibrary {
       media.records.delete(filename);
       if (text !== undefined) media.records.set(filename, recordFromYaml(filename, text));
     } catch (error) {
-      this.reportProblem({ workspace, path, reason: error instanceof Error ? error.message : String(error) });
+      this.reportProblem({ workspace, path, message: error instanceof Error ? error.message : String(error) });
     }
   }
 }
