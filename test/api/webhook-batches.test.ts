@@ -207,7 +207,7 @@ describe('webhooks for site builds: commit ids and content.batch', function () {
     );
   });
 
-  it('sends events no commit caused with commit null, on their own even to a batched webhook', async () => {
+  it('batches the scheduler\'s publish commit like any other, and sends events no commit caused with commit null', async () => {
     await server.close();
     ({ server, admin, token } = await buildAdminServer({ env: { ...FAST, CMS_SCHEDULER_INTERVAL_MS: '50' }, token: FULL_ACCESS }));
     repo = contentRepoOf(server.dataDir);
@@ -218,8 +218,8 @@ describe('webhooks for site builds: commit ids and content.batch', function () {
     await pollUntil(async () => receiver.requests.length, (count) => count >= 1, { timeoutMs: 6000 });
     await received(1);
     const [published] = bodiesAt(receiver.requests, '/batch');
-    expect(published).to.deep.include({ event: 'content.published', commit: null });
-    expect(published.data).to.deep.equal({ type: 'posts', id: created.body.data.id, slug: created.body.data.slug });
+    expect(published).to.deep.include({ event: 'content.batch', commit: await mustGit(repo, ['rev-parse', 'HEAD']).then((out) => out.trim()) });
+    expect(published.data.changes).to.deep.equal([{ type: 'posts', id: created.body.data.id, slug: created.body.data.slug, change: 'updated' }]);
 
     receiver.requests.length = 0;
     const hooks = (await adminRequest(server, admin, 'GET', '/webhooks')).body.data;

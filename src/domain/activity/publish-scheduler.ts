@@ -72,24 +72,29 @@ export class PublishScheduler {
       for (const { type, index } of this.options.content.types(workspace)) {
         for (const entry of index.all()) if (cameDue(entry, since, now)) due.push({ entry, type });
       }
-      if (due.length > 0) await this.rewriteFiles(workspace, due, now);
-      for (const { entry } of due) {
-        this.options.events.emit({ type: 'content.published', workspace, occurredAt: entry.published_at ?? new Date(now).toISOString(), data: { type: entry.type, id: entry.id, slug: entry.slug } });
-      }
+      if (due.length > 0) await this.publish(workspace, due, now);
       announced += due.length;
     }
     if (announced > 0) await this.options.state.write<SchedulerState>(STATE_NAME, { last_tick: new Date(now).toISOString() });
     return announced;
   }
 
-  // The entries are unchanged in memory: only `draft`, which is derived from the time of writing, differs in the files.
-  private async rewriteFiles(workspace: string, due: { entry: StoredEntry; type: ContentType }[], now: number): Promise<void> {
+  // On a primary the events go with the commit that rewrites the files, so
+  // they carry its id (and a batched webhook gets one content.batch). The
+  // entries are unchanged in memory: only `draft`, derived from the time of
+  // writing, differs in the files. A replica takes the primary's commit and
+  // only tells its own listeners.
+  private async publish(workspace: string, due: { entry: StoredEntry; type: ContentType }[], now: number): Promise<void> {
+    const events = due.map(({ entry }) => ({ type: 'content.published' as const, workspace, data: { type: entry.type, id: entry.id, slug: entry.slug } }));
     const { writer } = this.options;
-    if (!writer) return;
+    if (!writer) {
+      for (const event of events) this.options.events.emit({ ...event, occurredAt: new Date(now).toISOString() });
+      return;
+    }
     const changes = due.flatMap(({ entry, type }) => entryFileWrites(workspace, type, entry, now));
     const names = due.map(({ entry }) => `${entry.type}/${entry.slug}`);
     const message = names.length === 1 ? `Publish ${names[0]}` : `Publish ${names.length} scheduled entries`;
-    await writer.transaction((tx) => tx.commit({ by: 'system', message, changes, trailers: { Workspace: workspace, Entries: due.map(({ entry }) => entry.id).join(' ') } }));
+    await writer.transaction((tx) => tx.commit({ by: 'system', message, changes, trailers: { Workspace: workspace, Entries: due.map(({ entry }) => entry.id).join(' ') }, events }));
   }
 
   /** Stops the timer and saves the last tick. */
