@@ -16,6 +16,7 @@ import { findPackageRoot } from './lib/package-root.ts';
 import { ContentRepo } from './storage/content-repo.ts';
 import { StateStore } from './storage/state-store.ts';
 import { reindexChangedPaths, watchExternalCommits } from './domain/content/external-commits.ts';
+import { CommitDates } from './domain/content/commit-dates.ts';
 import { ProblemRegister } from './domain/content/problem-register.ts';
 import { AccountStore } from './domain/auth/account-store.ts';
 import { stateAvatarFiles } from './domain/auth/avatar-files.ts';
@@ -152,9 +153,9 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));
   recordDomainEvents(events, activity);
   const problems = new ProblemRegister();
-  const content = new ContentIndex(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', { ...problem }))));
+  const content = new ContentIndex(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', { ...problem }))), await CommitDates.load(state));
   // Commits from outside (and restores) are re-read into the read models built below; that happens only once the watch has started.
-  const writer = new ContentWriter(repo, events, (changes) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary], problems }, changes));
+  const writer = new ContentWriter(repo, events, (changes, committedAt) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary], problems }, changes, committedAt));
   writer.onWrite((paths) => problems.forgetWritten(paths));
   const workspaces = await WorkspaceService.load(repo, writer, [config.defaultWorkspace]);
   // A replica never commits: its content is its primary's.

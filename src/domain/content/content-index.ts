@@ -11,6 +11,7 @@ import { entriesDir, parseEntryFileName, type EntryFileSet } from '../model/entr
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import type { ContentFiles } from './content-writer.ts';
+import { CommitDates } from './commit-dates.ts';
 import { checkEntryFiles, checkTypeFile, type Checked, type FileProblem } from './file-rules.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
@@ -48,7 +49,11 @@ export interface WarmSearchOptions {
 export class ContentIndex {
   private readonly workspaces = new Map<string, Map<string, IndexedType>>();
 
-  constructor(private readonly repo: ContentFiles, private readonly reportProblem: ProblemReporter) {}
+  constructor(
+    private readonly repo: ContentFiles,
+    private readonly reportProblem: ProblemReporter,
+    private readonly commitDates = CommitDates.none(),
+  ) {}
 
   /** Reads every type and entry of a workspace from the working tree. */
   async loadWorkspace(workspace: string): Promise<void> {
@@ -136,9 +141,11 @@ export class ContentIndex {
    * Brings the index in line with commits made outside the server: reloads
    * each type whose YAML changed, and re-reads only the entries whose files
    * changed. Returns the entries that were created, changed or removed, so
-   * the caller can tell the event bus.
+   * the caller can tell the event bus. With `committedAt` (the newest commit's
+   * time), an entry whose files changed without a new `lastmod` takes that
+   * time as its updated_at (commit-dates.ts).
    */
-  async applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<EntryChange[]> {
+  async applyExternalChanges(workspace: string, changes: ChangedPath[], committedAt?: string): Promise<EntryChange[]> {
     const typePrefix = `${typesDir(workspace)}/`;
     if (changes.some((change) => change.path.startsWith(typePrefix))) {
       const before = this.types(workspace).flatMap(({ index }) => index.all());
@@ -170,17 +177,24 @@ export class ContentIndex {
         if (previous) before.push(previous);
       }
       for (const slug of slugs) {
-        const current = await this.reloadEntry(workspace, indexed, slug, filesBySlug.get(slug) ?? []);
+        const current = await this.reloadEntry(workspace, indexed, slug, filesBySlug.get(slug) ?? [], committedAt);
         if (current) after.push(current);
       }
     }
+    if (committedAt !== undefined && after.length > 0) await this.commitDates.save();
     return diffEntries(before, after);
   }
 
   // The files are read before the index changes, so a read meanwhile sees the old entry, never none.
-  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string, files: string[]): Promise<StoredEntry | undefined> {
+  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string, files: string[], committedAt?: string): Promise<StoredEntry | undefined> {
     const [entry] = await this.parseEntryFiles(workspace, indexed.type, files);
     const previous = indexed.index.getBySlug(slug);
+    if (entry) {
+      const path = `${entriesDir(workspace, indexed.type.name)}/${slug}.md`;
+      entry.updated_at = committedAt !== undefined && previous?.id === entry.id
+        ? this.commitDates.afterCommit(path, entry.updated_at, previous.updated_at, committedAt)
+        : this.commitDates.updatedAt(path, entry.updated_at);
+    }
     if (previous && previous.id !== entry?.id) indexed.index.remove(previous.id);
     if (entry) indexed.index.upsert(entry);
     return entry;
@@ -210,7 +224,9 @@ export class ContentIndex {
   }
 
   private async readEntries(workspace: string, type: ContentType): Promise<StoredEntry[]> {
-    return this.parseEntryFiles(workspace, type, await this.repo.listFiles(entriesDir(workspace, type.name)));
+    const entries = await this.parseEntryFiles(workspace, type, await this.repo.listFiles(entriesDir(workspace, type.name)));
+    for (const entry of entries) entry.updated_at = this.commitDates.updatedAt(`${entriesDir(workspace, type.name)}/${entry.slug}.md`, entry.updated_at);
+    return entries;
   }
 
   private async parseEntryFiles(workspace: string, type: ContentType, paths: string[]): Promise<StoredEntry[]> {

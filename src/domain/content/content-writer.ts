@@ -46,9 +46,11 @@ export interface ContentChange {
 
 /**
  * Brings the in-memory indexes in line with the paths commits changed and
- * returns the events those changes mean (external-commits.ts).
+ * returns the events those changes mean (external-commits.ts); `committedAt`
+ * is the newest commit's time for commits from outside, absent for a re-read
+ * of the server's own (a restored backup keeps the files' dates).
  */
-export type Reindexer = (changes: ChangedPath[]) => Promise<EventDraft[]>;
+export type Reindexer = (changes: ChangedPath[], committedAt?: string) => Promise<EventDraft[]>;
 
 /** What a transaction may do while it holds the write lock. */
 export interface ContentTransaction {
@@ -226,7 +228,7 @@ class Transaction implements ContentTransaction {
       // So the watch for outside commits does not take them in a second time.
       this.parts.repo.markReceived(from, to);
       const changes = await this.parts.repo.changedPaths(from, to);
-      const events = await this.parts.reindex(changes);
+      const events = await this.parts.reindex(changes, (await this.parts.repo.commitInfo(to)).timestamp);
       this.parts.indexed(to);
       this.parts.changed();
       // A run of outside commits is re-read as one change, so its events name the new head.

@@ -55,10 +55,11 @@ export function watchExternalCommits(options: WatchOptions): () => void {
  * Applies the paths commits changed to the in-memory picture (workspaces,
  * types and entries, further indexes) and returns the events that tell what
  * changed. The content writer calls it for commits made outside the server
- * and for restored backups, holding the write lock. Throws what reading the
- * files throws.
+ * and for restored backups, holding the write lock; `committedAt` dates
+ * entries a commit changed without a new `lastmod` (commit-dates.ts). Throws
+ * what reading the files throws.
  */
-export async function reindexChangedPaths(models: ReadModels, changes: ChangedPath[]): Promise<EventDraft[]> {
+export async function reindexChangedPaths(models: ReadModels, changes: ChangedPath[], committedAt?: string): Promise<EventDraft[]> {
   const { content, workspaces } = models;
   const events: EventDraft[] = [];
   for (const [workspace, paths] of groupByWorkspace(changes)) {
@@ -79,7 +80,7 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
     const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
     models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
     const typesBefore = typeVersions(content, workspace);
-    const entryChanges = await content.applyExternalChanges(workspace, paths);
+    const entryChanges = await content.applyExternalChanges(workspace, paths, committedAt);
     for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths);
     for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap(entryEvents)]) {
       events.push({ ...event, workspace });
