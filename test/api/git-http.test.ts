@@ -91,6 +91,20 @@ describe('git over HTTP', function () {
     expect((await server.request('GET', '/api/v1/workspaces/default/content/posts/broken')).status).to.equal(404);
   });
 
+  it('refuses a push whose translation file disagrees with the entry file on a shared key, naming the translation', async () => {
+    const repo = contentRepoOf(server.dataDir);
+    const headBefore = await headOid(repo);
+    const work = await cloneFrom(url);
+    await commitIn(work, {
+      'default/entries/posts/twin.md': postFile('Twin', { views: 2 }),
+      'default/entries/posts/twin.de.md': postFile('Zwilling', { views: 2 }).replace('status: published', 'status: draft'),
+    }, 'Add a post whose German file says draft');
+    const pushed = await runGit(work, ['push']);
+    expect(pushed.code).to.not.equal(0);
+    expect(pushed.stderr).to.match(/remote: default\/entries\/posts\/twin\.de\.md: status: /);
+    expect(await headOid(repo)).to.equal(headBefore);
+  });
+
   it('applies the API\'s cross-file rules and the layout, and lets files outside the layout through', async () => {
     const work = await cloneFrom(url);
     await commitIn(
