@@ -7,7 +7,8 @@ import { createBaseUrl } from './http/base-url.ts';
 import { createErrorHandler } from './http/error-handler.ts';
 import { requestId } from './http/request-id.ts';
 import type { AppState } from './http/state.ts';
-import { createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
+import { createAnswerCache, createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
+import { answerFromCache } from './http/response-cache.ts';
 import { createAdminRouter } from './api/admin.ts';
 import { createMediaFilesRouter } from './api/media/media-files.routes.ts';
 import { createAdminAppRouter } from './api/admin-app/admin-app.routes.ts';
@@ -38,6 +39,8 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   // Replication (docs/deployment.md): a primary marks where each write left it; a replica sends writes to its primary.
   const { replication, replica } = services;
   if (replication) app.use(createReplicationHeaders(() => replication.point()));
+  const answers = createAnswerCache(services);
+  app.use(answerFromCache(answers));
   if (replica && config.primaryUrl) {
     app.use(
       createReplicaForwarder({
@@ -53,7 +56,7 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   app.use(rejectUnscopedRoutes);
 
   const mediaFiles = createMediaFilesRouter(services.media);
-  const publicRouter = createPublicRouter(services, config, [mediaFiles]);
+  const publicRouter = createPublicRouter(services, config, [mediaFiles], answers);
   app.use(publicRouter.routes());
   app.use(publicRouter.allowedMethods());
   const adminRouter = createAdminRouter(services, config);

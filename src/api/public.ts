@@ -48,15 +48,23 @@ export interface PublicApiServices {
   problems: Pick<ProblemRegister, 'read'>;
 }
 
-/** Builds the router for /api/v1; its OpenAPI document also describes the routes of `alsoDocumented` (the media file routes). */
-export function createPublicRouter(services: PublicApiServices, config: Config, alsoDocumented: readonly Router<AppState>[] = []): Router<AppState> {
+/** The cache of serialized public entry answers: stale on any change in memory, or when a scheduled entry of the workspace goes public. */
+export function createAnswerCache(services: Pick<PublicApiServices, 'writer' | 'content'>): ResponseCache {
+  const { writer, content } = services;
+  return new ResponseCache({ changeCount: () => writer.changeCount, nextPublishAfter: (workspace, now) => content.nextPublishAfter(workspace, now) });
+}
+
+/**
+ * Builds the router for /api/v1; its OpenAPI document also describes the
+ * routes of `alsoDocumented` (the media file routes). The entry routes keep
+ * their answers in `cache` (app.ts also answers from it ahead of routing).
+ */
+export function createPublicRouter(services: PublicApiServices, config: Config, alsoDocumented: readonly Router<AppState>[] = [], cache = createAnswerCache(services)): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api/v1' });
   const health = createHealthRouter(services.health);
   api.use(health.routes());
 
   const body = jsonBody(config.limits.jsonBodyBytes);
-  const { writer, content } = services;
-  const cache = new ResponseCache({ changeCount: () => writer.changeCount, nextPublishAfter: (workspace, now) => content.nextPublishAfter(workspace, now) });
   const scoped = new Router<AppState>({ prefix: '/workspaces/:ws' });
   scoped.param('ws', (ws, _ctx, next) => {
     services.workspaces.get(ws);

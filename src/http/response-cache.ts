@@ -4,7 +4,7 @@
 // workspace goes public, whichever comes first; it is keyed by who asks
 // (their grants, not only their id, so a changed role misses), the base URL
 // (media links are absolute) and the request URL.
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Principal } from '../domain/auth/principal.ts';
 import { sendJson, serializeWithEtag } from './etag.ts';
 import type { AppState } from './state.ts';
@@ -57,23 +57,31 @@ export class ResponseCache {
    * keeps it. What `read` throws passes through and nothing is kept.
    */
   send(ctx: Context & { state: AppState }, workspace: string, read: () => ReadAnswer): void {
-    const key = `${readerKey(ctx.state.principal)}\n${workspace}\n${ctx.state.baseUrl}\n${ctx.url}`;
+    if (this.sendCached(ctx, workspace)) return;
+    const key = keyOf(ctx, workspace);
     const now = this.now();
     const changeCount = this.freshness.changeCount();
-    const cached = this.answers.get(key);
-    if (cached && cached.changeCount === changeCount && now < cached.staleAt) {
-      // Re-inserted so the least recently used answer is the first in the map.
-      this.answers.delete(key);
-      this.answers.set(key, cached);
-      sendJson(ctx, cached.json, cached.tag);
-      return;
-    }
-    if (cached) this.drop(key, cached);
     const { body, version } = read();
     const { json, tag } = serializeWithEtag(body, version);
     const bytes = Buffer.from(json);
     this.keep(key, { json: bytes, tag, changeCount, staleAt: this.freshness.nextPublishAfter(workspace, now) });
     sendJson(ctx, bytes, tag);
+  }
+
+  /** Sends the fresh answer kept for this reader, workspace and URL; false (and nothing sent) when there is none. */
+  sendCached(ctx: Context & { state: AppState }, workspace: string): boolean {
+    const key = keyOf(ctx, workspace);
+    const cached = this.answers.get(key);
+    if (cached === undefined) return false;
+    if (cached.changeCount !== this.freshness.changeCount() || this.now() >= cached.staleAt) {
+      this.drop(key, cached);
+      return false;
+    }
+    // Re-inserted so the least recently used answer is the first in the map.
+    this.answers.delete(key);
+    this.answers.set(key, cached);
+    sendJson(ctx, cached.json, cached.tag);
+    return true;
   }
 
   private keep(key: string, answer: CachedAnswer): void {
@@ -91,6 +99,30 @@ export class ResponseCache {
     this.answers.delete(key);
     this.bytes -= answer.json.length;
   }
+}
+
+const WORKSPACE_ROUTES = '/api/v1/workspaces/';
+
+/**
+ * Answers an anonymous read of the public API straight from the cache, ahead
+ * of authentication and routing (the fixed cost of a hot read). Only a
+ * request without an Authorization header can be anonymous there (sessions
+ * count on /admin and /media paths only), and an answer is kept only after
+ * its route validated the same URL for the same reader, so a hit is what
+ * the route would answer. Everything else goes on as usual.
+ */
+export function answerFromCache(cache: ResponseCache): Middleware<AppState> {
+  return (ctx, next) => {
+    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(WORKSPACE_ROUTES) && ctx.get('Authorization') === '') {
+      const workspace = ctx.path.slice(WORKSPACE_ROUTES.length).split('/', 1)[0];
+      if (cache.sendCached(ctx, workspace)) return Promise.resolve();
+    }
+    return next();
+  };
+}
+
+function keyOf(ctx: Context & { state: AppState }, workspace: string): string {
+  return `${readerKey(ctx.state.principal)}\n${workspace}\n${ctx.state.baseUrl}\n${ctx.url}`;
 }
 
 // Two readers with the same id and the same grants see the same answers; the

@@ -71,6 +71,23 @@ describe('response cache of public reads', () => {
     expect(await titles('/content/posts', { token })).to.include('Draft');
   });
 
+  it('answers a hot anonymous read with the same status, headers and body as the route, and a token request still goes through authentication', async () => {
+    const id = await create({ title: 'Hot', status: 'published' });
+    const url = `${ROOT}/content/posts/${id}?locale=en`;
+    const first = await server.request('GET', url);
+    const second = await server.request('GET', url);
+    expect(second.status).to.equal(200);
+    expect(second.text).to.equal(first.text);
+    const headers = (response: typeof first) => Object.fromEntries([...response.headers].filter(([name]) => !['date', 'x-request-id'].includes(name)));
+    expect(headers(second)).to.deep.equal(headers(first));
+    expect(second.headers.get('x-request-id')).to.be.a('string').and.not.equal(first.headers.get('x-request-id'));
+    const notModified = await server.request('GET', url, { headers: { 'if-none-match': first.headers.get('etag') as string } });
+    expect(notModified.status).to.equal(304);
+    const badToken = await server.request('GET', url, { token: 'not-a-token' });
+    expect(badToken.status).to.equal(401);
+    expect((await server.request('GET', `${ROOT}/content/nope/${id}`)).status, 'an uncached URL is routed').to.equal(404);
+  });
+
   it('keeps answers apart by base URL, so media links point at the host that was asked', async () => {
     await create({ title: 'With cover', status: 'published', cover: ['cover.png'] });
     const coverFrom = async (host: string): Promise<string> => {
