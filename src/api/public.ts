@@ -11,6 +11,7 @@ import type { AppState } from '../http/state.ts';
 import type { ContentIndex } from '../domain/content/content-index.ts';
 import type { ContentWriter } from '../domain/content/content-writer.ts';
 import type { EntryService } from '../domain/entries/entry-service.ts';
+import type { RefReads } from '../domain/history/ref-reads.ts';
 import type { HealthService } from '../domain/health.ts';
 import type { MediaService } from '../domain/media/media-service.ts';
 import type { TypeService } from '../domain/types/type-service.ts';
@@ -40,6 +41,8 @@ export interface PublicApiServices {
   types: TypeService;
   entries: EntryService;
   media: MediaService;
+  /** The content at `?ref=` on the type and entry reads. */
+  refs: RefReads;
 }
 
 /** Builds the router for /api/v1; its OpenAPI document also describes the routes of `alsoDocumented` (the media file routes). */
@@ -58,8 +61,8 @@ export function createPublicRouter(services: PublicApiServices, config: Config, 
   });
   for (const router of [
     health,
-    createContentTypesRouter(services.types, body, { fieldTypesInMeta: false }),
-    createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true, cache }),
+    createContentTypesRouter(services.types, body, { fieldTypesInMeta: false, refs: services.refs }),
+    createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true, cache, refs: services.refs }),
     createMediaRouter(services.media, { admin: false, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
   ]) {
     scoped.use(router.routes());

@@ -42,6 +42,14 @@ export class LruCache<K, V> {
     }
   }
 
+  /** Drops one value, if present. */
+  delete(key: K): void {
+    const item = this.items.get(key);
+    if (item === undefined) return;
+    this.items.delete(key);
+    this.total -= item.weight;
+  }
+
   /** Drops every value. */
   clear(): void {
     this.items.clear();

@@ -79,6 +79,7 @@ const SYSTEM_AUTHOR = gitAuthorOf(ANONYMOUS);
 export class ContentWriter {
   private readonly running = new AsyncLocalStorage<Transaction>();
   private changes = 0;
+  private indexed: string | undefined;
 
   constructor(
     private readonly repo: ContentRepo,
@@ -111,6 +112,21 @@ export class ContentWriter {
   }
 
   /**
+   * The commit whose content the in-memory indexes are known to hold: the
+   * last one a transaction committed or received, or the one the start-up
+   * load read (noteLoaded). Undefined while unknown; a read at a ref serves
+   * that commit from memory only when it is this one.
+   */
+  get indexedCommit(): string | undefined {
+    return this.indexed;
+  }
+
+  /** Records which commit the start-up load read the indexes from; undefined when HEAD moved while they loaded. */
+  noteLoaded(commit: string | undefined): void {
+    this.indexed = commit;
+  }
+
+  /**
    * Polls HEAD every `intervalMs` for commits this process did not write and
    * hands each run of them to `onCommits` inside a transaction. Returns stop().
    */
@@ -120,7 +136,11 @@ export class ContentWriter {
   }
 
   private async hold<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
-    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, actor) => this.tell(drafts, actor), changed: () => (this.changes += 1) });
+    const changed = (commit: string) => {
+      this.changes += 1;
+      this.indexed = commit;
+    };
+    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, actor) => this.tell(drafts, actor), changed });
     try {
       return await this.running.run(tx, () => work(tx));
     } finally {
@@ -145,7 +165,7 @@ interface WriteParts {
   reindex: Reindexer;
   tell: (drafts: EventDraft[], actor: string | undefined) => void;
   /** Called once a commit's changes are in memory, before its events are told. */
-  changed: () => void;
+  changed: (commit: string) => void;
 }
 
 // One holding of the write lock. Its commits run one at a time, and it can
@@ -170,11 +190,11 @@ class Transaction implements ContentTransaction {
       if (change.reread) {
         // What a re-read finds is told like an outside commit: without an actor.
         const events = await reindex(await repo.changedPaths(info.parents[0], info.oid));
-        changed();
+        changed(info.oid);
         tell(events, undefined);
       } else {
         change.apply?.();
-        changed();
+        changed(info.oid);
         tell(change.events ?? [], by === 'system' ? undefined : actorIdOf(by));
       }
       return info;
@@ -187,7 +207,7 @@ class Transaction implements ContentTransaction {
       this.parts.repo.markReceived(from, to);
       const changes = await this.parts.repo.changedPaths(from, to);
       const events = await this.parts.reindex(changes);
-      this.parts.changed();
+      this.parts.changed(to);
       this.parts.tell(events, undefined);
       return changes;
     });
