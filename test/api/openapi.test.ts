@@ -98,7 +98,7 @@ describe('OpenAPI', function () {
 
   it('lists the query parameters the list route validates, with constraints the server enforces', async () => {
     const parameters = publicDoc.paths['/api/v1/workspaces/{ws}/content/{type}'].get.parameters!.filter((parameter) => parameter.in === 'query');
-    expect(parameters.map((parameter) => parameter.name)).to.have.members(['q', 'limit', 'offset', 'order', 'sort', 'locale', 'include', 'filter']);
+    expect(parameters.map((parameter) => parameter.name)).to.have.members(['ref', 'q', 'limit', 'offset', 'order', 'sort', 'locale', 'include', 'filter']);
     for (const parameter of parameters) {
       const { schema } = parameter;
       const refused = schema.type === 'integer' ? String((schema.minimum ?? 0) - 1) : schema.enum ? 'not-a-choice' : schema.maxLength ? 'x'.repeat(schema.maxLength + 1) : undefined;
@@ -109,6 +109,10 @@ describe('OpenAPI', function () {
     }
     const media = publicDoc.paths['/api/v1/workspaces/{ws}/media'].get.parameters!.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
     expect(media).to.have.members(['q', 'category', 'kind', 'visibility', 'limit', 'offset']);
+    // Every public read of types and entries can answer at a ref (docs/releases.md).
+    for (const path of ['/api/v1/workspaces/{ws}/content/{type}/{id}', '/api/v1/workspaces/{ws}/content-types', '/api/v1/workspaces/{ws}/content-types/{type}']) {
+      expect(publicDoc.paths[path].get.parameters!.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name), path).to.include('ref');
+    }
   });
 
   it('documents request bodies with the schemas the routes validate with', async () => {
