@@ -175,6 +175,21 @@ describe('public API: reads at a ref', function () {
     expect(titles(await read(`/content/posts?ref=${earlier}&sort=title`))).to.deep.equal(['Alpha news', 'Beta blog']);
   });
 
+  it('resolves abbreviated ids and tags after git gc packed the objects and refs, and HEAD', async () => {
+    await git(repo, ['tag', 'packed-tag', earlier]);
+    await git(repo, ['gc', '--quiet']);
+    expect(await git(repo, ['count-objects', '-v'])).to.match(/^count: 0$/m);
+    for (const ref of [earlier.slice(0, 7), earlier.slice(0, 7).toUpperCase(), 'packed-tag', 'refs/tags/packed-tag']) {
+      const response = await read(`/content/posts?ref=${ref}&sort=title`);
+      expect(response.status, `${ref}: ${response.text}`).to.equal(200);
+      expect(titles(response), ref).to.deep.equal(['Alpha news', 'Beta blog']);
+    }
+    const head = await read('/content/posts?ref=HEAD&sort=title');
+    expect(head.status).to.equal(200);
+    expect(titles(head)).to.deep.equal(titles(await read('/content/posts?sort=title')));
+    expect(head.headers.get('cache-control')).to.equal(null);
+  });
+
   it('answers 404 not_found for a ref the repository does not have', async () => {
     for (const ref of ['no-such-branch', '0'.repeat(40), 'deadbeef1', 'refs/tags/nothing']) {
       for (const url of [`/content/posts?ref=${ref}`, `/content/posts/${ids.alpha}?ref=${ref}`, `/content-types?ref=${ref}`, `/content-types/posts?ref=${ref}`]) {

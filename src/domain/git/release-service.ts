@@ -66,15 +66,16 @@ export class ReleaseService {
     check(principal, 'releases.create', input.name);
     const note = checkInput(input);
     const tags = this.peer().tags;
-    return this.deps.writer.transaction(async () => {
+    await this.deps.writer.transaction(async () => {
       const commit = await this.deps.repo.head();
       const message = note === undefined ? releaseSubject(input.name) : `${releaseSubject(input.name)}\n\n${note}`;
       const created = await tags.create({ name: input.name, commit, message, trailers: { Actor: actorIdOf(principal) ?? 'anonymous' }, tagger: gitAuthorOf(principal) });
       if (!created) throw new AppError('conflict', `A release or tag named "${input.name}" already exists.`);
-      const release = (await tags.list()).find((tag) => tag.name === input.name);
-      if (release === undefined) throw new AppError('internal_error', `The release "${input.name}" was created but cannot be read back.`);
-      return presentTag(release);
     });
+    // Read back outside the lock: writes need not wait for the listing.
+    const release = (await tags.list()).find((tag) => tag.name === input.name);
+    if (release === undefined) throw new AppError('internal_error', `The release "${input.name}" was created but cannot be read back.`);
+    return presentTag(release);
   }
 
   /** Deletes a release (its tag; the commit stays). Needs releases.delete. Throws unauthorized, forbidden, not_found, git_unavailable. */

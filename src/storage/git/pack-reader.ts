@@ -72,7 +72,8 @@ class Pack {
     const key = Buffer.from(prefix.padEnd(40, '0'), 'hex');
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (this.idx.compare(key, 0, 20, names + mid * 20, names + mid * 20 + 20) > 0) low = mid + 1;
+      // Negative: the id at `mid` sorts before the prefix.
+      if (this.idx.compare(key, 0, 20, names + mid * 20, names + mid * 20 + 20) < 0) low = mid + 1;
       else high = mid;
     }
     const found: string[] = [];
