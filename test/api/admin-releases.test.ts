@@ -159,3 +159,27 @@ describe('admin API: releases', function () {
     expect(response.body.error.code).to.equal('unauthenticated');
   });
 });
+
+describe('admin API: releases without the git CLI', () => {
+  let server: TestServer;
+  let admin: AdminSession;
+  let repo: string;
+
+  before(async () => {
+    ({ server, admin } = await buildAdminServer({ env: { CMS_GIT_PATH: '/nonexistent/git' } }));
+    repo = contentRepoOf(server.dataDir);
+  });
+  after(() => server.close());
+
+  it('answers 503 git_unavailable, while reads at a ref still work', async () => {
+    for (const [method, url, body] of [['GET', '/releases'], ['POST', '/releases', { name: 'v1' }], ['DELETE', '/releases/v1']] as const) {
+      const response = await adminRequest(server, admin, method, url, body);
+      expect(response.status, `${method} ${url}`).to.equal(503);
+      expect(response.body.error.code).to.equal('git_unavailable');
+    }
+    const head = await headOid(repo);
+    const atHead = await server.request('GET', `/api/v1/workspaces/default/content-types?ref=${head}`);
+    expect(atHead.status).to.equal(200);
+  });
+});
+
