@@ -5,7 +5,7 @@
 // HEAD; full commit ids are immutable; unknown refs are 404, malformed 400.
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
-import { contentRepoOf, git, headOid } from '../helpers/git.ts';
+import { contentRepoOf, externalCommit, fileAt, git, headOid } from '../helpers/git.ts';
 import type { TestResponse, TestServer } from '../helpers/server.ts';
 
 const ROOT = '/api/v1/workspaces/default';
@@ -219,3 +219,36 @@ describe('public API: reads at a ref', function () {
     expect(adminList.body.data.map((entry: { title: string }) => entry.title)).to.include('Delta new');
   });
 });
+
+describe('public API: reads at a ref while a commit made with git is not taken in yet', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let token: string;
+  let repo: string;
+
+  before(async () => {
+    // The watch for outside commits runs only once a minute here, so the indexes stay behind HEAD during the test.
+    ({ server, token } = await buildAdminServer({ token: FULL_ACCESS, env: { CMS_WATCH_INTERVAL_MS: '60000' } }));
+    repo = contentRepoOf(server.dataDir);
+    expect((await server.request('POST', `${ROOT}/content-types`, { body: { name: 'posts' }, token })).status).to.equal(201);
+    expect((await server.request('POST', `${ROOT}/content/posts`, { body: { title: 'Old title', slug: 'hello', status: 'published' }, token })).status).to.equal(201);
+  });
+  after(() => server.close());
+
+  it('answers the new commit\'s id with its own content, never the older indexes under an immutable header', async () => {
+    const indexed = await headOid(repo);
+    const file = 'default/entries/posts/hello.md';
+    const changed = (await fileAt(repo, file)).replace('title: Old title', 'title: New title');
+    expect(changed).to.contain('New title');
+    const commit = await externalCommit(repo, { write: { [file]: changed } }, 'Retitle hello with git');
+
+    const atCommit = await server.request('GET', `${ROOT}/content/posts/hello?ref=${commit}`);
+    expect(atCommit.status, atCommit.text).to.equal(200);
+    expect(atCommit.body.data.title).to.equal('New title');
+    expect(atCommit.headers.get('cache-control')).to.equal(IMMUTABLE);
+    const atIndexed = await server.request('GET', `${ROOT}/content/posts/hello?ref=${indexed}`);
+    expect(atIndexed.body.data.title).to.equal('Old title');
+    expect(atIndexed.headers.get('cache-control')).to.equal(IMMUTABLE);
+  });
+});
+
