@@ -38,6 +38,8 @@ describe('public API: reads at a ref', function () {
     ids.alpha = (await write('POST', '/content/posts', { title: 'Alpha news', status: 'published', category: 'news', views: 10, author: ids.ada })).body.data.id;
     ids.beta = (await write('POST', '/content/posts', { title: 'Beta blog', status: 'published', category: 'blog', views: 5 })).body.data.id;
     ids.gamma = (await write('POST', '/content/posts', { title: 'Gamma draft', category: 'news', views: 1 })).body.data.id;
+    await write('POST', '/content-types', { name: 'secrets', visibility: 'private' });
+    await write('POST', '/content/secrets', { title: 'Hidden plan', status: 'published' });
     earlier = await headOid(repo);
 
     await write('PATCH', `/content/posts/${ids.alpha}`, { title: 'Alpha renamed', views: 1 });
@@ -150,6 +152,21 @@ describe('public API: reads at a ref', function () {
     const withToken = await read(`/content/posts?ref=${earlier}&sort=title`, { token });
     expect(titles(withToken)).to.deep.equal(['Alpha news', 'Beta blog', 'Gamma draft']);
     expect(withToken.headers.get('cache-control')).to.equal('private, max-age=31536000, immutable');
+  });
+
+  it('keeps private types hidden at a ref from anonymous readers, as at HEAD', async () => {
+    const types = await read(`/content-types?ref=${earlier}`);
+    expect(types.body.data.map((type: { name: string }) => type.name)).to.not.include('secrets');
+    expect((await read(`/content-types?ref=${earlier}`, { token })).body.data.map((type: { name: string }) => type.name)).to.include('secrets');
+    for (const url of ['/content-types/secrets', '/content/secrets']) {
+      const atRef = await read(`${url}?ref=${earlier}`);
+      const atHead = await read(url);
+      expect(atHead.status, url).to.be.oneOf([401, 403, 404]);
+      expect(atRef.status, url).to.equal(atHead.status);
+      expect(atRef.body.error.code).to.equal(atHead.body.error.code);
+      expect(atRef.headers.get('cache-control'), url).to.equal(null);
+    }
+    expect(titles(await read(`/content/secrets?ref=${earlier}`, { token }))).to.deep.equal(['Hidden plan']);
   });
 
   it('caches an answer with a scheduled entry still ahead only until it goes public, not as immutable', async () => {
