@@ -4,6 +4,8 @@
 // there, read from git, with filters, sort, q, include and visibility as at
 // HEAD; full commit ids are immutable; unknown refs are 404, malformed 400.
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { contentRepoOf, externalCommit, fileAt, git, headOid } from '../helpers/git.ts';
 import type { TestResponse, TestServer } from '../helpers/server.ts';
@@ -207,6 +209,19 @@ describe('public API: reads at a ref', function () {
     expect(head.headers.get('cache-control')).to.equal(null);
   });
 
+  it('answers 400 invalid_request for an abbreviated id that two commits share', async () => {
+    const [first, second, prefix] = twoCommitsSharingAPrefix(repo);
+    expect(first.slice(0, 7)).to.equal(second.slice(0, 7));
+    const response = await read(`/content/posts?ref=${prefix}`);
+    expect(response.status).to.equal(400);
+    expect(response.body.error.code).to.equal('invalid_request');
+    expect(response.body.error.fields).to.have.property('ref');
+    // One digit more than they share tells them apart.
+    const longer = first.slice(0, first.split('').findIndex((digit, at) => digit !== second[at]) + 1);
+    // (Both hold no workspace, so their reads are 404 either way; the resolution itself is what differs.)
+    expect(await server.services.repo.resolveRevision(longer)).to.deep.equal({ commit: first, kind: 'abbreviated' });
+  });
+
   it('answers 404 not_found for a ref the repository does not have', async () => {
     for (const ref of ['no-such-branch', '0'.repeat(40), 'deadbeef1', 'refs/tags/nothing']) {
       for (const url of [`/content/posts?ref=${ref}`, `/content/posts/${ids.alpha}?ref=${ref}`, `/content-types?ref=${ref}`, `/content-types/posts?ref=${ref}`]) {
@@ -268,4 +283,24 @@ describe('public API: reads at a ref while a commit made with git is not taken i
     expect(atIndexed.headers.get('cache-control')).to.equal(IMMUTABLE);
   });
 });
+
+// Two commit objects (of the empty tree, stored but on no branch) whose ids
+// share their first 7 hex digits, found by hashing candidate bodies (about
+// 20,000 hashes, the birthday bound of 16^7) and written with git hash-object.
+function twoCommitsSharingAPrefix(repo: string): [string, string, string] {
+  const emptyTree = execFileSync('git', ['mktree'], { cwd: repo, input: '' }).toString().trim();
+  const bodyOf = (n: number) => `tree ${emptyTree}\nauthor A <a@example.com> 0 +0000\ncommitter A <a@example.com> 0 +0000\n\nCandidate ${n}\n`;
+  const seen = new Map<string, number>();
+  for (let n = 0; ; n += 1) {
+    const body = bodyOf(n);
+    const prefix = createHash('sha1').update(`commit ${Buffer.byteLength(body)}\0${body}`).digest('hex').slice(0, 7);
+    const other = seen.get(prefix);
+    if (other === undefined) {
+      seen.set(prefix, n);
+      continue;
+    }
+    const [first, second] = [other, n].map((candidate) => execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: repo, input: bodyOf(candidate) }).toString().trim());
+    return [first, second, prefix];
+  }
+}
 
