@@ -38,6 +38,7 @@ const SCREENS: Screen[] = [
   { name: 'role', path: '/admin/roles/editor', signedIn: true },
   { name: 'tokens', path: '/admin/tokens', signedIn: true },
   { name: 'webhooks', path: '/admin/webhooks', signedIn: true },
+  { name: 'releases', path: '/admin/releases', signedIn: true },
   { name: 'backups', path: '/admin/backups', signedIn: true },
   { name: 'workspaces', path: '/admin/workspaces', signedIn: true },
   { name: 'activity', path: '/admin/activity', signedIn: true },

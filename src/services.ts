@@ -52,6 +52,8 @@ import { DOCS_PAGE_HTML, DOCS_PAGE_SCRIPT } from './api/openapi/docs-page.ts';
 import { LiveFeed } from './domain/live/live-feed.ts';
 import { GitHttpService } from './domain/git/git-http-service.ts';
 import { GitStatusService } from './domain/git/git-status.ts';
+import { ReleaseService } from './domain/git/release-service.ts';
+import { RefReads } from './domain/history/ref-reads.ts';
 import { UpstreamSync } from './domain/git/upstream-sync.ts';
 import { displayUrl, GitPeer } from './storage/git-cli/git-peer.ts';
 import { PrimaryClient } from './domain/replica/primary-client.ts';
@@ -120,6 +122,10 @@ export interface Services {
   git: GitHttpService;
   /** GET /admin/api/git and POST /admin/api/git/sync. */
   gitStatus: GitStatusService;
+  /** Reads of types and entries at `?ref=` (a commit, tag or branch). */
+  refs: RefReads;
+  /** Releases: annotated tags on HEAD (/admin/api/releases). */
+  releases: ReleaseService;
   /** The sync with CMS_GIT_UPSTREAM (a replica's primary), when one is configured and git is installed. */
   upstream: UpstreamSync | undefined;
   /** On a primary: what replicas poll (/replication/v1). */
@@ -160,9 +166,10 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const workspaces = await WorkspaceService.load(repo, writer, [config.defaultWorkspace]);
   // A replica never commits: its content is its primary's.
   if (config.role === 'primary') await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
-  // Read before loading: the index holds at least this commit, so the changes feed never claims more than it holds.
-  writer.markIndexed(await repo.head());
+  const loadedFrom = await repo.head();
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
+  // Only when no outside commit landed while loading is it certain which commit the indexes hold (reads at a ref, the changes feed).
+  writer.markIndexed((await repo.head()) === loadedFrom ? loadedFrom : undefined);
 
   const mediaLibrary = new MediaLibrary(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', { ...problem }))));
   for (const workspace of workspaces.listAll()) await mediaLibrary.loadWorkspace(workspace.slug);
@@ -207,6 +214,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const live = new LiveFeed({ principalFor: (userId) => users.principalFor(userId), content });
   events.on((event) => live.publish(event));
   const types = new TypeService(repo, writer, content, workspaces);
+  const entries = new EntryService(writer, content);
   const health = await HealthService.create(await packageInfo());
   const backups = new BackupService({
     folder: await FileFolder.open(path.join(state.dir, 'backups')),
@@ -284,7 +292,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     health,
     workspaces,
     types,
-    entries: new EntryService(writer, content),
+    entries,
     changes: new ChangesFeed(repo, writer, content),
     events,
     accounts,
@@ -318,6 +326,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     apiDocs,
     git,
     gitStatus: new GitStatusService({ role: config.role, isGitAvailable: peer !== undefined, repo, http: git, upstream }),
+    refs: new RefReads({ repo, writer, current: { content, entries, types } }),
+    releases: new ReleaseService({ peer, repo, writer }),
     upstream,
     replication,
     replica,

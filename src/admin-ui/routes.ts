@@ -40,6 +40,7 @@ export const routes = {
   role: { path: '/admin/roles/:id', title: 'Role', screen: () => import('./screens/roles/role-screen.tsx').then((m) => m.RoleScreen) },
   tokens: { path: '/admin/tokens', title: 'API tokens', screen: () => import('./screens/tokens/tokens-screen.tsx').then((m) => m.TokensScreen) },
   webhooks: { path: '/admin/webhooks', title: 'Webhooks', screen: () => import('./screens/webhooks/webhooks-screen.tsx').then((m) => m.WebhooksScreen) },
+  releases: { path: '/admin/releases', title: 'Releases', screen: () => import('./screens/releases/releases-screen.tsx').then((m) => m.ReleasesScreen) },
   backups: { path: '/admin/backups', title: 'Backups', screen: () => import('./screens/backups/backups-screen.tsx').then((m) => m.BackupsScreen) },
   workspaces: { path: '/admin/workspaces', title: 'Workspaces', screen: () => import('./screens/workspaces/workspaces-screen.tsx').then((m) => m.WorkspacesScreen) },
   activity: { path: '/admin/activity', title: 'Activity', screen: () => import('./screens/activity/activity-screen.tsx').then((m) => m.ActivityScreen) },

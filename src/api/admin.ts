@@ -50,6 +50,8 @@ import { createEventsRouter } from './admin/events.routes.ts';
 import type { LiveFeed } from '../domain/live/live-feed.ts';
 import type { GitStatusService } from '../domain/git/git-status.ts';
 import { createGitRouter } from './admin/git.routes.ts';
+import type { ReleaseService } from '../domain/git/release-service.ts';
+import { createReleasesRouter } from './admin/releases.routes.ts';
 
 /** The admin API root. */
 export const ADMIN_PREFIX = '/admin/api';
@@ -78,6 +80,7 @@ export interface AdminApiServices {
   live: LiveFeed;
   sessions: { isLive(key: string): boolean };
   gitStatus: GitStatusService;
+  releases: ReleaseService;
 }
 
 /**
@@ -111,6 +114,7 @@ export function createAdminRouter(services: AdminApiServices, config: Config): R
     createBackupsRouter(services.backups, body, config.backups.maxBytes),
     createUpdateRouter(services.updates),
     createGitRouter(services.gitStatus),
+    createReleasesRouter(services.releases, body),
     createEventsRouter(services, { heartbeatMs: config.eventsHeartbeatMs }),
     createMediaRouter(services.media, { admin: true, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
   ]) {

@@ -13,6 +13,7 @@ import type { ContentWriter } from '../domain/content/content-writer.ts';
 import type { ChangesFeed } from '../domain/changes/changes-feed.ts';
 import type { ProblemRegister } from '../domain/content/problem-register.ts';
 import type { EntryService } from '../domain/entries/entry-service.ts';
+import type { RefReads } from '../domain/history/ref-reads.ts';
 import type { HealthService } from '../domain/health.ts';
 import type { MediaService } from '../domain/media/media-service.ts';
 import type { TypeService } from '../domain/types/type-service.ts';
@@ -46,6 +47,8 @@ export interface PublicApiServices {
   changes: ChangesFeed;
   media: MediaService;
   problems: Pick<ProblemRegister, 'read'>;
+  /** The content at `?ref=` on the type and entry reads. */
+  refs: RefReads;
 }
 
 /** The cache of serialized public entry answers: stale on any change in memory, or when a scheduled entry of the workspace goes public. */
@@ -72,8 +75,8 @@ export function createPublicRouter(services: PublicApiServices, config: Config, 
   });
   for (const router of [
     health,
-    createContentTypesRouter(services.types, body, { fieldTypesInMeta: false }),
-    createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true, cache }),
+    createContentTypesRouter(services.types, body, { fieldTypesInMeta: false, refs: services.refs }),
+    createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true, cache, refs: services.refs }),
     createChangesRouter(services.changes),
     createMediaRouter(services.media, { admin: false, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
     createProblemsRouter(services.problems),

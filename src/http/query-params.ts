@@ -198,6 +198,27 @@ export function filterParams(query: QueryValues): FilterParam[] {
   return filters;
 }
 
+/**
+ * `ref`: a commit id (full or abbreviated), tag or branch to read the content
+ * at; undefined when absent. Its form is checked where it is resolved
+ * (storage/git/revisions.ts). Throws invalid_request when it is repeated or
+ * empty (an unset variable in a build script must not read HEAD silently).
+ */
+export function refParam(query: QueryValues): string | undefined {
+  const ref = singleParam(query, 'ref');
+  record(query, { name: 'ref', schema: { type: 'string', minLength: 1, maxLength: 200, description: 'a commit id (full, or 7 or more hex digits), a tag (release) or a branch: the content as it was there' } });
+  if (ref === '') throw invalid('ref', 'The query parameter "ref" must name a commit, tag or branch.');
+  return ref;
+}
+
+/** Adds `ref` to what `parse` reads, for the public reads that can answer at a ref. Throws what either throws. */
+export function withRefParam<T extends object>(parse: QueryParser<T>): QueryParser<T & { ref?: string }> {
+  return (query) => {
+    const ref = refParam(query);
+    return { ...parse(query), ...(ref === undefined ? {} : { ref }) };
+  };
+}
+
 /** The list query of a content list route (SPEC "List query parameters"); unknown keys (tokens, cache busters) are ignored. Throws invalid_request. */
 export function parseListParams(query: QueryValues): ListParams {
   const q = searchParam(query);

@@ -113,7 +113,8 @@ const WORKSPACE_ROUTES = '/api/v1/workspaces/';
  */
 export function answerFromCache(cache: ResponseCache): Middleware<AppState> {
   return (ctx, next) => {
-    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(WORKSPACE_ROUTES) && ctx.get('Authorization') === '') {
+    // A read at `?ref=` sets its own caching headers after the cache answered (entries.routes.ts), so it goes the usual way.
+    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(WORKSPACE_ROUTES) && ctx.get('Authorization') === '' && ctx.query.ref === undefined) {
       const workspace = ctx.path.slice(WORKSPACE_ROUTES.length).split('/', 1)[0];
       if (cache.sendCached(ctx, workspace)) return Promise.resolve();
     }

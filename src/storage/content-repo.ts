@@ -23,6 +23,7 @@ import { isObjectId } from './git/objects.ts';
 import { encodeObjects, importObjects, isHistoryComplete, reachableObjects, type ExportStats, type ObjectStreamLimits } from './git/object-transfer.ts';
 import { Packer, type GitCommand, type PackingSchedule } from './git/packing.ts';
 import { readHead } from './git/refs.ts';
+import { resolveRevision, type Revision } from './git/revisions.ts';
 import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.ts';
 import { checkRepositoryFormat, type RepositoryFormat } from './git/repository-format.ts';
 import { TreeWriter } from './git/tree-writer.ts';
@@ -38,6 +39,8 @@ export type { ContentLogOptions, PathLogOptions as LogOptions } from './git/hist
 export { MalformedObjectStream } from './git/object-transfer.ts';
 export type { FileChange } from './git/repo-paths.ts';
 export type { ChangedPath } from './git/tree-writer.ts';
+export type { Revision, RevisionKind } from './git/revisions.ts';
+export { refNameProblem } from './git/ref-names.ts';
 export type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
 
 /** The name and email a commit is authored by: the acting user or token, or the system. */
@@ -90,6 +93,14 @@ const OPEN_FILES = 64;
 const SYSTEM_AUTHOR: GitAuthor = { name: 'git-cms', email: 'git-cms@localhost' };
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
 const NEW_REPOSITORY: RepositoryFormat = { preciousObjects: false, logAllRefUpdates: true };
+
+/** The reads of one commit's files, as filesAt() hands them out; the HEAD reads of ContentRepo have the same shape. */
+export interface TreeFiles {
+  readFile(file: string): Promise<string | undefined>;
+  readFiles(files: string[]): Promise<(string | undefined)[]>;
+  listFiles(prefix: string): Promise<string[]>;
+  listFolders(prefix: string): Promise<string[]>;
+}
 
 /** A git repository of content files with a single FIFO write queue. */
 export class ContentRepo {
@@ -236,6 +247,38 @@ export class ContentRepo {
   async listFolders(prefix: string): Promise<string[]> {
     const tree = await this.headTree();
     return tree === undefined ? [] : this.history.listFolders(tree, checkFolder(prefix));
+  }
+
+  /**
+   * The commit a client's `ref` names (full or abbreviated commit id, tag,
+   * branch, HEAD) and the kind of name it was; undefined when there is none.
+   * Throws invalid_request for a malformed or ambiguous ref (git/revisions.ts).
+   */
+  async resolveRevision(ref: string): Promise<Revision | undefined> {
+    return resolveRevision(this.gitdir, this.objects, ref);
+  }
+
+  /**
+   * The files of commit `oid`, read like the HEAD reads above (from the
+   * working tree when it holds the same blob, else from the object store),
+   * for loading the content as it was at that commit. Throws `not_found` for
+   * an unknown commit.
+   */
+  async filesAt(oid: string): Promise<TreeFiles> {
+    const { tree } = await this.getCommit(oid);
+    return {
+      readFile: (file) => this.fileReads(async () => this.readCommitted(tree, checkRepoPath(file))),
+      readFiles: (files) => {
+        files.forEach(checkRepoPath);
+        return this.fileReads(async () => {
+          const texts: (string | undefined)[] = [];
+          for (const file of files) texts.push(await this.readCommitted(tree, file));
+          return texts;
+        });
+      },
+      listFiles: (prefix) => this.history.listFiles(tree, checkFolder(prefix), { regularOnly: true }),
+      listFolders: (prefix) => this.history.listFolders(tree, checkFolder(prefix)),
+    };
   }
 
   /** A file's utf8 content at a commit, or undefined when absent there. Throws `not_found` for an unknown commit. */

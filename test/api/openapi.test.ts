@@ -98,7 +98,7 @@ describe('OpenAPI', function () {
 
   it('lists the query parameters the list route validates, with constraints the server enforces', async () => {
     const parameters = publicDoc.paths['/api/v1/workspaces/{ws}/content/{type}'].get.parameters!.filter((parameter) => parameter.in === 'query');
-    expect(parameters.map((parameter) => parameter.name)).to.have.members(['q', 'limit', 'offset', 'order', 'sort', 'locale', 'include', 'filter']);
+    expect(parameters.map((parameter) => parameter.name)).to.have.members(['ref', 'q', 'limit', 'offset', 'order', 'sort', 'locale', 'include', 'filter']);
     for (const parameter of parameters) {
       const { schema } = parameter;
       const refused = schema.type === 'integer' ? String((schema.minimum ?? 0) - 1) : schema.enum ? 'not-a-choice' : schema.maxLength ? 'x'.repeat(schema.maxLength + 1) : undefined;
@@ -114,6 +114,10 @@ describe('OpenAPI', function () {
       expect(transform.map((parameter) => parameter.name), file).to.have.members(['w', 'h', 'fit', 'format', 'q']);
       expect(transform.find((parameter) => parameter.name === 'w')!.schema.enum, file).to.include(640);
       expect(transform.find((parameter) => parameter.name === 'format')!.schema.enum, file).to.have.members(['webp', 'avif', 'jpeg', 'png']);
+    }
+    // Every public read of types and entries can answer at a ref (docs/releases.md).
+    for (const path of ['/api/v1/workspaces/{ws}/content/{type}/{id}', '/api/v1/workspaces/{ws}/content-types', '/api/v1/workspaces/{ws}/content-types/{type}']) {
+      expect(publicDoc.paths[path].get.parameters!.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name), path).to.include('ref');
     }
   });
 

@@ -3,7 +3,7 @@
 // next read, through the real server and the real git repository.
 import { expect } from 'chai';
 import { buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
-import { contentRepoOf, externalCommit } from '../helpers/git.ts';
+import { contentRepoOf, externalCommit, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
 
@@ -83,6 +83,9 @@ describe('response cache of public reads', () => {
     expect(second.headers.get('x-request-id')).to.be.a('string').and.not.equal(first.headers.get('x-request-id'));
     const notModified = await server.request('GET', url, { headers: { 'if-none-match': first.headers.get('etag') as string } });
     expect(notModified.status).to.equal(304);
+    const atHead = `${url}&ref=${await headOid(contentRepoOf(server.dataDir))}`;
+    await server.request('GET', atHead);
+    expect((await server.request('GET', atHead)).headers.get('cache-control'), 'a read at a full commit id keeps its caching headers when hot').to.contain('immutable');
     const badToken = await server.request('GET', url, { token: 'not-a-token' });
     expect(badToken.status).to.equal(401);
     expect((await server.request('GET', `${ROOT}/content/nope/${id}`)).status, 'an uncached URL is routed').to.equal(404);

@@ -12,7 +12,7 @@ const VERBS: Record<string, string> = {
 const AREA_NOUNS: Record<string, string> = {
   schema: 'content types', content: 'entries', media: 'media files', users: 'users', roles: 'roles', tokens: 'API tokens',
   backups: 'backups', webhooks: 'webhooks', workspaces: 'workspaces', trash: 'the trash', activity: 'the activity log',
-  updates: 'updates', git: 'the content repository over git', replication: 'the replication state',
+  updates: 'updates', git: 'the content repository over git', replication: 'the replication state', releases: 'releases',
   problems: 'the files the server skips',
 };
 

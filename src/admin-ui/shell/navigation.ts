@@ -24,6 +24,7 @@ export const ADMIN_ENTRIES: NavEntry[] = [
   { label: 'Roles', route: 'roles', needs: 'roles.read' },
   { label: 'API tokens', route: 'tokens', needs: 'tokens.read' },
   { label: 'Webhooks', route: 'webhooks', needs: 'webhooks.manage' },
+  { label: 'Releases', route: 'releases', needs: 'releases.read' },
   { label: 'Backups', route: 'backups', needs: 'backups.read' },
   { label: 'Workspaces', route: 'workspaces', needs: 'workspaces.manage' },
   { label: 'Activity', route: 'activity', needs: 'activity.read' },

@@ -6,7 +6,7 @@ import { ALL_WORKSPACES, KNOWN_ACTIONS } from './grants.ts';
 import type { Principal } from './principal.ts';
 
 // Areas whose requests are not scoped to one workspace (docs/permissions.md).
-const GLOBAL_AREAS = new Set(['users', 'roles', 'tokens', 'backups', 'webhooks', 'activity', 'updates', 'workspaces', 'git', 'replication']);
+const GLOBAL_AREAS = new Set(['users', 'roles', 'tokens', 'backups', 'webhooks', 'activity', 'updates', 'workspaces', 'git', 'replication', 'releases']);
 
 /**
  * Every known action mapped to whether the principal may do it on its whole

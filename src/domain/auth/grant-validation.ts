@@ -22,6 +22,7 @@ export const KNOWN_ACTIONS: readonly string[] = Object.freeze([
   'problems.read',
   'updates.check', 'updates.download', 'updates.install',
   'git.pull', 'git.push',
+  'releases.read', 'releases.create', 'releases.delete',
   'replication.read',
 ]);
 

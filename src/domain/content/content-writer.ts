@@ -124,8 +124,8 @@ export class ContentWriter {
     return this.indexed;
   }
 
-  /** Records the commit the indexes were loaded from at start (services.ts); later commits move it themselves. */
-  markIndexed(oid: string): void {
+  /** Records the commit the indexes were loaded from at start (services.ts; undefined when HEAD moved while they loaded); later commits move it themselves. */
+  markIndexed(oid: string | undefined): void {
     this.indexed = oid;
   }
 

@@ -21,6 +21,9 @@ export interface UpdateWorkspaceInput {
   archived?: boolean;
 }
 
+/** What the registry reads: HEAD's files, or a commit's for reads at a ref (domain/history/ref-reads.ts). */
+export type WorkspaceFiles = Pick<ContentReader, 'readFile' | 'listFolders'>;
+
 /** The workspace every installation has; it can never be archived. */
 export const BUILT_IN_WORKSPACE = 'default';
 
@@ -28,12 +31,12 @@ const MAX_LABEL = 100;
 
 /** Workspace registry: in-memory reads, one commit per change. */
 export class WorkspaceService {
-  private readonly repo: ContentReader;
+  private readonly repo: WorkspaceFiles;
   private readonly writer: ContentWriter;
   private readonly bySlug = new Map<string, Workspace>();
   private readonly protectedSlugs: Set<string>;
 
-  private constructor(repo: ContentReader, writer: ContentWriter, protectedSlugs: string[]) {
+  private constructor(repo: WorkspaceFiles, writer: ContentWriter, protectedSlugs: string[]) {
     this.repo = repo;
     this.writer = writer;
     this.protectedSlugs = new Set([BUILT_IN_WORKSPACE, ...protectedSlugs]);
@@ -44,7 +47,7 @@ export class WorkspaceService {
    * (the configured default workspace) can never be archived, like `default`.
    * A file that does not parse is skipped. Throws what the repo throws.
    */
-  static async load(repo: ContentReader, writer: ContentWriter, protectedSlugs: string[] = []): Promise<WorkspaceService> {
+  static async load(repo: WorkspaceFiles, writer: ContentWriter, protectedSlugs: string[] = []): Promise<WorkspaceService> {
     const service = new WorkspaceService(repo, writer, protectedSlugs);
     // Workspaces are the top-level folders; walking every entry file to find them would cost start-up time.
     for (const slug of await repo.listFolders('')) await service.reload(slug);

@@ -9,6 +9,7 @@ import { GitRemote, type RemoteLocation } from './git-remote.ts';
 import { GitRunner, type GitRunnerOptions } from './git-runner.ts';
 import { PushHooks } from './push-hooks.ts';
 import { SmartHttp } from './smart-http.ts';
+import { Tags } from './tags.ts';
 
 export type { CommitFiles } from './commit-files.ts';
 export { GitCommandError } from './git-runner.ts';
@@ -18,6 +19,7 @@ export type { PushVerdict, QuarantineEnv, RefUpdate } from './push-hooks.ts';
 export { ZERO_OID } from './push-hooks.ts';
 export type { GitService, ServiceRun } from './smart-http.ts';
 export type { BranchMoves } from './branch-moves.ts';
+export type { NewTag, TagRecord, Tags } from './tags.ts';
 
 /** Where the repository is and where the push hook may be installed. */
 export interface GitPeerOptions extends GitRunnerOptions {
@@ -30,6 +32,8 @@ export interface GitPeerOptions extends GitRunnerOptions {
 /** The git CLI's view of the content repo. */
 export class GitPeer {
   readonly gitdir: string;
+  /** The repository's tags (releases); create and remove only while holding the write lock. */
+  readonly tags: Tags;
 
   private constructor(
     private readonly runner: GitRunner,
@@ -39,6 +43,7 @@ export class GitPeer {
     root: string,
   ) {
     this.gitdir = path.join(root, '.git');
+    this.tags = new Tags(runner, this.gitdir);
   }
 
   /** Checks the git CLI and installs the push hook; undefined when git cannot be run. Throws what installing the hook throws. */

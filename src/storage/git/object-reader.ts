@@ -12,6 +12,8 @@ import { TreeView } from './tree.ts';
 
 const TREE_CACHE_BYTES = 64 * 1024 * 1024;
 const COMMITS_CACHED = 50_000;
+// How many tags of tags are followed to reach a commit (git allows any depth; nobody needs more).
+const TAG_DEPTH = 8;
 
 /** Typed, cached object reads for one repository; `store` also writes. */
 export class ObjectReader {
@@ -34,6 +36,31 @@ export class ObjectReader {
     const commit = decodeCommit(raw.body, oid);
     this.commits.set(oid, commit);
     return commit;
+  }
+
+  /**
+   * The commit `oid` names: itself when it is a commit, the commit an
+   * annotated tag (or a tag of a tag) points to; undefined when it is
+   * missing or names a tree or blob.
+   */
+  async peelToCommit(oid: string): Promise<string | undefined> {
+    let current = oid;
+    for (let depth = 0; depth < TAG_DEPTH; depth += 1) {
+      if (this.commits.get(current) !== undefined) return current;
+      const raw = await this.store.read(current);
+      if (raw?.type === 'commit') return current;
+      if (raw?.type !== 'tag') return undefined;
+      const target = /^object ([0-9a-f]{40})\n/.exec(raw.body.toString('latin1', 0, 64))?.[1];
+      if (target === undefined) return undefined;
+      current = target;
+    }
+    return undefined;
+  }
+
+  /** Up to `limit` object ids, loose or packed, that start with the hex `prefix` (at least two digits). */
+  idsWithPrefix(prefix: string, limit: number): string[] {
+    const found = new Set([...this.store.looseIdsWithPrefix(prefix, limit), ...this.packs.idsWithPrefix(prefix, limit)]);
+    return [...found].slice(0, limit);
   }
 
   /** Seeds the commit cache with a commit this process just wrote. */

@@ -2,7 +2,7 @@
 // objects with Node's native zlib and crypto. Packed objects (after `git gc`
 // or a clone) are read through a reader passed in (pack-reader.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
@@ -121,6 +121,19 @@ export class ObjectStore {
       await unlink(temp).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** Up to `limit` loose object ids starting with the hex `prefix` (at least two digits), for abbreviated ids. */
+  looseIdsWithPrefix(prefix: string, limit: number): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(path.join(this.objectsDir, prefix.slice(0, 2)));
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      throw error;
+    }
+    const rest = prefix.slice(2);
+    return names.filter((name) => name.length === 38 && name.startsWith(rest)).slice(0, limit).map((name) => prefix.slice(0, 2) + name);
   }
 
   /**

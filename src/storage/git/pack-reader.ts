@@ -63,6 +63,28 @@ class Pack {
     return undefined;
   }
 
+  /** Up to `limit` ids in this pack that start with the hex `prefix` (at least two digits), in order. */
+  idsWithPrefix(prefix: string, limit: number): string[] {
+    const first = Number.parseInt(prefix.slice(0, 2), 16);
+    let low = first === 0 ? 0 : this.idx.readUInt32BE(8 + (first - 1) * 4);
+    let high = this.idx.readUInt32BE(8 + first * 4);
+    const names = 8 + 256 * 4;
+    const key = Buffer.from(prefix.padEnd(40, '0'), 'hex');
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      // Negative: the id at `mid` sorts before the prefix.
+      if (this.idx.compare(key, 0, 20, names + mid * 20, names + mid * 20 + 20) < 0) low = mid + 1;
+      else high = mid;
+    }
+    const found: string[] = [];
+    for (let i = low; i < this.count && found.length < limit; i += 1) {
+      const oid = this.idx.toString('hex', names + i * 20, names + i * 20 + 20);
+      if (!oid.startsWith(prefix)) break;
+      found.push(oid);
+    }
+    return found;
+  }
+
   /** `length` bytes at `position` (fewer at the end of the file). */
   read(position: number, length: number): Buffer {
     const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, this.packSize - position)));
@@ -113,6 +135,17 @@ export class PackReader {
       found = this.find(oid);
     }
     return found === undefined ? undefined : this.readEntry(found.pack, found.offset);
+  }
+
+  /** Up to `limit` packed object ids starting with the hex `prefix` (at least two digits), for abbreviated ids. */
+  idsWithPrefix(prefix: string, limit: number): string[] {
+    this.relist();
+    const found = new Set<string>();
+    for (const pack of this.packs.values()) {
+      for (const oid of pack.idsWithPrefix(prefix, limit)) found.add(oid);
+      if (found.size >= limit) break;
+    }
+    return [...found].slice(0, limit);
   }
 
   /** Closes every open pack. */
