@@ -40,7 +40,7 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   const { replication, replica } = services;
   if (replication) app.use(createReplicationHeaders(() => replication.point()));
   const answers = createAnswerCache(services);
-  app.use(answerFromCache(answers));
+  app.use(answerFromCache(answers, services.tokens));
   if (replica && config.primaryUrl) {
     app.use(
       createReplicaForwarder({

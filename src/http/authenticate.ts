@@ -36,14 +36,19 @@ export function createAuthenticate(deps: AuthenticateDeps) {
   };
 }
 
+/** The token principal an Authorization header (Bearer, or Basic with the token as password) names; undefined when it names none. */
+export function tokenPrincipal(header: string, tokens: AuthenticateDeps['tokens']): Principal | undefined {
+  const basic = BASIC.exec(header)?.[1];
+  const plain = basic === undefined ? BEARER.exec(header)?.[1] : basicPassword(basic);
+  return plain === undefined ? undefined : tokens.authenticate(plain);
+}
+
 function principalOf(ctx: Context, deps: AuthenticateDeps): Principal {
   const header = ctx.get('Authorization');
   if (header !== '') {
-    const basic = BASIC.exec(header)?.[1];
-    const plain = basic === undefined ? BEARER.exec(header)?.[1] : basicPassword(basic);
-    const principal = plain === undefined ? undefined : deps.tokens.authenticate(plain);
+    const principal = tokenPrincipal(header, deps.tokens);
     if (principal) return principal;
-    throw new AppError('unauthorized', 'The API token is malformed, unknown, revoked or expired.', basic === undefined ? {} : { details: { challenge: BASIC_CHALLENGE } });
+    throw new AppError('unauthorized', 'The API token is malformed, unknown, revoked or expired.', BASIC.test(header) ? { details: { challenge: BASIC_CHALLENGE } } : {});
   }
   const userId = sessionUserId(ctx);
   return (userId !== undefined && deps.users.principalFor(userId)) || ANONYMOUS;

@@ -6,6 +6,8 @@
 // (media links are absolute) and the request URL.
 import type { Context, Middleware } from 'koa';
 import type { Principal } from '../domain/auth/principal.ts';
+import { ANONYMOUS } from '../domain/auth/principal.ts';
+import { tokenPrincipal, type AuthenticateDeps } from './authenticate.ts';
 import { sendJson, serializeWithEtag } from './etag.ts';
 import type { AppState } from './state.ts';
 
@@ -104,19 +106,25 @@ export class ResponseCache {
 const WORKSPACE_ROUTES = '/api/v1/workspaces/';
 
 /**
- * Answers an anonymous read of the public API straight from the cache, ahead
- * of authentication and routing (the fixed cost of a hot read). Only a
- * request without an Authorization header can be anonymous there (sessions
- * count on /admin and /media paths only), and an answer is kept only after
- * its route validated the same URL for the same reader, so a hit is what
- * the route would answer. Everything else goes on as usual.
+ * Answers a hot read of the public API straight from the cache, ahead of the
+ * session, authentication and routing (the fixed cost of a cached read). The
+ * reader is anonymous without an Authorization header (sessions count on
+ * /admin and /media paths only) or the token it names; a header that names
+ * no token goes the usual way, to its 401. An answer is kept only after its
+ * route validated the same URL for the same reader (id and grants), so a hit
+ * is what the route would answer.
  */
-export function answerFromCache(cache: ResponseCache): Middleware<AppState> {
+export function answerFromCache(cache: ResponseCache, tokens: AuthenticateDeps['tokens']): Middleware<AppState> {
   return (ctx, next) => {
     // A read at `?ref=` sets its own caching headers after the cache answered (entries.routes.ts), so it goes the usual way.
-    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(WORKSPACE_ROUTES) && ctx.get('Authorization') === '' && ctx.query.ref === undefined) {
-      const workspace = ctx.path.slice(WORKSPACE_ROUTES.length).split('/', 1)[0];
-      if (cache.sendCached(ctx, workspace)) return Promise.resolve();
+    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(WORKSPACE_ROUTES) && ctx.query.ref === undefined) {
+      const header = ctx.get('Authorization');
+      const principal = header === '' ? ANONYMOUS : tokenPrincipal(header, tokens);
+      if (principal !== undefined) {
+        ctx.state.principal = principal;
+        const workspace = ctx.path.slice(WORKSPACE_ROUTES.length).split('/', 1)[0];
+        if (cache.sendCached(ctx, workspace)) return Promise.resolve();
+      }
     }
     return next();
   };
