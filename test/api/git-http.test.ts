@@ -157,6 +157,25 @@ describe('git over HTTP', function () {
     expect(refused.status).to.equal(403);
   });
 
+  it('takes a pushed tag only from a token that may make releases, and its deletion only with releases.delete', async () => {
+    const pushOnly = await issueToken(server, admin, [{ effect: 'allow', actions: ['git.pull', 'git.push'], resources: ['*'] }], 'push only');
+    const work = await cloneFrom(repoUrl(server.baseUrl, pushOnly));
+    await mustGit(work, ['-c', `user.name=${DEVELOPER.name}`, '-c', `user.email=${DEVELOPER.email}`, 'tag', '-a', 'v-from-git', '-m', 'Tagged with git']);
+    const refused = await runGit(work, ['push', 'origin', 'v-from-git']);
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stderr).to.contain('remote: The tag v-from-git is a release: pushing it needs releases.create.');
+    expect(await runGit(contentRepoOf(server.dataDir), ['rev-parse', '--verify', '-q', 'refs/tags/v-from-git']).then((result) => result.code)).to.not.equal(0);
+
+    const releaser = await issueToken(server, admin, [{ effect: 'allow', actions: ['git.pull', 'git.push', 'releases.create'], resources: ['*'] }], 'releaser');
+    await mustGit(work, ['remote', 'set-url', 'origin', repoUrl(server.baseUrl, releaser)]);
+    expect((await runGit(work, ['push', 'origin', 'v-from-git'])).code).to.equal(0);
+    const releases = await adminRequest(server, admin, 'GET', '/releases');
+    expect(releases.body.data.map((release: { name: string }) => release.name)).to.include('v-from-git');
+    const deleted = await runGit(work, ['push', 'origin', ':refs/tags/v-from-git']);
+    expect(deleted.code).to.not.equal(0);
+    expect(deleted.stderr).to.contain('pushing it needs releases.delete');
+  });
+
   it('refuses a push that raced an API write as non-fast-forward; pull --rebase, then push works', async () => {
     const work = await cloneFrom(url);
     await commitIn(work, { 'default/entries/posts/raced.md': postFile('Raced', { code: 'R1' }) }, 'A post that races');

@@ -2,7 +2,7 @@
 // only the SHA-256 of the secret is stored. Lookup is by id plus one
 // constant-time comparison, all in memory, so a token-authenticated request
 // costs about what an anonymous one does.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import { customAlphabet } from 'nanoid';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { authorize } from './authorize.ts';
@@ -70,7 +70,7 @@ export class TokenService {
     if (!match) return undefined;
     const entry = this.byId.get(match[1]);
     if (!entry) return undefined;
-    const presented = createHash('sha256').update(match[2]).digest();
+    const presented = hash('sha256', match[2], 'buffer');
     if (presented.length !== entry.hash.length || !timingSafeEqual(presented, entry.hash)) return undefined;
     const now = this.now();
     if (now >= entry.expiresAt) return undefined;

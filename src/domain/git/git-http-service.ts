@@ -11,7 +11,7 @@ import { AppError } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { ZERO_OID, type GitPeer, type GitService, type PushVerdict, type QuarantineEnv, type RefUpdate } from '../../storage/git-cli/git-peer.ts';
 import type { ActivityLog } from '../activity/activity-log.ts';
-import { authorize } from '../auth/authorize.ts';
+import { authorize, can } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
@@ -118,6 +118,8 @@ export class GitHttpService {
   }
 
   private async decide(peer: GitPeer, principal: Principal, updates: RefUpdate[], objects: QuarantineEnv): Promise<{ verdict: PushVerdict; landing?: Landing }> {
+    const tagsRefused = refusedTagUpdates(principal, updates);
+    if (tagsRefused.length > 0) return refuse(tagsRefused);
     const branch = await this.deps.repo.currentBranch();
     const served = updates.find((update) => update.ref === `refs/heads/${branch}`);
     if (branch === null || served === undefined) return { verdict: { ok: true, messages: [] } };
@@ -188,4 +190,20 @@ export function gitUnavailable(): AppError {
 
 function refuse(messages: string[]): { verdict: PushVerdict } {
   return { verdict: { ok: false, messages } };
+}
+
+const TAG_PREFIX = 'refs/tags/';
+
+// Tags are releases (docs/releases.md): pushing one needs the grant the
+// releases API needs, releases.create to make or move it and releases.delete
+// to remove it.
+function refusedTagUpdates(principal: Principal, updates: RefUpdate[]): string[] {
+  const refused: string[] = [];
+  for (const update of updates) {
+    if (!update.ref.startsWith(TAG_PREFIX)) continue;
+    const name = update.ref.slice(TAG_PREFIX.length);
+    const action = update.to === ZERO_OID ? 'releases.delete' : 'releases.create';
+    if (!can(principal, { action, resource: `releases:${name}`, workspace: ALL_WORKSPACES })) refused.push(`The tag ${name} is a release: pushing it needs ${action}.`);
+  }
+  return refused;
 }
