@@ -6,19 +6,9 @@ import { buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '..
 import { contentRepoOf, externalCommit, git, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { ChangeItem } from '../../src/domain/changes/changes-feed.ts';
 
 const ROOT = '/api/v1/workspaces/default';
-
-interface Item {
-  kind: 'entry' | 'type';
-  type: string;
-  id: string;
-  slug: string;
-  locale?: string;
-  change: 'created' | 'updated' | 'deleted';
-  commit: string;
-  at: string;
-}
 
 describe('changes feed', () => {
   let server: TestServer;
@@ -53,8 +43,8 @@ describe('changes feed', () => {
   }
 
   // Every page of one query, following the cursor.
-  async function allChanges(since: string | undefined, as?: string, limit = 1000): Promise<{ items: Item[]; head: string; pages: number }> {
-    const items: Item[] = [];
+  async function allChanges(since: string | undefined, as?: string, limit = 1000): Promise<{ items: ChangeItem[]; head: string; pages: number }> {
+    const items: ChangeItem[] = [];
     let cursor: string | undefined;
     let head = '';
     let pages = 0;
@@ -74,7 +64,7 @@ describe('changes feed', () => {
     return { items, head, pages };
   }
 
-  const summary = (items: Item[]) => items.map((item) => `${item.kind} ${item.type}/${item.slug}${item.locale ? `.${item.locale}` : ''} ${item.change}`);
+  const summary = (items: ChangeItem[]) => items.map((item) => `${item.kind} ${item.type}/${item.slug}${item.locale ? `.${item.locale}` : ''} ${item.change}`);
 
   it('lists every visible entry and type as created without since, with the head it is complete up to', async () => {
     const published = await write('POST', 'posts', { title: 'Listed', slug: 'listed', status: 'published' });
