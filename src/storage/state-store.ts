@@ -29,6 +29,8 @@ const FOLDER_MODE = 0o700;
  */
 export class StateStore {
   private readonly queue = new KeyedWriteQueue();
+  /** Per log, the lines of the append that is queued and has not started. */
+  private readonly pendingLines = new Map<string, { lines: string[]; written: Promise<void> }>();
 
   private constructor(
     readonly dir: string,
@@ -89,17 +91,33 @@ export class StateStore {
     });
   }
 
-  /** Appends one line (newlines become spaces) to log `name`, first rotating it to `{name}.jsonl.1` when it is past the size limit. */
+  /**
+   * Appends one line (newlines become spaces) to log `name`, first rotating it
+   * to `{name}.jsonl.1` when it is past the size limit. Lines that arrive
+   * while an append of the log is queued join it: one write for a burst (a
+   * commit of thousands of entries logs thousands of lines). Resolves once
+   * the line is written.
+   */
   appendLine(name: string, line: string): Promise<void> {
     const file = this.fileOf(name, '.jsonl');
-    return this.queue.run(`log:${name}`, async () => {
-      const size = await stat(file).then(
-        (info) => info.size,
-        () => 0,
-      );
-      if (size >= this.logRotateBytes) await rename(file, `${file}.1`);
-      await appendFile(file, `${line.replace(/[\r\n]+/g, ' ')}\n`, { mode: FILE_MODE });
-    });
+    let batch = this.pendingLines.get(name);
+    if (batch === undefined) {
+      const lines: string[] = [];
+      const written = this.queue.run(`log:${name}`, async () => {
+        // Lines from now on go to the next append.
+        this.pendingLines.delete(name);
+        const size = await stat(file).then(
+          (info) => info.size,
+          () => 0,
+        );
+        if (size >= this.logRotateBytes) await rename(file, `${file}.1`);
+        await appendFile(file, lines.map((text) => `${text.replace(/[\r\n]+/g, ' ')}\n`).join(''), { mode: FILE_MODE });
+      });
+      batch = { lines, written };
+      this.pendingLines.set(name, batch);
+    }
+    batch.lines.push(line);
+    return batch.written;
   }
 
   /** The lines of log `name`, the rotated (older) lines first. */

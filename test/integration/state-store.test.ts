@@ -117,10 +117,17 @@ describe('StateStore', () => {
     expect(await readFile(path.join(dir, 'activity.jsonl'), 'utf8')).to.equal('line three\n');
     expect(await readFile(path.join(dir, 'activity.jsonl.1'), 'utf8')).to.equal('line one with a newline\nline two\n');
     expect(await small.readLines('activity')).to.deep.equal(['line one with a newline', 'line two', 'line three']);
-    await Promise.all(['four', 'five', 'six', 'seven', 'eight'].map((word) => small.appendLine('activity', `line ${word}`)));
+    for (const word of ['four', 'five', 'six', 'seven', 'eight']) await small.appendLine('activity', `line ${word}`);
     const lines = await small.readLines('activity');
     expect(lines[lines.length - 1]).to.equal('line eight');
     expect(lines).to.not.include('line one with a newline');
+  });
+
+  it('writes a burst of lines in order, those that wait together in one append', async () => {
+    const store = await StateStore.open(dir);
+    const words = Array.from({ length: 500 }, (_, index) => `line ${index}`);
+    await Promise.all(words.map((word) => store.appendLine('activity', word)));
+    expect(await store.readLines('activity')).to.deep.equal(words);
   });
 
   it('removes temp files a crashed write left behind when opening', async () => {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lowerBound } from '../../src/lib/binary-search.ts';
+import { groupBy } from '../../src/lib/group-by.ts';
 import { errnoCode } from '../../src/lib/errno.ts';
 import { createLimiter } from '../../src/lib/limiter.ts';
 import { LruCache } from '../../src/lib/lru-cache.ts';
@@ -78,6 +79,13 @@ describe('storage helpers', () => {
       const at = (target: number) => lowerBound(sorted.length, (i) => sorted[i] - target);
       expect([0, 1, 2, 3, 4, 5, 8, 9].map(at)).to.deep.equal([0, 0, 1, 1, 3, 3, 4, 5]);
       expect(lowerBound(0, () => 0)).to.equal(0);
+    });
+  });
+
+  describe('groupBy', () => {
+    it('keeps each group in the order of the items and leaves out items without a key', () => {
+      const groups = groupBy(['a/1', 'b/1', 'a/2', 'root', 'a/3'], (path) => (path.includes('/') ? path.split('/')[0] : undefined));
+      expect([...groups]).to.deep.equal([['a', ['a/1', 'a/2', 'a/3']], ['b', ['b/1']]]);
     });
   });
 

@@ -13,6 +13,7 @@ import { entryVersion } from '../model/entry-version.ts';
 import type { ContentFiles } from './content-writer.ts';
 import { CommitDates } from './commit-dates.ts';
 import { checkEntryFiles, checkTypeFile, type Checked, type FileProblem } from './file-rules.ts';
+import { groupBy } from '../../lib/group-by.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
 
@@ -312,12 +313,7 @@ function pairRenames(changes: EntryChange[]): EntryChange[] {
 }
 
 function groupBySlug(paths: string[]): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const path of paths) {
-    const slug = parseEntryFileName(basename(path))?.slug;
-    if (slug !== undefined) groups.set(slug, [...(groups.get(slug) ?? []), path]);
-  }
-  return groups;
+  return groupBy(paths, (path) => parseEntryFileName(basename(path))?.slug);
 }
 
 function basename(path: string): string {

@@ -10,6 +10,7 @@ import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentWriter, EventDraft } from './content-writer.ts';
 import type { ProblemRegister } from './problem-register.ts';
 import { typesDir } from '../model/type-files.ts';
+import { groupBy } from '../../lib/group-by.ts';
 
 /**
  * The workspace registry as re-reading needs it. WorkspaceService sits above
@@ -90,12 +91,7 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
 }
 
 function groupByWorkspace(changes: ChangedPath[]): Map<string, ChangedPath[]> {
-  const groups = new Map<string, ChangedPath[]>();
-  for (const change of changes) {
-    const workspace = change.path.split('/')[0];
-    groups.set(workspace, [...(groups.get(workspace) ?? []), change]);
-  }
-  return groups;
+  return groupBy(changes, (change) => change.path.split('/', 1)[0]);
 }
 
 type Draft = Omit<EventDraft, 'workspace'>;

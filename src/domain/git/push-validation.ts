@@ -16,6 +16,7 @@ import type { StoredEntry } from '../model/entry.ts';
 import { isValidSlug } from '../model/slug.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
 import { parseWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
+import { groupBy } from '../../lib/group-by.ts';
 
 export type { FileProblem } from '../content/file-rules.ts';
 
@@ -241,12 +242,8 @@ function changedFields(previous: StoredEntry | undefined, entry: StoredEntry, ty
 
 // Changes grouped by their top-level folder; files at the root belong to no workspace.
 function groupByWorkspace(changes: Change[]): Map<string, Change[]> {
-  const groups = new Map<string, Change[]>();
-  for (const change of changes) {
+  return groupBy(changes, (change) => {
     const slash = change.path.indexOf('/');
-    if (slash === -1) continue;
-    const workspace = change.path.slice(0, slash);
-    groups.set(workspace, [...(groups.get(workspace) ?? []), change]);
-  }
-  return groups;
+    return slash === -1 ? undefined : change.path.slice(0, slash);
+  });
 }

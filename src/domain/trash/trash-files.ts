@@ -7,6 +7,7 @@ import { entryFromFiles, parseEntryFileName, trashDir } from '../model/entry-fil
 import type { StoredEntry } from '../model/entry.ts';
 import type { ContentType } from '../model/content-type.ts';
 import type { ContentReader } from '../content/content-writer.ts';
+import { groupBy } from '../../lib/group-by.ts';
 
 /** A soft-deleted entry with who deleted it, when, and the repo paths of its files. */
 export interface TrashedEntry {
@@ -26,12 +27,10 @@ export interface TrashProblem {
 /** Every trashed entry of a type, newest deletion first, and the folders that could not be read. */
 export async function readTrash(repo: ContentReader, workspace: string, type: ContentType): Promise<{ entries: TrashedEntry[]; problems: TrashProblem[] }> {
   const root = trashDir(workspace, type.name);
-  const folders = new Map<string, string[]>();
-  for (const path of await repo.listFiles(root)) {
+  const folders = groupBy(await repo.listFiles(root), (path) => {
     const [id, file, ...deeper] = path.slice(root.length + 1).split('/');
-    if (file === undefined || deeper.length > 0) continue;
-    folders.set(id, [...(folders.get(id) ?? []), path]);
-  }
+    return file === undefined || deeper.length > 0 ? undefined : id;
+  });
   const entries: TrashedEntry[] = [];
   const problems: TrashProblem[] = [];
   for (const [id, files] of folders) {
