@@ -279,6 +279,16 @@ describe('admin API: webhooks', () => {
       expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: 'ext0000001', slug: 'earlier' });
     });
 
+    it('names the previous slug when an API update renames an entry', async () => {
+      await start();
+      await configure([{ url: `${receiver.url}/rename`, events: ['content.updated'] }]);
+      const base = '/api/v1/workspaces/default/content/posts';
+      const created = await server.request('POST', base, { body: { title: 'Old name' }, token });
+      expect((await server.request('PATCH', `${base}/${created.body.data.id}`, { body: { slug: 'new-name' }, token })).status).to.equal(200);
+      await received(1);
+      expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: created.body.data.id, slug: 'new-name', previous_slug: 'old-name' });
+    });
+
     it('retries a receiver that fails twice, and records every attempt', async () => {
       await start();
       receiver.respond((_request, count) => (count <= 2 ? { status: 500, body: 'down' } : { status: 204 }));

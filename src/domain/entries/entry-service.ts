@@ -129,6 +129,7 @@ export class EntryService {
         changes: entryFileChanges(workspace, indexed.type, current, entry),
         apply: () => indexed.index.upsert(entry),
         events: ['content.updated', ...statusEvents(current, entry)],
+        previousSlug: current.slug,
       });
       return this.writeResult(indexed.type, entry, input.locale);
     });
@@ -178,7 +179,7 @@ export class EntryService {
         message: `Update ${changes.length} ${plural(changes.length)} in ${type.name}`,
         changes: files,
         apply: () => changes.forEach(({ after }) => indexed.index.upsert(after)),
-        events: changes.flatMap(({ before, after }) => entryEvents(workspace, after, ['content.updated', ...statusEvents(before, after)])),
+        events: changes.flatMap(({ before, after }) => entryEvents(workspace, after, ['content.updated', ...statusEvents(before, after)], before.slug)),
       });
       return changes.map(({ after }) => resolveEntry(after, indexed.type, input.locale));
     });
@@ -309,8 +310,8 @@ export class EntryService {
 
   // One entry's commit; `events` are told about that entry.
   private async commit(tx: ContentTransaction, principal: Principal, workspace: string, write: SingleEntryWrite): Promise<void> {
-    const { entry, message, changes, apply, events } = write;
-    await commitEntryChange(tx, principal, { workspace, type: entry.type, ids: [entry.id], message, changes, apply, events: entryEvents(workspace, entry, events) });
+    const { entry, message, changes, apply, events, previousSlug } = write;
+    await commitEntryChange(tx, principal, { workspace, type: entry.type, ids: [entry.id], message, changes, apply, events: entryEvents(workspace, entry, events, previousSlug) });
   }
 
   private writeResult(type: ContentType, entry: StoredEntry, locale: string | undefined): EntryResult {
@@ -325,6 +326,8 @@ interface SingleEntryWrite {
   changes: FileChange[];
   apply: () => void;
   events: EventType[];
+  /** The slug before an update; the events name it when it changed. */
+  previousSlug?: string;
 }
 
 function plural(count: number): string {

@@ -70,7 +70,9 @@ export function commitEntryChange(tx: ContentTransaction, principal: Principal, 
   });
 }
 
-/** The events of one entry change, one per type, with `{ type, id, slug }`. */
-export function entryEvents(workspace: string, entry: StoredEntry, types: EventType[]): EventDraft[] {
-  return types.map((type) => ({ type, workspace, data: { type: entry.type, id: entry.id, slug: entry.slug } }));
+/** The events of one entry change, one per type, with `{ type, id, slug }` and `previous_slug` when the slug changed. */
+export function entryEvents(workspace: string, entry: StoredEntry, types: EventType[], previousSlug?: string): EventDraft[] {
+  const data: Record<string, string> = { type: entry.type, id: entry.id, slug: entry.slug };
+  if (previousSlug !== undefined && previousSlug !== entry.slug) data.previous_slug = previousSlug;
+  return types.map((type) => ({ type, workspace, data }));
 }
