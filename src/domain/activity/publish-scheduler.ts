@@ -58,9 +58,10 @@ export class PublishScheduler {
   }
 
   /**
-   * Emits `content.published` for every scheduled entry whose published_at
-   * lies after the previous tick and not after now; returns how many. Throws
-   * what the state store throws.
+   * Publishes every scheduled entry whose published_at lies after the
+   * previous tick and not after now (its files with `draft: false`, then
+   * `content.published`); returns how many. Throws what the commit and the
+   * state store throw; the entries of a failed tick are not tried again.
    */
   async tick(): Promise<number> {
     const now = (this.options.now ?? Date.now)();
