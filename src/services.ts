@@ -37,6 +37,7 @@ import { FileFolder } from './storage/file-folder.ts';
 import { ImageVariants } from './domain/media/image-variants.ts';
 import { MediaLibrary } from './domain/media/media-library.ts';
 import { MediaService } from './domain/media/media-service.ts';
+import { copyMissingPublicFiles } from './domain/media/media-copies.ts';
 import { resolveAllowedTypes } from './domain/media/media-types.ts';
 import { MediaStore } from './storage/media-store.ts';
 import { VariantStore } from './storage/variant-store.ts';
@@ -261,6 +262,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     missingFiles: primary && ((workspace, filename) => primary.media(workspace, filename)),
     copiesInRepo: config.media.inRepo,
   });
+  // Public files without their copy in the repo (uploaded before copies were kept) get one now, on the node that commits.
+  if (config.role === 'primary' && config.media.inRepo) {
+    for (const workspace of workspaces.listAll()) {
+      const copied = await copyMissingPublicFiles({ writer, files: repo, library: mediaLibrary, store: mediaStore }, workspace.slug);
+      if (copied > 0) logger.info('copied public media files into the content repo', { workspace: workspace.slug, files: copied });
+    }
+  }
   const replication = config.role === 'primary' ? new ReplicationSource({ version: stateVersion, repo, stores, media, events }) : undefined;
   const replica =
     primary && peer && upstream && config.primaryUrl

@@ -157,6 +157,30 @@ describe('static site generators building from the content repo', function () {
     });
   });
 
+  describe('public files uploaded while copies were off', () => {
+    it('get their copy in the repo at the next start, in one commit; private files do not', async () => {
+      let other = await startTestServer({ env: { CMS_MEDIA_IN_REPO: '0' } });
+      const otherToken = await fullAccessToken(other);
+      const otherRepo = path.join(other.dataDir, 'content');
+      const uploaded = await uploadMedia(other, [{ filename: 'old.png', bytes: await makePng(12, 12) }, { filename: 'hidden.png', bytes: await makePng(8, 8) }], { token: otherToken });
+      expect(uploaded.status, uploaded.text).to.equal(201);
+      const hidden = await other.request('PUT', `${ROOT}/media/hidden.png/visibility`, { body: { visibility: 'private' }, token: otherToken });
+      expect(hidden.status).to.equal(200);
+      expect(existsSync(path.join(otherRepo, 'default/public/media/old.png'))).to.equal(false);
+      await other.close({ keepData: true });
+      other = await startTestServer({ dataDir: other.dataDir });
+      try {
+        expect((await readFile(path.join(otherRepo, 'default/public/media/old.png'))).subarray(1, 4).toString()).to.equal('PNG');
+        expect(existsSync(path.join(otherRepo, 'default/public/media/hidden.png'))).to.equal(false);
+        const { stdout } = await run('git', ['-C', otherRepo, 'log', '-1', '--format=%s', '--name-only']);
+        expect(stdout.trim().split('\n').filter(Boolean)).to.deep.equal(['Copy 1 public media file into the repo', 'default/public/media/old.png']);
+        expect((await run('git', ['-C', otherRepo, 'status', '--porcelain'])).stdout).to.equal('');
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
   describe('a scheduled entry coming due', () => {
     it('is rewritten with draft: false in every locale file by the scheduler, in one commit', async () => {
       const dueAt = new Date(Date.now() + 1500).toISOString();

@@ -46,9 +46,14 @@ export function mediaRecordPath(workspace: string, filename: string): string {
   return `${mediaDir(workspace)}/${filename}.yaml`;
 }
 
-/** The repo path of a public file's copy for sites built from the repo: `{ws}/public/media/{filename}` (docs/static-sites.md). */
+/** The repo folder of the public files' copies for sites built from the repo: `{ws}/public/media` (docs/static-sites.md). */
+export function mediaCopyDir(workspace: string): string {
+  return `${workspace}/public/media`;
+}
+
+/** The repo path of a public file's copy: `{ws}/public/media/{filename}`. */
 export function mediaCopyPath(workspace: string, filename: string): string {
-  return `${workspace}/public/media/${filename}`;
+  return `${mediaCopyDir(workspace)}/${filename}`;
 }
 
 /** The file holding a workspace's category list. */
