@@ -105,6 +105,7 @@ export interface TreeFiles {
 /** A git repository of content files with a single FIFO write queue. */
 export class ContentRepo {
   readonly dir: string;
+  private readonly atHead = this.filesOf(() => this.headTree());
   private readonly gitdir: string;
   private readonly queue = new WriteQueue();
   private readonly objects: ObjectReader;
@@ -221,32 +222,23 @@ export class ContentRepo {
   // checked), which spares inflating thousands of objects at start.
 
   /** A regular file as committed at HEAD, as utf8; undefined when HEAD has none there (symlinks read as absent). Throws `invalid_request` for unsafe paths. */
-  async readFile(file: string): Promise<string | undefined> {
-    checkRepoPath(file);
-    return this.fileReads(async () => this.readCommitted(await this.headTree(), file));
+  readFile(file: string): Promise<string | undefined> {
+    return this.atHead.readFile(file);
   }
 
   /** Like readFile for each of `files`, in order, all from the same HEAD (a start-up reads thousands at once). */
-  async readFiles(files: string[]): Promise<(string | undefined)[]> {
-    files.forEach(checkRepoPath);
-    return this.fileReads(async () => {
-      const tree = await this.headTree();
-      const texts: (string | undefined)[] = [];
-      for (const file of files) texts.push(await this.readCommitted(tree, file));
-      return texts;
-    });
+  readFiles(files: string[]): Promise<(string | undefined)[]> {
+    return this.atHead.readFiles(files);
   }
 
   /** Every regular file under the folder `prefix` ('' for all) at HEAD: repo-relative, sorted; [] when missing. */
-  async listFiles(prefix: string): Promise<string[]> {
-    const tree = await this.headTree();
-    return tree === undefined ? [] : this.history.listFiles(tree, checkFolder(prefix), { regularOnly: true });
+  listFiles(prefix: string): Promise<string[]> {
+    return this.atHead.listFiles(prefix);
   }
 
   /** The folders directly under `prefix` at HEAD (names only, sorted). */
-  async listFolders(prefix: string): Promise<string[]> {
-    const tree = await this.headTree();
-    return tree === undefined ? [] : this.history.listFolders(tree, checkFolder(prefix));
+  listFolders(prefix: string): Promise<string[]> {
+    return this.atHead.listFolders(prefix);
   }
 
   /**
@@ -266,19 +258,7 @@ export class ContentRepo {
    */
   async filesAt(oid: string): Promise<TreeFiles> {
     const { tree } = await this.getCommit(oid);
-    return {
-      readFile: (file) => this.fileReads(async () => this.readCommitted(tree, checkRepoPath(file))),
-      readFiles: (files) => {
-        files.forEach(checkRepoPath);
-        return this.fileReads(async () => {
-          const texts: (string | undefined)[] = [];
-          for (const file of files) texts.push(await this.readCommitted(tree, file));
-          return texts;
-        });
-      },
-      listFiles: (prefix) => this.history.listFiles(tree, checkFolder(prefix), { regularOnly: true }),
-      listFolders: (prefix) => this.history.listFolders(tree, checkFolder(prefix)),
-    };
+    return this.filesOf(async () => tree);
   }
 
   /** A file's utf8 content at a commit, or undefined when absent there. Throws `not_found` for an unknown commit. */
@@ -453,6 +433,33 @@ export class ContentRepo {
     if (oid === undefined) return undefined;
     const clean = readCleanFile(resolveInside(this.dir, file), oid);
     return (clean ?? (await this.objects.readBlob(oid)))?.toString('utf8');
+  }
+
+  // The reads of one tree, which `treeOf` names: HEAD's at the time of each call, or a fixed commit's (filesAt).
+  private filesOf(treeOf: () => Promise<string | undefined>): TreeFiles {
+    return {
+      readFile: async (file) => {
+        checkRepoPath(file);
+        return this.fileReads(async () => this.readCommitted(await treeOf(), file));
+      },
+      readFiles: async (files) => {
+        files.forEach(checkRepoPath);
+        return this.fileReads(async () => {
+          const tree = await treeOf();
+          const texts: (string | undefined)[] = [];
+          for (const file of files) texts.push(await this.readCommitted(tree, file));
+          return texts;
+        });
+      },
+      listFiles: async (prefix) => {
+        const tree = await treeOf();
+        return tree === undefined ? [] : this.history.listFiles(tree, checkFolder(prefix), { regularOnly: true });
+      },
+      listFolders: async (prefix) => {
+        const tree = await treeOf();
+        return tree === undefined ? [] : this.history.listFolders(tree, checkFolder(prefix));
+      },
+    };
   }
 
   private async headTree(): Promise<string | undefined> {
