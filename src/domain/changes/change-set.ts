@@ -3,6 +3,7 @@
 // id, each with the newest commit that touched its files. Only the files that
 // differ are parsed, on both sides; who may see what is decided later
 // (changes-feed.ts), so one change set serves every caller and every page.
+import { basename } from 'node:path/posix';
 import { AppError } from '../../errors/app-error.ts';
 import type { ChangedPath, CommitInfo, NewestChange } from '../../storage/content-repo.ts';
 import type { ContentReader } from '../content/content-writer.ts';
@@ -200,8 +201,4 @@ async function entryAt(repo: ChangeReader, workspace: string, oid: string, type:
   if (!checked.ok) return undefined;
   const { id, status, published_at } = checked.value;
   return { id, slug, status, published_at };
-}
-
-function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }

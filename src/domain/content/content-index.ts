@@ -2,6 +2,7 @@
 // per workspace, each content type with a TypeIndex of its active entries.
 // It is loaded once at start, updated by the services after each commit, and
 // re-indexed path by path when commits arrive from outside the server.
+import { basename } from 'node:path/posix';
 import type { ChangedPath } from '../../storage/content-repo.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { TypeIndex } from '../query/type-index.ts';
@@ -314,8 +315,4 @@ function pairRenames(changes: EntryChange[]): EntryChange[] {
 
 function groupBySlug(paths: string[]): Map<string, string[]> {
   return groupBy(paths, (path) => parseEntryFileName(basename(path))?.slug);
-}
-
-function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }
