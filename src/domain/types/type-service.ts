@@ -101,17 +101,19 @@ export class TypeService {
         throw new AppError('conflict', `"${name}" has ${indexed.index.size} entries; a single page may have at most one.`);
       }
       const changes: FileChange[] = [{ path: typeFilePath(workspace, name), content: typeToYaml(type) }];
-      const localized = !isLocalized(indexed.type) && isLocalized(type)
-        ? copyRootIntoLocale(indexed.index.all(), type)
-        : defaultLocaleMoved(indexed.type, type) ? rootOnNewDefault(indexed.index.all(), indexed.type, type) : [];
-      for (const entry of localized) {
+      // Entries whose files the locale settings rewrite: localization enabled, or a new default locale.
+      const defaultMoved = defaultLocaleMoved(indexed.type, type);
+      let rewritten: StoredEntry[] = [];
+      if (!isLocalized(indexed.type) && isLocalized(type)) rewritten = copyRootIntoLocale(indexed.index.all(), type);
+      else if (defaultMoved) rewritten = rootOnNewDefault(indexed.index.all(), indexed.type, type);
+      for (const entry of rewritten) {
         // The new default locale's own file becomes the root file.
-        if (defaultLocaleMoved(indexed.type, type)) changes.push({ path: `${entriesDir(workspace, name)}/${entryFileName(entry.slug, type.default_locale)}`, content: null });
+        if (defaultMoved) changes.push({ path: `${entriesDir(workspace, name)}/${entryFileName(entry.slug, type.default_locale)}`, content: null });
         changes.push(...entryFileWrites(workspace, type, entry));
       }
       // A collection made a single page: its one entry becomes the page, in the same commit.
       const [only] = type.singleton && !indexed.type.singleton ? indexed.index.all() : [];
-      const page = only && only.slug !== name ? { ...(localized[0] ?? only), id: name, slug: name } : undefined;
+      const page = only && only.slug !== name ? { ...(rewritten[0] ?? only), id: name, slug: name } : undefined;
       if (only && page) {
         const moved = new Set(entryFileWrites(workspace, type, page).map((change) => change.path));
         changes.push(...entryFileWrites(workspace, indexed.type, only).filter((change) => !moved.has(change.path)).map((change) => ({ path: change.path, content: null })));
@@ -122,7 +124,7 @@ export class TypeService {
         changes: dropSuperseded(changes),
         apply: () => {
           this.content.putType(workspace, type);
-          for (const entry of localized) indexed.index.upsert(entry);
+          for (const entry of rewritten) indexed.index.upsert(entry);
           if (only && page) {
             indexed.index.remove(only.id);
             indexed.index.upsert(page);
