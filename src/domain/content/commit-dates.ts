@@ -33,6 +33,11 @@ export class CommitDates {
     return new CommitDates({ write: async () => undefined }, new Map());
   }
 
+  /** Whether no date is kept (then start-up need not look entries up). */
+  get isEmpty(): boolean {
+    return this.dates.size === 0;
+  }
+
   /** The updated_at of the entry whose root file at `path` says `fileValue`. */
   updatedAt(path: string, fileValue: string): string {
     const date = this.dates.get(path);

@@ -227,6 +227,7 @@ export class ContentIndex {
 
   private async readEntries(workspace: string, type: ContentType): Promise<StoredEntry[]> {
     const entries = await this.parseEntryFiles(workspace, type, await this.repo.listFiles(entriesDir(workspace, type.name)));
+    if (this.commitDates.isEmpty) return entries;
     for (const entry of entries) entry.updated_at = this.commitDates.updatedAt(`${entriesDir(workspace, type.name)}/${entry.slug}.md`, entry.updated_at);
     return entries;
   }
