@@ -28,8 +28,8 @@ export interface DomainEvent {
   /**
    * The commit that caused the event: the server's own commit, or the new
    * head when commits arrived from outside (git CLI, push, pull). Absent for
-   * events no commit caused (the scheduler's content.published, media files
-   * restored from a backup, git.conflict).
+   * events no commit caused (media files restored from a backup,
+   * git.conflict, and content.published on a replica, which only announces).
    */
   commit?: string;
   /** Entry events: `{ type, id, slug }`; schema events: `{ type }`; media events: `{ filename }`; `git.conflict`: `{ branch, local, upstream }`. */
