@@ -1,7 +1,7 @@
 // The real server as a separate process (`bin/cms.mjs serve`), for tests
 // that kill it with SIGKILL or must run it as another user: started on port
 // 0, its address read from its first line, its log lines (JSON on stderr) kept.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 const CLI = path.resolve(import.meta.dirname, '../../bin/cms.mjs');
@@ -44,6 +44,16 @@ export async function startChildServer(dataDir: string, options: ChildServerOpti
   });
   const url = await listeningUrl(child, logs);
   return { url, logs, kill: () => killGroup(child) };
+}
+
+/**
+ * Whether the server can be run as the user of `options`: the project must be
+ * readable by them (a checkout in a `mktemp -d` folder, mode 0700, is not).
+ */
+export function canRunAs(options: ChildServerOptions): boolean {
+  if (options.uid === undefined) return true;
+  const probe = spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(CLI)}, require('fs').constants.R_OK)`], { uid: options.uid, gid: options.gid, stdio: 'ignore' });
+  return probe.status === 0;
 }
 
 /** Runs `cms serve` until it exits and returns its exit code and output (for servers that must refuse to start). */
