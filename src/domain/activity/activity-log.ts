@@ -128,6 +128,8 @@ export class ActivityLog {
   }
 
   private async readAll(): Promise<ActivityRecord[]> {
+    // Records asked for before this read are in it: their appends may still be queued.
+    await this.pending;
     const records: ActivityRecord[] = [];
     for (const line of await this.store.readLines(LOG_NAME)) {
       const record = parseRecord(line);
