@@ -17,6 +17,8 @@ const STATE_NAME = 'commit-dates';
 
 /** The commit dates of entries, by root file path; one per server. */
 export class CommitDates {
+  private unsaved = false;
+
   private constructor(
     private readonly state: Pick<StateStore, 'write'>,
     private readonly dates: Map<string, CommitDate>,
@@ -56,11 +58,14 @@ export class CommitDates {
     const shown = this.updatedAt(path, fileValue);
     if (shown !== shownBefore) return shown;
     this.dates.set(path, { at: committedAt, file: fileValue });
+    this.unsaved = true;
     return committedAt;
   }
 
-  /** Stores the dates. Throws what the state store throws. */
-  save(): Promise<void> {
-    return this.state.write(STATE_NAME, Object.fromEntries(this.dates));
+  /** Stores the dates when a commit added any since the last save. Throws what the state store throws. */
+  async save(): Promise<void> {
+    if (!this.unsaved) return;
+    this.unsaved = false;
+    await this.state.write(STATE_NAME, Object.fromEntries(this.dates));
   }
 }

@@ -183,7 +183,7 @@ export class ContentIndex {
         if (current) after.push(current);
       }
     }
-    if (committedAt !== undefined && after.length > 0) await this.commitDates.save();
+    if (committedAt !== undefined) await this.commitDates.save();
     return diffEntries(before, after);
   }
 
