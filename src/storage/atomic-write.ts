@@ -1,6 +1,7 @@
 // Crash-safe file replacement: readers see the old file or the new one, never
 // a half-written one. Used for working-tree files, git refs and state files.
 import { randomBytes } from 'node:crypto';
+import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../lib/errno.ts';
@@ -33,7 +34,7 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const durable = options.fsync ?? true;
   const dir = path.dirname(filePath);
-  const temp = path.join(dir, `.${path.basename(filePath)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = tempPathFor(filePath);
   const handle = await open(temp, 'wx', options.mode ?? 0o666);
   try {
     await handle.writeFile(data);
@@ -46,6 +47,31 @@ export async function writeFileAtomic(
     throw error;
   }
   if (durable) await syncFolder(dir);
+}
+
+/**
+ * writeFileAtomic without the flush to disk, in synchronous calls: for
+ * files a process crash must not tear but a power cut may lose (git's own
+ * working-tree files), where a thread-pool round trip per call costs more
+ * than the write.
+ */
+export function replaceFileSync(filePath: string, data: string | Uint8Array, mode = 0o666): void {
+  const temp = tempPathFor(filePath);
+  try {
+    writeFileSync(temp, data, { flag: 'wx', mode });
+    renameSync(temp, filePath);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never created.
+    }
+    throw error;
+  }
+}
+
+function tempPathFor(filePath: string): string {
+  return path.join(path.dirname(filePath), `.${path.basename(filePath)}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
 /**

@@ -16,6 +16,7 @@ import type { Logger } from '../lib/logger.ts';
 import { composeMessage, describeCommit, identityNow } from './git/commit-object.ts';
 import type { CommitInfo, CommitObject } from './git/commit-object.ts';
 import { CommitWriter, type Recovery } from './git/commit-writer.ts';
+import { IndexWriteBehind } from './index-write-behind.ts';
 import { History } from './git/history.ts';
 import type { ContentLogOptions, LoggedCommit, PathLogOptions } from './git/history.ts';
 import { ObjectReader } from './git/object-reader.ts';
@@ -110,6 +111,7 @@ export class ContentRepo {
   private readonly queue = new WriteQueue();
   private readonly objects: ObjectReader;
   private readonly writer: CommitWriter;
+  private readonly indexWrites: IndexWriteBehind;
   private readonly history: History;
   private readonly watcher: HeadWatcher;
   private packer: Packer | undefined;
@@ -131,6 +133,7 @@ export class ContentRepo {
     };
     const writerOptions = { lockWaitMs: options.lockWaitMs, splitIndex: options.splitIndex, createReflogs: format.logAllRefUpdates };
     this.writer = new CommitWriter(dir, this.gitdir, objects.store, new TreeWriter(reads.readTree), reads, writerOptions);
+    this.indexWrites = new IndexWriteBehind(this.writer, (fn) => this.serialize(fn), options.logger);
     this.history = new History(reads);
     this.watcher = new HeadWatcher(this.gitdir, (fn) => this.serialize(fn), async (oid) => (await objects.readCommit(oid))?.parents[0]);
   }
@@ -190,12 +193,14 @@ export class ContentRepo {
     const message = composeMessage(request.message, request.trailers);
     for (const parent of request.mergeParents ?? []) await this.getCommit(parent);
     const author = identityNow(request.author.name, request.author.email);
+    const deferIndex = this.indexWrites.deferNext();
     let written;
     try {
-      written = await this.writer.write({ writes, message, author, extraParents: request.mergeParents });
+      written = await this.writer.write({ writes, message, author, extraParents: request.mergeParents, deferIndex });
     } catch (error) {
       throw asWriteFailure(error);
     }
+    await this.indexWrites.afterCommit(deferIndex);
     this.packer?.noteWritten(this.objects.store.looseWritten);
     this.history.remember(written.oid, written.changes);
     this.objects.rememberCommit(written.oid, written.commit);
@@ -369,10 +374,21 @@ export class ContentRepo {
     this.watcher.recordOwnCommit(to, from);
   }
 
-  /** Stops every watch, waits for queued writes to finish and stops background packing. */
+  /**
+   * Writes the git index that recent commits left pending and frees
+   * index.lock; call inside serialize() before a git command that changes
+   * the index (a branch move).
+   */
+  async settleIndex(): Promise<void> {
+    if (!this.queue.isRunning) throw new AppError('internal_error', 'settleIndex() must run inside serialize().');
+    await this.writer.flushIndex();
+  }
+
+  /** Stops every watch, waits for queued writes to finish (and their index), and stops background packing. */
   async close(): Promise<void> {
     this.watcher.stopAll();
-    await this.queue.drain();
+    this.indexWrites.stop();
+    await this.serialize(() => this.indexWrites.flush());
     await this.packer?.close();
     this.objects.close();
   }

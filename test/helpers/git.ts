@@ -2,9 +2,10 @@
 // (counts, authors, trailers, changed paths, status) and making commits "from
 // outside" the way a developer would, with plain git commands.
 import { execFile } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -26,10 +27,26 @@ export function contentRepoOf(dataDir: string): string {
   return path.join(dataDir, 'content');
 }
 
-/** Runs `git <args>` in `repo` and returns its stdout; rejects with git's stderr on a non-zero exit. */
+/**
+ * Runs `git <args>` in `repo` and returns its stdout; rejects with git's
+ * stderr on a non-zero exit. Like a developer who retries, it first waits
+ * for the index write a burst of server commits left pending (the server's
+ * index.lock, storage/index-write-behind.ts); a lock git or a test made is
+ * not waited for.
+ */
 export async function git(repo: string, args: string[]): Promise<string> {
+  await serverIndexSettled(repo);
   const { stdout } = await execFileAsync('git', args, { cwd: repo, env: GIT_ENV, maxBuffer: 64 * 1024 * 1024 });
   return stdout;
+}
+
+/** Waits (up to 2 s) until the server holds no index.lock for a pending index write. */
+export async function serverIndexSettled(repo: string): Promise<void> {
+  const lock = path.join(repo, '.git', 'index.lock');
+  for (const deadline = Date.now() + 2000; Date.now() < deadline; await sleep(5)) {
+    const owner = await readFile(lock, 'utf8').catch(() => '');
+    if (!owner.startsWith('git-cms pid=')) return;
+  }
 }
 
 /** Number of commits reachable from HEAD. */

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { contentRepoOf, headOid, statusPorcelain } from './git.ts';
+import { contentRepoOf, headOid, serverIndexSettled, statusPorcelain } from './git.ts';
 
 export interface DataRootSnapshot {
   head: string;
@@ -27,6 +27,7 @@ const DEFAULT_IGNORE = ['state', 'cache'];
 /** Takes a snapshot of the data root. */
 export async function snapshotDataRoot(dataDir: string, options: SnapshotOptions = {}): Promise<DataRootSnapshot> {
   const repo = contentRepoOf(dataDir);
+  await serverIndexSettled(repo);
   const ignore = new Set(options.ignore ?? DEFAULT_IGNORE);
   const files: Record<string, string> = {};
   await hashTree(dataDir, '', ignore, files);

@@ -7,12 +7,14 @@ import { promisify } from 'node:util';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
 import type { CommitRequest, FileChange } from '../../src/storage/content-repo.ts';
 import { caughtAppError } from '../helpers/errors.ts';
+import { serverIndexSettled } from '../helpers/git.ts';
 
 const run = promisify(execFile);
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const POSTS = 'blog/entries/posts';
 
 async function git(dir: string, ...args: string[]): Promise<string> {
+  await serverIndexSettled(dir);
   const { stdout } = await run('git', ['-C', dir, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args]);
   return stdout;
 }
@@ -204,6 +206,7 @@ describe('ContentRepo', () => {
 
   describe('failed commits', () => {
     async function snapshot(): Promise<{ head: string; index: Buffer; files: Record<string, string | undefined> }> {
+      await serverIndexSettled(repo.dir);
       const files: Record<string, string | undefined> = {};
       for (const file of [`${POSTS}/keep.md`, `${POSTS}/new.md`, 'blocker']) files[file] = await readFile(path.join(repo.dir, file), 'utf8').catch(() => undefined);
       return { head: await repo.head(), index: await readFile(path.join(repo.dir, '.git/index')), files };

@@ -121,7 +121,7 @@ describe('content repository recovery at start', () => {
     await repo.close();
   });
 
-  it('completes a commit killed after its branch moved: the new index is put in place', async () => {
+  it('completes a commit killed after its branch moved: the index is brought up to date', async () => {
     const oldIndex = path.join(root, 'index.before');
     await copyFile(path.join(dir, '.git/index'), oldIndex);
     const repo = await open();

@@ -32,12 +32,22 @@ export const SYNC_COMMITTER = { name: 'git-cms', email: 'git-cms@localhost' };
 /** Branch queries and moves on one non-bare repository. */
 export class BranchMoves {
   private readonly gitdir: string;
+  private settleIndex: () => Promise<void> = async () => undefined;
 
   constructor(
     private readonly runner: GitRunner,
     private readonly root: string,
   ) {
     this.gitdir = path.join(root, '.git');
+  }
+
+  /**
+   * Has `settle` run before each git command that rewrites the index: the
+   * content repo may hold index.lock for an index write that its last
+   * commits left pending (ContentRepo.settleIndex).
+   */
+  settleIndexWith(settle: () => Promise<void>): void {
+    this.settleIndex = settle;
   }
 
   /** The commit a ref points to, or undefined when it does not exist. */
@@ -122,6 +132,7 @@ export class BranchMoves {
 
   /** Brings index and working tree from `from` to `to` (the branch already points at `to`) and clears the journal. */
   async finishMove(from: string, to: string): Promise<void> {
+    await this.settleIndex();
     // The index normally holds fresh file stats; refreshing them (a stat of every file) only when git finds one stale.
     if ((await this.git(['read-tree', '-u', '-m', from, to], [128])).code !== 0) {
       await this.git(['update-index', '-q', '--refresh'], [1]);

@@ -1,14 +1,16 @@
 // The server's `index.lock` is its commit journal: line 1 names the process
-// that holds it (lock-owner.ts), line 2, written before the first file
-// changes, says what the commit is doing. A server killed mid-commit leaves
-// both behind, and the next start reads them to finish or undo the commit
-// (commit-writer.ts recover()). Git never reads a lock file's content.
+// that holds it (lock-owner.ts); each further line, written before the first
+// file of its commit changes, says what that commit is doing. There are
+// several when a burst of commits keeps the lock while their index write is
+// pending (commit-writer.ts). A server killed meanwhile leaves them behind,
+// and the next start reads them to finish or undo the last commit and bring
+// the index up to date for the files of all of them (recover()). Git never
+// reads a lock file's content.
 import { readFileSync, statSync } from 'node:fs';
 import { isNotFound } from '../../lib/errno.ts';
 import { parseOwnerLine } from './lock-owner.ts';
 import type { LockOwner } from './lock-owner.ts';
 import { isObjectId } from './objects.ts';
-import { GIT_TEMP_FILE } from './refs.ts';
 import { checkRepoPath } from './repo-paths.ts';
 
 /** What an interrupted commit was doing. */
@@ -18,8 +20,6 @@ export interface CommitJournal {
   /** The commit the ref pointed to before; null on an unborn branch. */
   base: string | null;
   commit: string;
-  /** File name (in `.git`) the new index is written to before it replaces `.git/index`. */
-  index: string;
   /** Every path the commit writes: its new blob id, or null when it deletes the file. */
   files: Map<string, string | null>;
 }
@@ -28,7 +28,8 @@ export interface CommitJournal {
 export type FoundLock =
   | { kind: 'none' }
   | { kind: 'foreign'; ageMs: number }
-  | { kind: 'own'; owner: LockOwner; journal: CommitJournal | undefined };
+  /** `journals` in commit order; the last may be unfinished. */
+  | { kind: 'own'; owner: LockOwner; journals: CommitJournal[] };
 
 /** The journal line (ends in a newline). */
 export function encodeJournal(journal: CommitJournal): string {
@@ -36,7 +37,7 @@ export function encodeJournal(journal: CommitJournal): string {
   return `${JSON.stringify({ ...rest, files: Object.fromEntries(files) })}\n`;
 }
 
-/** Reads `index.lock`: absent, made by git or another tool, or the server's own with its journal (undefined when cut short). */
+/** Reads `index.lock`: absent, made by git or another tool, or the server's own with its journals (a line cut short is left out). */
 export function readLockFile(lockPath: string, now = Date.now()): FoundLock {
   let text: string;
   try {
@@ -45,10 +46,10 @@ export function readLockFile(lockPath: string, now = Date.now()): FoundLock {
     if (isNotFound(error)) return { kind: 'none' };
     throw error;
   }
-  const [first, second] = text.split('\n');
+  const [first, ...rest] = text.split('\n');
   const owner = parseOwnerLine(first);
   if (owner === undefined) return { kind: 'foreign', ageMs: now - statSync(lockPath).mtimeMs };
-  return { kind: 'own', owner, journal: decodeJournal(second ?? '') };
+  return { kind: 'own', owner, journals: rest.flatMap((line) => decodeJournal(line) ?? []) };
 }
 
 // A journal line cut short by the kill, or otherwise malformed, reads as
@@ -61,10 +62,10 @@ function decodeJournal(line: string): CommitJournal | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { ref, base, commit, index, files } = value as Record<string, unknown>;
+  // Journals of older versions also name a temp index; recovery no longer needs it.
+  const { ref, base, commit, files } = value as Record<string, unknown>;
   if (typeof ref !== 'string' || !(ref === 'HEAD' || /^refs\/heads\/[^\0]+$/.test(ref)) || ref.includes('..')) return undefined;
   if (!(base === null || (typeof base === 'string' && isObjectId(base))) || typeof commit !== 'string' || !isObjectId(commit)) return undefined;
-  if (typeof index !== 'string' || !GIT_TEMP_FILE.test(index)) return undefined;
   if (typeof files !== 'object' || files === null) return undefined;
   const written = new Map<string, string | null>();
   for (const [file, oid] of Object.entries(files)) {
@@ -75,5 +76,5 @@ function decodeJournal(line: string): CommitJournal | undefined {
       return undefined;
     }
   }
-  return { ref, base, commit, index, files: written };
+  return { ref, base, commit, files: written };
 }

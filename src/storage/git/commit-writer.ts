@@ -1,12 +1,18 @@
 // Writes one commit the way git does, in git's lock order: take index.lock,
-// write objects, the working tree and the new index (into a temp file), move
-// the branch ref (compare-and-swap under its own lock, with reflogs), then
-// rename the new index into place and drop the lock. The lock holds the
-// commit's journal from before the first file changes, so a start after a
-// kill -9 finishes or undoes the commit (recover()). Any failure before the
-// ref moves undoes the working tree and leaves index and HEAD untouched.
-import { appendFileSync, existsSync, linkSync, renameSync, statSync } from 'node:fs';
-import { open, readFile, unlink } from 'node:fs/promises';
+// write objects and the working tree, move the branch ref (compare-and-swap
+// under its own lock, with reflogs), then write the new index and drop the
+// lock. The lock holds the commit's journal from before the first file
+// changes, so a start after a kill -9 finishes or undoes the commit
+// (recover()). Any failure before the ref moves undoes the working tree and
+// leaves index and HEAD untouched.
+//
+// A commit that follows another closely may leave its index write pending
+// (`deferIndex`): the lock stays held, the next commit extends the pending
+// index, and flushIndex() writes it once. The index is rewritten whole
+// (~100 bytes per file in the repository), so in a burst of writes to a big
+// repository that write is most of a commit's cost.
+import { appendFileSync, closeSync, linkSync, openSync, renameSync, statSync, writevSync } from 'node:fs';
+import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
@@ -22,9 +28,8 @@ import { prepareObject } from './objects.ts';
 import type { ObjectStore, PreparedObject } from './objects.ts';
 import { dropLastReflogEntry, headReflogs } from './reflog.ts';
 import { acquireLock, gitTempPath, LOCK_WAIT_MS, readHead, readRef, removeQuietly, removeStaleGitTemps, updateRef } from './refs.ts';
-import type { HeadState } from './refs.ts';
+import type { HeadState, HeldLock } from './refs.ts';
 import { SplitIndex } from './split-index.ts';
-import type { PreparedIndex } from './split-index.ts';
 import { FILE_MODE } from './tree.ts';
 import type { TreeView } from './tree.ts';
 import type { PathChange, TreeWriter } from './tree-writer.ts';
@@ -40,6 +45,8 @@ export interface CommitPlan {
   author: Identity;
   /** Parents after HEAD, which make the commit a merge (a restored backup's history). */
   extraParents?: string[];
+  /** Leave the index write pending (and index.lock held) until flushIndex() or the next commit; for commits that come in bursts. */
+  deferIndex?: boolean;
 }
 
 /** The commit that was written and the files it changed. */
@@ -82,10 +89,15 @@ export type Recovery =
 // A file of the commit with its blob, or null for a deletion.
 type BlobWrite = { path: string; object: PreparedObject | null };
 
+// The index that commits left to write, and the index.lock that keeps git
+// from reading the stale one into a commit of its own meanwhile.
+type PendingIndex = { lock: HeldLock; index: SplitIndex };
+
 /** Commits file changes onto HEAD's branch; callers serialize calls. */
 export class CommitWriter {
   private treeBase: string | undefined | null = null;
   private index: { value: SplitIndex; stamp: string } | undefined;
+  private pending: PendingIndex | undefined;
 
   constructor(
     private readonly root: string,
@@ -113,18 +125,18 @@ export class CommitWriter {
    * held or HEAD moved meanwhile, when a path collides with a folder or
    * symlink, or when a path holds uncommitted work (working tree or index)
    * that the write would destroy; `internal_error` when the index cannot be
-   * read. Every failure leaves working tree, index and HEAD as they were.
+   * read. Every failure leaves working tree, index and HEAD as they were
+   * (an index write that earlier commits left pending stays pending).
    */
   async write(plan: CommitPlan): Promise<WrittenCommit> {
-    const lock = await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs);
+    const lock = this.pending?.lock ?? (await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs));
     const workingTree = new WorkingTreeChange(this.root);
-    const tempIndex = gitTempPath(this.gitdir);
-    let written: { result: WrittenCommit; index: PreparedIndex; adopt: () => void };
+    let written: { result: WrittenCommit; index: SplitIndex; adopt: () => void };
     try {
       // Read HEAD under index.lock: a git CLI commit holds that lock too.
       const head = await readHead(this.gitdir);
       await this.syncTrees(head.oid);
-      const index = await this.loadIndex(head);
+      const index = this.pending?.index ?? (await this.loadIndex(head));
       const blobs: BlobWrite[] = plan.writes.map(({ path: file, data }) => ({ path: file, object: data === null ? null : prepareObject('blob', data) }));
       const staged = await this.trees.stage(blobs.map(({ path: file, object }) => ({ path: file, oid: object?.oid ?? null })));
       const committed = (file: string) => staged.committed.get(file);
@@ -135,34 +147,58 @@ export class CommitWriter {
       const oid = commitObject.oid;
       const files = new Map(blobs.map(({ path: file, object }) => [file, object?.oid ?? null]));
       // The journal goes in before the first file changes (commit-journal.ts).
-      appendFileSync(lock.path, encodeJournal({ ref: head.ref, base: head.oid ?? null, commit: oid, index: path.basename(tempIndex), files }));
+      appendFileSync(lock.path, encodeJournal({ ref: head.ref, base: head.oid ?? null, commit: oid, files }));
       const objects = [...blobs.flatMap(({ object }) => (object === null ? [] : [object])), ...staged.objects, commitObject];
-      // Objects, working tree and the new index do not depend on each other; only the ref move must come last.
-      const [stored, prepared] = await Promise.allSettled([
-        this.objects.writeAll(objects),
-        this.writeFilesAndIndex({ blobs, index, workingTree, tempIndex }),
-      ]);
-      // Both must have settled before a failure triggers restore(), or restore would race the writes.
-      if (stored.status === 'rejected') throw stored.reason;
-      if (prepared.status === 'rejected') throw prepared.reason;
+      await this.objects.writeAll(objects);
+      const next = await this.writeFiles(blobs, index, workingTree);
       await updateRef(this.gitdir, head.ref, oid, head.oid, {
         waitMs: this.lockWaitMs,
         reflog: { refs: headReflogs(head.ref), entry: { from: head.oid, to: oid, identity: plan.author, message: reflogMessage(commit) }, create: this.createReflogs },
       });
-      await this.replaceIndex(tempIndex, head, oid);
-      written = { result: { oid, commit, changes: staged.changes }, index: prepared.value, adopt: staged.adopt };
+      written = { result: { oid, commit, changes: staged.changes }, index: next, adopt: staged.adopt };
     } catch (error) {
       await workingTree.restore();
-      removeQuietly(tempIndex);
-      lock.release();
+      if (this.pending === undefined) lock.release();
       throw error;
     }
-    lock.release();
+    // The commit is on the branch: from here on nothing undoes it.
     written.adopt();
     this.treeBase = written.result.oid;
-    this.index = { value: written.index.index, stamp: stampOf(this.indexPath) };
-    if (written.index.sharedFile !== undefined) await SplitIndex.prune(this.gitdir, written.index.sharedFile).catch(() => undefined);
+    this.pending = { lock, index: written.index };
+    if (plan.deferIndex !== true) await this.flushIndex();
     return written.result;
+  }
+
+  /** Whether an index write is pending (index.lock held for it). */
+  get hasPendingIndex(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /**
+   * Writes the index that commits left pending and gives index.lock back.
+   * Throws when the index cannot be written (a full disk); it then stays
+   * pending and the lock held, so git never commits from the stale index,
+   * and a later call or a restart (recover()) writes it.
+   */
+  async flushIndex(): Promise<void> {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    // A temp name of its own, not the journal's: recovery must never put a half-written index in place.
+    const tempIndex = gitTempPath(this.gitdir);
+    let sharedFile: string | undefined;
+    try {
+      const next = await pending.index.prepare(this.gitdir, this.options.splitIndex ?? false);
+      writeIndexFile(tempIndex, next.chunks);
+      this.replaceIndex(tempIndex);
+      this.index = { value: next.index, stamp: stampOf(this.indexPath) };
+      sharedFile = next.sharedFile;
+    } catch (error) {
+      removeQuietly(tempIndex);
+      throw error;
+    }
+    this.pending = undefined;
+    pending.lock.release();
+    if (sharedFile !== undefined) await SplitIndex.prune(this.gitdir, sharedFile).catch(() => undefined);
   }
 
   /**
@@ -181,11 +217,12 @@ export class CommitWriter {
     }
     if (found.kind === 'foreign') return { kind: 'foreign-lock', ageMs: found.ageMs };
     if (isOwnerRunning(found.owner)) return { kind: 'live-lock', owner: found.owner };
-    const journal = found.journal;
+    const last = found.journals.at(-1);
     let recovery: Recovery = { kind: 'released' };
-    if (journal !== undefined) {
-      recovery = await this.finishOrUndo(journal);
-      await this.repairIndex([...journal.files.keys()]);
+    if (last !== undefined) {
+      // Only the last commit can be unfinished; the ones before it are on the branch and wait for their index entries.
+      recovery = await this.finishOrUndo(last);
+      await this.repairIndex([...new Set(found.journals.flatMap((journal) => [...journal.files.keys()]))]);
     }
     await removeStaleGitTemps(this.gitdir, 0);
     removeQuietly(this.lockPath);
@@ -196,12 +233,7 @@ export class CommitWriter {
     const refLock = path.join(this.gitdir, `${journal.ref}.lock`);
     if ((await readFile(refLock, 'latin1').catch(() => '')) === `${journal.commit}\n`) removeQuietly(refLock);
     const branch = await readRef(this.gitdir, journal.ref);
-    const tempIndex = path.join(this.gitdir, journal.index);
-    if (branch === journal.commit) {
-      if (existsSync(tempIndex)) renameSync(tempIndex, this.indexPath);
-      return { kind: 'completed', commit: journal.commit, files: [...journal.files.keys()] };
-    }
-    removeQuietly(tempIndex);
+    if (branch === journal.commit) return { kind: 'completed', commit: journal.commit, files: [...journal.files.keys()] };
     dropLastReflogEntry(this.gitdir, headReflogs(journal.ref), journal.commit);
     await this.syncTrees(branch);
     const rollback = await rollBackInterruptedWrites(this.root, journal.files, async (file) => {
@@ -232,7 +264,7 @@ export class CommitWriter {
     }
     const tempIndex = gitTempPath(this.gitdir);
     const next = await index.edit(edits).prepare(this.gitdir, this.options.splitIndex ?? false);
-    await writeIndexFile(tempIndex, next.chunks);
+    writeIndexFile(tempIndex, next.chunks);
     renameSync(tempIndex, this.indexPath);
     this.index = undefined;
   }
@@ -243,43 +275,33 @@ export class CommitWriter {
    * index it cannot read, so whatever a developer staged is kept.
    */
   async checkIndex(): Promise<void> {
-    await this.loadIndex(await readHead(this.gitdir));
+    if (this.pending === undefined) await this.loadIndex(await readHead(this.gitdir));
   }
 
-  // The working tree goes first because index entries carry the new files'
-  // stats; the new index goes to a temp file that replaceIndex() renames over
-  // the index once the ref has moved.
-  private async writeFilesAndIndex(step: { blobs: BlobWrite[]; index: SplitIndex; workingTree: WorkingTreeChange; tempIndex: string }): Promise<PreparedIndex> {
-    const stats = await step.workingTree.apply();
-    const edits: IndexEdit[] = step.blobs.map(({ path: file, object }) => ({
-      path: file,
-      entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
-    }));
-    const next = await step.index.edit(edits).prepare(this.gitdir, this.options.splitIndex ?? false);
-    await writeIndexFile(step.tempIndex, next.chunks);
-    return next;
+  // Writes the working tree and returns the index with the new files'
+  // entries, which carry their stats (git then sees them as unchanged).
+  private async writeFiles(blobs: BlobWrite[], index: SplitIndex, workingTree: WorkingTreeChange): Promise<SplitIndex> {
+    const stats = await workingTree.apply();
+    return index.edit(
+      blobs.map(({ path: file, object }) => ({
+        path: file,
+        entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
+      })),
+    );
   }
 
   private get createReflogs(): boolean {
     return this.options.createReflogs ?? true;
   }
 
-  // If the index cannot be replaced after the branch moved, move the branch back.
-  private async replaceIndex(tempIndex: string, head: HeadState, oid: string): Promise<void> {
-    try {
-      // Freeing a large file's blocks can be slow (ext4 with online discard):
-      // the old index stays linked aside through the rename and is deleted in
-      // the background, off the commit's path.
-      const aside = gitTempPath(this.gitdir);
-      const keptAside = linkQuietly(this.indexPath, aside);
-      renameSync(tempIndex, this.indexPath);
-      if (keptAside) void unlink(aside).catch(() => undefined);
-    } catch (error) {
-      if (head.oid === undefined) removeQuietly(path.join(this.gitdir, head.ref));
-      else await updateRef(this.gitdir, head.ref, head.oid, oid, { waitMs: this.lockWaitMs }).catch(() => undefined);
-      dropLastReflogEntry(this.gitdir, headReflogs(head.ref), oid);
-      throw error;
-    }
+  private replaceIndex(tempIndex: string): void {
+    // Freeing a large file's blocks can be slow (ext4 with online discard):
+    // the old index stays linked aside through the rename and is deleted in
+    // the background, off the commit's path.
+    const aside = gitTempPath(this.gitdir);
+    const keptAside = linkQuietly(this.indexPath, aside);
+    renameSync(tempIndex, this.indexPath);
+    if (keptAside) void unlink(aside).catch(() => undefined);
   }
 
   private async syncTrees(headOid: string | undefined): Promise<void> {
@@ -360,12 +382,15 @@ function reflogMessage(commit: CommitObject): string {
   return `commit${kind}: ${commit.message.split('\n')[0]}`;
 }
 
-async function writeIndexFile(file: string, chunks: Buffer[]): Promise<void> {
-  const handle = await open(file, 'wx', 0o644);
+// Synchronous like the object writes: the file is a few megabytes at most, bound for the page cache.
+function writeIndexFile(file: string, chunks: Buffer[]): void {
+  const fd = openSync(file, 'wx', 0o644);
   try {
-    await handle.writev(chunks);
+    const size = chunks.reduce((total, chunk) => total + chunk.length, 0);
+    // A short write (a disk filling up) must never become the index.
+    if (writevSync(fd, chunks) !== size) throw new Error('The disk took only part of the new git index.');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -4,12 +4,13 @@
 // refusing to replace work the server did not make, and undoing the writes of
 // a commit a killed server left unfinished.
 import type { BigIntStats } from 'node:fs';
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, unlinkSync } from 'node:fs';
 import { mkdir, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AppError } from '../../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
-import { isAtomicWriteTemp, writeFileAtomic } from '../atomic-write.ts';
+import { isAtomicWriteTemp, replaceFileSync, writeFileAtomic } from '../atomic-write.ts';
 import { resolveInside } from '../safe-path.ts';
 import { prepareObject } from './objects.ts';
 import { EXECUTABLE_MODE, LINK_MODE } from './tree.ts';
@@ -24,8 +25,8 @@ type Previous = { kind: 'missing' } | { kind: 'file'; data: Buffer } | { kind: '
 
 type UndoRecord = { file: string; previous: Previous; createdFolder?: string | undefined };
 
-// Creating files dominates the cost of a write, so they overlap in the thread pool.
-const PARALLEL_WRITES = 16;
+// A commit of thousands of files lets requests in between batches of its synchronous writes.
+const FILES_BETWEEN_YIELDS = 64;
 
 /**
  * One commit's working-tree changes, undoable until the commit is final.
@@ -64,29 +65,25 @@ export class WorkingTreeChange {
   }
 
   /**
-   * Writes or deletes each checked file (atomically, several at a time) and
-   * returns the new files' stats for the index. On any error call restore().
+   * Writes or deletes each checked file (atomically) and returns the new
+   * files' stats for the index. On any error call restore().
    */
   async apply(): Promise<Map<string, BigIntStats>> {
     const stats = new Map<string, BigIntStats>();
     const emptied = new Set<string>();
-    const one = async ({ path: relative, data }: FileWrite, record: UndoRecord): Promise<void> => {
-      const file = record.file;
+    for (let i = 0; i < this.planned.length; i += 1) {
+      if (i > 0 && i % FILES_BETWEEN_YIELDS === 0) await yieldToEventLoop();
+      const { path: relative, data } = this.planned[i];
+      const record = this.undo[i];
       if (data === null) {
-        await unlink(file).catch(ignoreMissing);
-        emptied.add(path.dirname(file));
-        return;
+        unlinkQuietly(record.file);
+        emptied.add(path.dirname(record.file));
+        continue;
       }
-      record.createdFolder = mkdirSync(path.dirname(file), { recursive: true });
+      record.createdFolder = mkdirSync(path.dirname(record.file), { recursive: true });
       // Git does not fsync working-tree files either; the rename keeps them whole.
-      await writeFileAtomic(file, data, { fsync: false });
-      stats.set(relative, lstatSync(file, { bigint: true }));
-    };
-    for (let i = 0; i < this.planned.length; i += PARALLEL_WRITES) {
-      const batch = this.planned.slice(i, i + PARALLEL_WRITES);
-      const settled = await Promise.allSettled(batch.map((write, j) => one(write, this.undo[i + j])));
-      const failure = settled.find((result) => result.status === 'rejected');
-      if (failure !== undefined) throw failure.reason;
+      replaceFileSync(record.file, data);
+      stats.set(relative, lstatSync(record.file, { bigint: true }));
     }
     // Pruned only after every write, so a write into the same folder cannot race the prune.
     for (const folder of [...emptied].sort((a, b) => b.length - a.length)) await pruneEmptyFolders(this.root, folder);
@@ -239,6 +236,14 @@ export function readCleanFile(absolute: string, oid: string): Buffer | undefined
 
 function ignoreMissing(error: unknown): void {
   if (!isNotFound(error)) throw error;
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    ignoreMissing(error);
+  }
 }
 
 // Metadata calls and small reads are synchronous on purpose: they take

@@ -1,0 +1,84 @@
+// When the git index of a burst of commits is written. A commit that starts
+// right after another leaves its index write pending (git/commit-writer.ts
+// deferIndex, index.lock held meanwhile); the index is written once the
+// commits pause, or after a while in a steady stream. A lone commit writes
+// its own before it is answered, so after an editor's save `git status`
+// agrees with HEAD at once.
+import type { Logger } from '../lib/logger.ts';
+import type { CommitWriter } from './git/commit-writer.ts';
+
+/** A commit starting within this long of the previous one's end belongs to a burst. */
+const BURST_GAP_MS = 50;
+/** A pending index is written once no commit came for this long… */
+const QUIET_MS = 30;
+/** …or when it has waited this long, whatever comes. */
+const MAX_PENDING_MS = 500;
+/** A failed index write (a full disk) is tried again after this long. */
+const RETRY_MS = 1000;
+
+/** Runs a task in the repository's write queue (ContentRepo.serialize). */
+type Serialize = (fn: () => Promise<void>) => Promise<void>;
+
+/** Decides, per commit, whether its index write waits, and writes pending ones. */
+export class IndexWriteBehind {
+  private lastCommitEnd = Number.NEGATIVE_INFINITY;
+  private pendingSince: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly writer: CommitWriter,
+    private readonly serialize: Serialize,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Whether a commit starting now follows the previous one closely enough to leave its index pending. */
+  deferNext(): boolean {
+    return performance.now() - this.lastCommitEnd < BURST_GAP_MS;
+  }
+
+  /** Call inside the write queue after each commit, with what deferNext() said for it. */
+  async afterCommit(deferred: boolean): Promise<void> {
+    this.lastCommitEnd = performance.now();
+    if (!deferred) {
+      await this.flush();
+      return;
+    }
+    this.pendingSince ??= this.lastCommitEnd;
+    this.arm(QUIET_MS);
+  }
+
+  /**
+   * Writes a pending index now; call inside the write queue. A failure is
+   * logged and tried again later: the commits are safe on the branch, and
+   * index.lock stays held so git never commits from the stale index.
+   */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    try {
+      await this.writer.flushIndex();
+      this.pendingSince = undefined;
+    } catch (error) {
+      this.logger?.error('could not write the git index of the content repository; trying again shortly (git commands wait for .git/index.lock meanwhile)', { error });
+      this.arm(RETRY_MS);
+    }
+  }
+
+  /** Stops the timer; the caller writes what is pending (ContentRepo.close). */
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(delayMs: number): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const now = performance.now();
+      const stillBusy = now - this.lastCommitEnd < QUIET_MS && now - (this.pendingSince ?? now) < MAX_PENDING_MS;
+      if (stillBusy) this.arm(QUIET_MS);
+      else void this.serialize(() => this.flush());
+    }, delayMs);
+    this.timer.unref();
+  }
+}

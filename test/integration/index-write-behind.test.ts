@@ -1,0 +1,91 @@
+// The git index of a burst of commits is written once the burst pauses
+// (storage/index-write-behind.ts): a lone commit still leaves the index
+// matching HEAD before it returns, a burst holds index.lock until its index
+// is written, and a server killed meanwhile is settled by the next start.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ContentRepo } from '../../src/storage/content-repo.ts';
+import { git } from '../helpers/git.ts';
+
+const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
+const POSTS = 'blog/entries/posts';
+
+describe('index writes after bursts of commits', () => {
+  let root: string;
+  let dir: string;
+  let lockFile: string;
+
+  const open = () => ContentRepo.open(dir, { lockWaitMs: 50, packing: false });
+  const commitOne = (repo: ContentRepo, name: string) =>
+    repo.serialize(() => repo.commitChanges({ changes: [{ path: `${POSTS}/${name}.md`, content: `${name}\n` }], message: `Create ${name}`, author: AUTHOR }));
+  const burst = async (repo: ContentRepo, names: string[]) => {
+    for (const name of names) await commitOne(repo, name);
+  };
+  // git itself, without the test helper's wait for the server's lock.
+  const gitNow = (...args: string[]) => spawnSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } });
+
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'index-write-behind-'));
+    dir = path.join(root, 'content');
+    lockFile = path.join(dir, '.git/index.lock');
+  });
+
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('writes a lone commit’s index before the commit returns', async () => {
+    const repo = await open();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await commitOne(repo, 'alone');
+    expect(existsSync(lockFile)).to.equal(false);
+    expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal('');
+    await repo.close();
+  });
+
+  it('keeps index.lock through a burst, so git cannot commit from the stale index, then writes the index once the commits pause', async () => {
+    const repo = await open();
+    await burst(repo, ['a', 'b', 'c', 'd']);
+    expect(existsSync(lockFile)).to.equal(true);
+    const refused = gitNow('-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '--allow-empty', '-qm', 'By hand');
+    expect(refused.status).to.not.equal(0);
+    expect(refused.stderr).to.contain('index.lock');
+    for (let waited = 0; existsSync(lockFile) && waited < 2000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(existsSync(lockFile)).to.equal(false);
+    expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal('');
+    expect(gitNow('ls-files', POSTS).stdout.split('\n').filter(Boolean)).to.deep.equal(['a', 'b', 'c', 'd'].map((name) => `${POSTS}/${name}.md`));
+    await repo.close();
+  });
+
+  it('writes a pending index when the repository closes', async () => {
+    const repo = await open();
+    await burst(repo, ['a', 'b']);
+    await repo.close();
+    expect(existsSync(lockFile)).to.equal(false);
+    expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal('');
+  });
+
+  it('brings the index up to date for every commit of a burst a kill left pending', async () => {
+    const repo = await open();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await commitOne(repo, 'before');
+    const staleIndex = path.join(root, 'index.stale');
+    await copyFile(path.join(dir, '.git/index'), staleIndex);
+    await burst(repo, ['a', 'b', 'c']);
+    // What a kill -9 leaves: the lock with the journals of the burst's commits, and the index from before it.
+    const journals = (await readFile(lockFile, 'utf8')).split('\n').slice(1).join('\n');
+    expect(journals.split('\n').filter(Boolean)).to.have.length(3);
+    await repo.close();
+    await copyFile(staleIndex, path.join(dir, '.git/index'));
+    const { pid } = spawnSync(process.execPath, ['-e', '']);
+    await writeFile(lockFile, `git-cms pid=${pid} start=1 host=${os.hostname().replace(/\s+/g, '_')}\n${journals}`);
+    expect(gitNow('ls-files', POSTS).stdout).to.not.contain('a.md');
+    const reopened = await open();
+    expect(existsSync(lockFile)).to.equal(false);
+    expect(await git(dir, ['status', '--porcelain', '--untracked-files=all'])).to.equal('');
+    expect((await git(dir, ['ls-files', POSTS])).split('\n').filter(Boolean)).to.deep.equal(['a', 'b', 'before', 'c'].map((name) => `${POSTS}/${name}.md`));
+    await reopened.close();
+  });
+});
