@@ -76,8 +76,7 @@ export class WorkingTreeChange {
       const { path: relative, data } = this.planned[i];
       const record = this.undo[i];
       if (data === null) {
-        unlinkQuietly(record.file);
-        emptied.add(path.dirname(record.file));
+        if (unlinkQuietly(record.file)) emptied.add(path.dirname(record.file));
         continue;
       }
       record.createdFolder = mkdirSync(path.dirname(record.file), { recursive: true });
@@ -238,11 +237,14 @@ function ignoreMissing(error: unknown): void {
   if (!isNotFound(error)) throw error;
 }
 
-function unlinkQuietly(file: string): void {
+// Whether there was a file to remove (deleting a path that has none is a no-op).
+function unlinkQuietly(file: string): boolean {
   try {
     unlinkSync(file);
+    return true;
   } catch (error) {
     ignoreMissing(error);
+    return false;
   }
 }
 
