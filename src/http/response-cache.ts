@@ -5,7 +5,7 @@
 // (their grants, not only their id, so a changed role misses), the base URL
 // (media links are absolute) and the request URL.
 import type { Context, Middleware } from 'koa';
-import type { Principal } from '../domain/auth/principal.ts';
+import type { Grant, Principal } from '../domain/auth/principal.ts';
 import { ANONYMOUS } from '../domain/auth/principal.ts';
 import { tokenPrincipal, type AuthenticateDeps } from './authenticate.ts';
 import { sendJson, serializeWithEtag } from './etag.ts';
@@ -136,7 +136,16 @@ function keyOf(ctx: Context & { state: AppState }, workspace: string): string {
 
 // Two readers with the same id and the same grants see the same answers; the
 // grants are part of the key (a few hundred bytes), so a changed role misses.
+// A token's grants are the same array on every request, so they are
+// serialized once, not on every hit.
+const grantKeys = new WeakMap<readonly Grant[], string>();
+
 function readerKey(principal: Principal): string {
   if (principal.kind === 'anonymous') return 'anonymous';
-  return `${principal.kind}:${principal.id}:${JSON.stringify(principal.grants)}`;
+  let grants = grantKeys.get(principal.grants);
+  if (grants === undefined) {
+    grants = JSON.stringify(principal.grants);
+    grantKeys.set(principal.grants, grants);
+  }
+  return `${principal.kind}:${principal.id}:${grants}`;
 }
