@@ -216,7 +216,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   events.on((event) => live.publish(event));
   const types = new TypeService(repo, writer, content, workspaces);
   const entries = new EntryService(writer, content);
-  const health = await HealthService.create(await packageInfo());
+  const health = new HealthService(await packageInfo());
   const backups = new BackupService({
     folder: await FileFolder.open(path.join(state.dir, 'backups')),
     repo,
@@ -229,7 +229,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     tokens,
     webhooks,
     state: { users: () => accounts.users(), roles: () => accounts.roles(), tokens: () => tokens.all(), webhooks: () => webhooks.all() },
-    version: health.report().version,
+    version: health.info.version,
     includeSecrets: config.backupIncludeSecrets,
     limits: config.backups,
     maxObjectBytes: Math.min(config.backups.maxBytes, 2 ** 31 - 1),
@@ -317,7 +317,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     backups,
     updates: new UpdateService({
       feedUrl: config.updateFeed,
-      currentVersion: health.report().version,
+      currentVersion: health.info.version,
       state,
       staging: updateStaging,
       releases: () => FileFolder.open(config.releasesDir),

@@ -31,7 +31,7 @@ export function addOpenApiRoutes(api: Router<AppState>, others: readonly Router<
   let document: OpenApiDocument | undefined;
   const base = () => {
     const layers = [api, ...others].flatMap((router) => router.stack) as unknown as RouteLayer[];
-    document ??= buildOpenApiDocument(layers, services.health.report());
+    document ??= buildOpenApiDocument(layers, services.health.info);
     return document;
   };
   api.get('/openapi.json', (ctx) => {
