@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import YAML from 'yaml';
-import { parseFrontMatter, stringifyFrontMatter } from '../../src/domain/model/front-matter.ts';
+import matter from 'gray-matter';
+import { parseFrontMatter, splitYamlFrontMatter, stringifyFrontMatter } from '../../src/domain/model/front-matter.ts';
 import { billionLaughs } from '../helpers/hostile-yaml.ts';
 
 // Plain scalars where YAML 1.1 (js-yaml's own schemas) and YAML 1.2 core (the `yaml` package) disagree, and friends.
@@ -69,6 +70,28 @@ describe('front matter', () => {
     expect(() => parseFrontMatter(`---\ndata: ${deep}\n---\n`)).to.throw(/nests deeper/);
     const fine = parseFrontMatter(`---\ntitle: A few\n${billionLaughs(2)}---\n`);
     expect(fine.attributes.title).to.equal('A few');
+  });
+
+  // The start-up fast path must split every file it takes exactly as gray-matter does: the same block to the YAML parser, the same body.
+  it('splits a file whose first line is `---` exactly as gray-matter does', () => {
+    const probe = (yaml: string) => ({ yaml });
+    const pieces = ['---', '----', '\n', '\r\n', '\r', '# note', '  # x', ' ', 'a: 1', 'b:', '- c', 'yaml', 'js', '\ufeff', 'text', '\n---\n', '\n---x'];
+    const files = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((parts) => parts.join(''));
+    const serverFiles = fc.string({ maxLength: 30 }).map((body) => stringifyFrontMatter({ attributes: { title: 'T' }, body }));
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.oneof(files, files.map((file) => `---\n${file}`), serverFiles), (file) => {
+        const fast = splitYamlFrontMatter(file, probe);
+        if (fast === undefined) return;
+        taken += 1;
+        const slow = matter(file, { engines: { yaml: { parse: probe } }, language: 'yaml' });
+        expect({ data: fast.data, content: fast.content }, JSON.stringify(file)).to.deep.equal({ data: slow.data, content: slow.content });
+      }),
+      { numRuns: 2000 },
+    );
+    expect(taken).to.be.above(500);
+    expect(splitYamlFrontMatter(stringifyFrontMatter({ attributes: { title: 'T' }, body: 'B' }), probe)).to.deep.equal({ data: { yaml: '\ntitle: T' }, content: '\nB\n' });
+    expect(splitYamlFrontMatter('---js\n{}\n---\n', probe), 'a language after the dashes is left to gray-matter').to.equal(undefined);
   });
 
   it('returns the body without the newlines that surround it', () => {

@@ -85,7 +85,7 @@ const ENGINES = { yaml: { parse: parseYaml, stringify: (data: object) => YAML.st
 
 /** Parses a markdown file; throws a plain Error (with cause) when the front matter is not a YAML mapping. */
 export function parseFrontMatter(text: string): FrontMatterDocument {
-  const parsed = matter(text, { engines: ENGINES, language: 'yaml' });
+  const parsed = splitYamlFrontMatter(text, parseYaml) ?? matter(text, { engines: ENGINES, language: 'yaml' });
   const attributes: unknown = parsed.data;
   if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)) {
     throw new Error('The front matter is not a YAML mapping.');
@@ -93,6 +93,32 @@ export function parseFrontMatter(text: string): FrontMatterDocument {
   // stringifyFrontMatter surrounds the body with one newline on each side.
   return { attributes: attributes as Record<string, unknown>, body: parsed.content.replace(/^\r?\n/, '').replace(/\r?\n$/, '') };
 }
+
+/**
+ * gray-matter's own reading (parseMatter, same steps and quirks) of a file
+ * whose first line is exactly `---`: the shape every file the server writes
+ * has. Without gray-matter's per-file overhead (option objects rebuilt three
+ * times, a Buffer copy of the text, a cache lookup keyed by the whole text)
+ * a start parses its files in half the time. `parse` reads the YAML block.
+ * Undefined for anything else, which gray-matter reads: a language after the
+ * `---` picks another engine.
+ */
+export function splitYamlFrontMatter(text: string, parse: (yaml: string) => unknown): { data: unknown; content: string } | undefined {
+  const content = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!OPENING_LINE.test(content)) return undefined;
+  const rest = content.slice(3);
+  const close = rest.indexOf('\n---');
+  const block = close === -1 ? rest : rest.slice(0, close);
+  // A block of nothing but blanks and comment lines is an empty front matter, not YAML.
+  const data = block.replace(/^\s*#[^\n]+/gm, '').trim() === '' ? {} : parse(block);
+  if (close === -1) return { data, content: '' };
+  let body = rest.slice(close + 4);
+  if (body[0] === '\r') body = body.slice(1);
+  if (body[0] === '\n') body = body.slice(1);
+  return { data, content: body };
+}
+
+const OPENING_LINE = /^---\r?\n/;
 
 /** Serializes attributes and body into a markdown file with YAML front matter. */
 export function stringifyFrontMatter(document: FrontMatterDocument): string {
