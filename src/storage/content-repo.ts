@@ -430,7 +430,11 @@ export class ContentRepo {
   }
 
   private async readCommitted(tree: string | undefined, file: string): Promise<string | undefined> {
-    const oid = tree === undefined ? undefined : await this.history.regularFileAt(tree, file);
+    return this.readBlobOf(file, tree === undefined ? undefined : await this.history.regularFileAt(tree, file));
+  }
+
+  // The committed file `file` whose blob is `oid`: from the working tree when it holds that blob, else from the object store.
+  private async readBlobOf(file: string, oid: string | undefined): Promise<string | undefined> {
     if (oid === undefined) return undefined;
     const clean = readCleanFile(resolveInside(this.dir, file), oid);
     return (clean ?? (await this.objects.readBlob(oid)))?.toString('utf8');
@@ -447,8 +451,9 @@ export class ContentRepo {
         files.forEach(checkRepoPath);
         return this.fileReads(async () => {
           const tree = await treeOf();
+          const oids = tree === undefined ? [] : await this.history.regularFilesAt(tree, files);
           const texts: (string | undefined)[] = [];
-          for (const file of files) texts.push(await this.readCommitted(tree, file));
+          for (const [position, file] of files.entries()) texts.push(await this.readBlobOf(file, oids[position]));
           return texts;
         });
       },

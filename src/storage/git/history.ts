@@ -133,6 +133,30 @@ export class History {
     return entry !== undefined && isRegularFile(entry.mode) ? entry.oid : undefined;
   }
 
+  /**
+   * regularFileAt() of many paths at once, in their order. Each folder is
+   * looked up and its entries decoded once, so reading a type's ten thousand
+   * files at start does not walk the tree from its root for every one.
+   */
+  async regularFilesAt(rootTree: string, paths: string[]): Promise<(string | undefined)[]> {
+    const folders = new Map<string, Promise<Map<string, TreeEntry> | undefined>>();
+    const entriesOf = (folder: string) => {
+      let entries = folders.get(folder);
+      if (entries === undefined) {
+        entries = this.folderEntries(rootTree, folder);
+        folders.set(folder, entries);
+      }
+      return entries;
+    };
+    const oids: (string | undefined)[] = [];
+    for (const path of paths) {
+      const slash = path.lastIndexOf('/');
+      const entry = (await entriesOf(slash < 0 ? '' : path.slice(0, slash)))?.get(path.slice(slash + 1));
+      oids.push(entry !== undefined && isRegularFile(entry.mode) ? entry.oid : undefined);
+    }
+    return oids;
+  }
+
   /** Every file path under `folder` ('' for all) in a root tree, sorted; [] when the folder is missing. With `regularOnly`, links and submodules are left out. */
   async listFiles(rootTree: string, folder: string, options: { regularOnly?: boolean } = {}): Promise<string[]> {
     const start = await this.folderOid(rootTree, folder);
@@ -201,6 +225,11 @@ export class History {
   private async blobAt(rootTree: string, path: string): Promise<string | undefined> {
     const entry = await this.entryAt(rootTree, path);
     return entry === undefined || entry.isTree ? undefined : entry.oid;
+  }
+
+  private async folderEntries(rootTree: string, folder: string): Promise<Map<string, TreeEntry> | undefined> {
+    const oid = folder === '' ? rootTree : await this.folderOid(rootTree, folder);
+    return oid === undefined ? undefined : new Map((await this.reader.readTree(oid)).entries().map((entry) => [entry.name, entry]));
   }
 
   private async entryAt(rootTree: string, path: string): Promise<TreeEntry | undefined> {
