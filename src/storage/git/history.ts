@@ -135,23 +135,23 @@ export class History {
 
   /**
    * regularFileAt() of many paths at once, in their order. Each folder is
-   * looked up and its entries decoded once, so reading a type's ten thousand
-   * files at start does not walk the tree from its root for every one.
+   * found once, so reading a type's ten thousand files at start does not walk
+   * the tree from its root for every one.
    */
   async regularFilesAt(rootTree: string, paths: string[]): Promise<(string | undefined)[]> {
-    const folders = new Map<string, Promise<Map<string, TreeEntry> | undefined>>();
-    const entriesOf = (folder: string) => {
-      let entries = folders.get(folder);
-      if (entries === undefined) {
-        entries = this.folderEntries(rootTree, folder);
-        folders.set(folder, entries);
+    const folders = new Map<string, Promise<TreeView | undefined>>();
+    const folderView = (folder: string) => {
+      let view = folders.get(folder);
+      if (view === undefined) {
+        view = this.folderView(rootTree, folder);
+        folders.set(folder, view);
       }
-      return entries;
+      return view;
     };
     const oids: (string | undefined)[] = [];
     for (const path of paths) {
       const slash = path.lastIndexOf('/');
-      const entry = (await entriesOf(slash < 0 ? '' : path.slice(0, slash)))?.get(path.slice(slash + 1));
+      const entry = (await folderView(slash < 0 ? '' : path.slice(0, slash)))?.find(path.slice(slash + 1));
       oids.push(entry !== undefined && isRegularFile(entry.mode) ? entry.oid : undefined);
     }
     return oids;
@@ -227,9 +227,9 @@ export class History {
     return entry === undefined || entry.isTree ? undefined : entry.oid;
   }
 
-  private async folderEntries(rootTree: string, folder: string): Promise<Map<string, TreeEntry> | undefined> {
+  private async folderView(rootTree: string, folder: string): Promise<TreeView | undefined> {
     const oid = folder === '' ? rootTree : await this.folderOid(rootTree, folder);
-    return oid === undefined ? undefined : new Map((await this.reader.readTree(oid)).entries().map((entry) => [entry.name, entry]));
+    return oid === undefined ? undefined : this.reader.readTree(oid);
   }
 
   private async entryAt(rootTree: string, path: string): Promise<TreeEntry | undefined> {
