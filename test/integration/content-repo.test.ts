@@ -149,7 +149,9 @@ describe('ContentRepo', () => {
     });
 
     it('reads many files at once exactly as it reads each one (folders looked up once)', async () => {
+      const others = ['c', 'd', 'e', 'f', 'g', 'h'].map((slug) => ({ path: `${POSTS}/${slug}.md`, content: entry(slug, slug.toUpperCase()) }));
       await commit([
+        ...others,
         { path: `${POSTS}/a.md`, content: entry('a', 'A') },
         { path: `${POSTS}/b.md`, content: entry('b', 'B') },
         { path: 'blog/entries/pages/about.md', content: entry('about', 'About') },
@@ -164,6 +166,8 @@ describe('ContentRepo', () => {
       const oneByOne = await Promise.all(paths.map((file) => repo.readFile(file)));
       expect(await repo.readFiles(paths)).to.deep.equal(oneByOne);
       expect(oneByOne).to.deep.equal([entry('b', 'B'), 'top', undefined, entry('a', 'A'), entry('about', 'About'), undefined, undefined, undefined, entry('a', 'A')]);
+      // A few names of a bigger folder are searched for, not read from a decoded copy of it.
+      expect(await repo.readFiles([`${POSTS}/d.md`, `${POSTS}/link.md`])).to.deep.equal([entry('d', 'D'), undefined]);
     });
 
     it('reads files at earlier commits and lists nothing for missing folders', async () => {

@@ -3,6 +3,7 @@
 // A commit's own changes (against its first parent) never change, so they are
 // memoized by commit id; commits this process writes are recorded for free.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { groupBy } from '../../lib/group-by.ts';
 import { LruCache } from '../../lib/lru-cache.ts';
 import type { CommitObject } from './commit-object.ts';
 import { diffTreeViews, EXECUTABLE_MODE, FILE_MODE, TreeView } from './tree.ts';
@@ -139,20 +140,16 @@ export class History {
    * the tree from its root for every one.
    */
   async regularFilesAt(rootTree: string, paths: string[]): Promise<(string | undefined)[]> {
-    const folders = new Map<string, Promise<TreeView | undefined>>();
-    const folderView = (folder: string) => {
-      let view = folders.get(folder);
-      if (view === undefined) {
-        view = this.folderView(rootTree, folder);
-        folders.set(folder, view);
+    const oids: (string | undefined)[] = new Array(paths.length).fill(undefined);
+    const positionsByFolder = groupBy(paths.keys(), (position) => parentOf(paths[position]));
+    for (const [folder, positions] of positionsByFolder) {
+      const view = await this.folderView(rootTree, folder);
+      if (view === undefined) continue;
+      const find = finderOf(view, positions.length);
+      for (const position of positions) {
+        const entry = find(paths[position].slice(folder === '' ? 0 : folder.length + 1));
+        if (entry !== undefined && isRegularFile(entry.mode)) oids[position] = entry.oid;
       }
-      return view;
-    };
-    const oids: (string | undefined)[] = [];
-    for (const path of paths) {
-      const slash = path.lastIndexOf('/');
-      const entry = (await folderView(slash < 0 ? '' : path.slice(0, slash)))?.find(path.slice(slash + 1));
-      oids.push(entry !== undefined && isRegularFile(entry.mode) ? entry.oid : undefined);
     }
     return oids;
   }
@@ -298,6 +295,22 @@ export class History {
       });
     }
   }
+}
+
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+// Looks up `lookups` names in one folder. Binary search costs each name about
+// log2(size) comparisons and decoding every entry once costs about five
+// comparisons' worth per entry, so from a quarter of the folder on decoding
+// wins (a start reading a whole type); below it (an outside commit re-reading
+// entries one at a time) decoding a big folder for each would be quadratic.
+function finderOf(view: TreeView, lookups: number): (name: string) => TreeEntry | undefined {
+  if (lookups < view.size / 4) return (name) => view.find(name);
+  const byName = new Map(view.entries().map((entry) => [entry.name, entry]));
+  return (name) => byName.get(name);
 }
 
 function isRegularFile(mode: string): boolean {
