@@ -12,6 +12,7 @@ import { HealthService, type NodeHealth } from './domain/health.ts';
 import { TypeService } from './domain/types/type-service.ts';
 import { WorkspaceService } from './domain/workspaces/workspace-service.ts';
 import type { Logger } from './lib/logger.ts';
+import { once } from './lib/once.ts';
 import { findPackageRoot } from './lib/package-root.ts';
 import { ContentRepo } from './storage/content-repo.ts';
 import { StateStore } from './storage/state-store.ts';
@@ -115,10 +116,10 @@ export interface Services {
   scheduler: PublishScheduler;
   /** The admin app's open live-event streams, fed by `events`; close() ends them. */
   live: LiveFeed;
-  /** The built admin web app, or undefined when it has not been built. */
-  adminApp: AppBundle | undefined;
-  /** The API reference page at /api/docs and its files (Swagger UI). */
-  apiDocs: AppBundle;
+  /** The built admin web app, or undefined when it has not been built; read when first asked for. */
+  adminApp: () => Promise<AppBundle | undefined>;
+  /** The API reference page at /api/docs and its files (Swagger UI); read when first asked for. */
+  apiDocs: () => Promise<AppBundle>;
   /** Git over HTTP: clone, fetch and push of the content repo (503 git_unavailable without the git CLI). */
   git: GitHttpService;
   /** GET /admin/api/git and POST /admin/api/git/sync. */
@@ -217,7 +218,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   events.on((event) => live.publish(event));
   const types = new TypeService(repo, writer, content, workspaces);
   const entries = new EntryService(writer, content);
-  const health = await HealthService.create(await packageInfo());
+  const health = new HealthService(await packageInfo());
   const backups = new BackupService({
     folder: await FileFolder.open(path.join(state.dir, 'backups')),
     repo,
@@ -230,7 +231,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     tokens,
     webhooks,
     state: { users: () => accounts.users(), roles: () => accounts.roles(), tokens: () => tokens.all(), webhooks: () => webhooks.all() },
-    version: health.report().version,
+    version: health.info.version,
     includeSecrets: config.backupIncludeSecrets,
     limits: config.backups,
     maxObjectBytes: Math.min(config.backups.maxBytes, 2 ** 31 - 1),
@@ -285,8 +286,9 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   upstream?.start();
   replica?.start();
   const updateStaging = await FileFolder.open(path.join(state.dir, 'updates'));
-  const adminApp = await AppBundle.load(config.adminAppDir);
-  const apiDocs = AppBundle.of(Buffer.from(DOCS_PAGE_HTML), { ...(await loadSwaggerUi()), 'docs.js': Buffer.from(DOCS_PAGE_SCRIPT) });
+  // Read and hashed when first asked for, not by every start (~50 ms before the first answer).
+  const adminApp = once(() => AppBundle.load(config.adminAppDir));
+  const apiDocs = once(async () => AppBundle.of(Buffer.from(DOCS_PAGE_HTML), { ...(await loadSwaggerUi()), 'docs.js': Buffer.from(DOCS_PAGE_SCRIPT) }));
   // Started last and not awaited, with nothing awaited after it: its first slice runs after the caller has started listening.
   const searchWarmUp = new AbortController();
   const warmingSearch = content.warmSearch({ signal: searchWarmUp.signal }).catch((error: unknown) => logger.error('could not build the search indexes ahead of time', { error }));
@@ -318,7 +320,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     backups,
     updates: new UpdateService({
       feedUrl: config.updateFeed,
-      currentVersion: health.report().version,
+      currentVersion: health.info.version,
       state,
       staging: updateStaging,
       releases: () => FileFolder.open(config.releasesDir),

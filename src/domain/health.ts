@@ -1,5 +1,7 @@
 // The health report of SPEC "Health response": which optional capabilities load.
-// The checks import the libraries lazily so that health never fails because one is missing.
+// The checks import the libraries lazily so that health never fails because one is missing,
+// and only when a report first asks: loading sharp, archiver and yauzl and encoding a test
+// image cost ~0.3 s of CPU, which a start would otherwise spend before its first answer.
 import { isImageProcessingAvailable } from './media/images.ts';
 
 /** The body of GET /health (SPEC "Health"). */
@@ -30,18 +32,12 @@ export interface HealthInfo {
   version: string;
 }
 
-/** Answers health reports; capabilities are probed once, at construction. */
+/** Answers health reports; capabilities are probed once, when a report first needs them. */
 export class HealthService {
   private node: () => Promise<NodeHealth | undefined> = async () => undefined;
+  private probing: Promise<Health['extensions']> | undefined;
 
-  private constructor(private readonly info: HealthInfo, private readonly extensions: Health['extensions']) {}
-
-  /** Probes the optional libraries once at start, so each health request costs nothing. */
-  static async create(info: HealthInfo): Promise<HealthService> {
-    // gd: thumbnails can be made (sharp loads and encodes), probed by the one owner of sharp.
-    const [gd, zip] = await Promise.all([isImageProcessingAvailable(), loads(['archiver', 'yauzl'])]);
-    return new HealthService(info, { gd, zip });
-  }
+  constructor(readonly info: HealthInfo) {}
 
   /** Sets where the node's git part of the report comes from (services.ts, once the git services exist). */
   reportNodeWith(node: () => Promise<NodeHealth>): void {
@@ -50,13 +46,20 @@ export class HealthService {
 
   /** The report with the node's role, head and lag (GET /health). Throws what reading HEAD throws. */
   async check(now: Date = new Date()): Promise<Health & { git?: NodeHealth }> {
-    const git = await this.node();
-    return git === undefined ? this.report(now) : { ...this.report(now), git };
+    const [report, git] = await Promise.all([this.report(now), this.node()]);
+    return git === undefined ? report : { ...report, git };
   }
 
   /** The health report at `now`; always ok while the process answers. */
-  report(now: Date = new Date()): Health {
-    return { ok: true, name: this.info.name, version: this.info.version, time: now.toISOString(), extensions: { ...this.extensions } };
+  async report(now: Date = new Date()): Promise<Health> {
+    const extensions = await this.extensions();
+    return { ok: true, name: this.info.name, version: this.info.version, time: now.toISOString(), extensions: { ...extensions } };
+  }
+
+  // Probed once, so later reports cost nothing. gd: thumbnails can be made (sharp loads and encodes), probed by the one owner of sharp.
+  private extensions(): Promise<Health['extensions']> {
+    this.probing ??= Promise.all([isImageProcessingAvailable(), loads(['archiver', 'yauzl'])]).then(([gd, zip]) => ({ gd, zip }));
+    return this.probing;
   }
 }
 

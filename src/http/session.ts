@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
-import createSession from 'koa-session';
+import { once } from '../lib/once.ts';
 import type { SessionStore } from '../domain/auth/session-store.ts';
 import type { SessionData } from './state.ts';
 
@@ -37,7 +37,11 @@ export function usesSession(path: string): boolean {
  */
 export function createSessionMiddleware(app: Koa, store: SessionStore, keys: string[]) {
   app.keys = keys;
-  const middleware = createSession(
+  // koa-session (with zod and crc, some fifty modules) is loaded by the first
+  // request on a session path, not by every start. It adds ctx.session to
+  // app.context then, which contexts made earlier see through their prototype;
+  // only session paths read it, and they come through here first.
+  const middleware = once(async () => (await import('koa-session')).default(
     {
       key: SESSION_COOKIE,
       maxAge: 'session',
@@ -53,10 +57,10 @@ export function createSessionMiddleware(app: Koa, store: SessionStore, keys: str
       },
     },
     app,
-  );
+  ));
   return async function session(ctx: Context, next: Next): Promise<void> {
     if (!usesSession(ctx.path)) return next();
-    await middleware(ctx, next);
+    await (await middleware())(ctx, next);
   };
 }
 

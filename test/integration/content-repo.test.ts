@@ -150,6 +150,28 @@ describe('ContentRepo', () => {
       expect(await repo.listFolders('blog')).to.deep.equal(['entries']);
     });
 
+    it('reads many files at once exactly as it reads each one (folders looked up once)', async () => {
+      const others = ['c', 'd', 'e', 'f', 'g', 'h'].map((slug) => ({ path: `${POSTS}/${slug}.md`, content: entry(slug, slug.toUpperCase()) }));
+      await commit([
+        ...others,
+        { path: `${POSTS}/a.md`, content: entry('a', 'A') },
+        { path: `${POSTS}/b.md`, content: entry('b', 'B') },
+        { path: 'blog/entries/pages/about.md', content: entry('about', 'About') },
+        { path: 'top.md', content: 'top' },
+      ]);
+      await writeFile(path.join(repo.dir, POSTS, 'b.md'), entry('b', 'Edited by hand'));
+      await writeFile(path.join(repo.dir, POSTS, 'untracked.md'), entry('u', 'Untracked'));
+      await symlink('a.md', path.join(repo.dir, POSTS, 'link.md'));
+      await git(repo.dir, 'add', `${POSTS}/link.md`);
+      await git(repo.dir, 'commit', '-q', '-m', 'Add a link by hand');
+      const paths = [`${POSTS}/b.md`, 'top.md', `${POSTS}/untracked.md`, `${POSTS}/a.md`, 'blog/entries/pages/about.md', `${POSTS}/link.md`, 'nope/x.md', 'blog/entries', `${POSTS}/a.md`];
+      const oneByOne = await Promise.all(paths.map((file) => repo.readFile(file)));
+      expect(await repo.readFiles(paths)).to.deep.equal(oneByOne);
+      expect(oneByOne).to.deep.equal([entry('b', 'B'), 'top', undefined, entry('a', 'A'), entry('about', 'About'), undefined, undefined, undefined, entry('a', 'A')]);
+      // A few names of a bigger folder are searched for, not read from a decoded copy of it.
+      expect(await repo.readFiles([`${POSTS}/d.md`, `${POSTS}/link.md`])).to.deep.equal([entry('d', 'D'), undefined]);
+    });
+
     it('reads files at earlier commits and lists nothing for missing folders', async () => {
       const first = await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'One') }]);
       await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'Two') }]);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { EntryFileError, entryFromFiles, entryToFiles } from '../../src/domain/model/entry-files.ts';
+import fc from 'fast-check';
+import { EntryFileError, entryFromFiles, entryToFiles, isoDate } from '../../src/domain/model/entry-files.ts';
 import { parseFrontMatter } from '../../src/domain/model/front-matter.ts';
 import type { StoredEntry } from '../../src/domain/model/entry.ts';
 import { buildType } from './query-fixtures.ts';
@@ -111,6 +112,25 @@ describe('entry files (the layout site generators build from)', () => {
     it('refuses a draft that is not true or false', () => {
       expect(() => read('---\ntitle: T\ndraft: maybe\n---\n')).to.throw('The draft must be true or false.');
     });
+  });
+
+  // isoDate returns text in toISOString's form as it is; it must give what formatting the parsed time gives, for every text.
+  it('reads every date as formatting its parsed time would, out-of-range days and hours included', () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    const isoShaped = fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), two(13), two(32), two(25), two(60), two(61), fc.integer({ min: 0, max: 999 }), fc.constantFrom('Z', 'z', '+01:00', ''))
+      .map(([year, month, day, hour, minute, second, ms, zone]) => `${String(year).padStart(4, '0')}-${month}-${day}T${hour}:${minute}:${second}.${String(ms).padStart(3, '0')}${zone}`);
+    const formatted = (text: string) => {
+      const time = Date.parse(text);
+      return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+    };
+    fc.assert(fc.property(fc.oneof(isoShaped, fc.date({ noInvalidDate: true }).map((date) => date.toISOString()), fc.string()), (text) => {
+      expect(isoDate(text), text).to.equal(formatted(text));
+    }), { numRuns: 5000 });
+    expect(isoDate('2025-02-30T10:00:00.000Z')).to.equal('2025-03-02T10:00:00.000Z');
+    expect(isoDate('2025-01-01T24:00:00.000Z')).to.equal('2025-01-02T00:00:00.000Z');
+    expect(isoDate('2024-05-01')).to.equal('2024-05-01T00:00:00.000Z');
+    expect(isoDate('not a date')).to.equal(undefined);
   });
 
   it('takes dates from the site generators\' keys when the CMS keys are absent', () => {

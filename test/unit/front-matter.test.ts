@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import YAML from 'yaml';
-import { parseFrontMatter, stringifyFrontMatter } from '../../src/domain/model/front-matter.ts';
+import matter from 'gray-matter';
+import { parseFrontMatter, readSimpleYaml, splitYamlFrontMatter, stringifyFrontMatter } from '../../src/domain/model/front-matter.ts';
 import { billionLaughs } from '../helpers/hostile-yaml.ts';
 
 // Plain scalars where YAML 1.1 (js-yaml's own schemas) and YAML 1.2 core (the `yaml` package) disagree, and friends.
@@ -69,6 +70,83 @@ describe('front matter', () => {
     expect(() => parseFrontMatter(`---\ndata: ${deep}\n---\n`)).to.throw(/nests deeper/);
     const fine = parseFrontMatter(`---\ntitle: A few\n${billionLaughs(2)}---\n`);
     expect(fine.attributes.title).to.equal('A few');
+  });
+
+  // The start-up fast path must split every file it takes exactly as gray-matter does: the same block to the YAML parser, the same body.
+  it('splits a file whose first line is `---` exactly as gray-matter does', () => {
+    const probe = (yaml: string) => ({ yaml });
+    const pieces = ['---', '----', '\n', '\r\n', '\r', '# note', '  # x', ' ', 'a: 1', 'b:', '- c', 'yaml', 'js', '\ufeff', 'text', '\n---\n', '\n---x'];
+    const files = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((parts) => parts.join(''));
+    const serverFiles = fc.string({ maxLength: 30 }).map((body) => stringifyFrontMatter({ attributes: { title: 'T' }, body }));
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.oneof(files, files.map((file) => `---\n${file}`), serverFiles), (file) => {
+        const fast = splitYamlFrontMatter(file, probe);
+        if (fast === undefined) return;
+        taken += 1;
+        const slow = matter(file, { engines: { yaml: { parse: probe } }, language: 'yaml' });
+        expect({ data: fast.data, content: fast.content }, JSON.stringify(file)).to.deep.equal({ data: slow.data, content: slow.content });
+      }),
+      { numRuns: 2000 },
+    );
+    expect(taken).to.be.above(500);
+    expect(splitYamlFrontMatter(stringifyFrontMatter({ attributes: { title: 'T' }, body: 'B' }), probe)).to.deep.equal({ data: { yaml: '\ntitle: T' }, content: '\nB\n' });
+    expect(splitYamlFrontMatter('---js\n{}\n---\n', probe), 'a language after the dashes is left to gray-matter').to.equal(undefined);
+  });
+
+  // The line reader must read whatever it accepts exactly as YAML does (the `yaml` package, this module's reference) and leave the rest to js-yaml.
+  describe('the line reader of simple front matter', () => {
+    const yamlOutcome = (block: string) => {
+      try {
+        return { value: YAML.parse(block) as unknown };
+      } catch {
+        return { error: true };
+      }
+    };
+    const agrees = (block: string) => {
+      const fast = readSimpleYaml(block);
+      if (fast !== undefined) expect({ value: fast }, JSON.stringify(block)).to.deep.equal(yamlOutcome(block));
+      return fast !== undefined;
+    };
+
+    it('reads what the server writes as YAML reads it', () => {
+      const chars = fc.constantFrom(...'aZ09 :#-_.,\'"\\/[]{}&*!|>%@`~?\tée\u0085\u2028\ufeff'.split(''));
+      const text = fc.oneof(fc.string({ unit: chars, maxLength: 12 }), fc.constantFrom(...TRICKY_SCALARS), fc.string({ maxLength: 8 }));
+      const words = fc.string({ unit: fc.constantFrom(...'aZ09 :-_./+'.split('')), minLength: 1, maxLength: 12 });
+      const scalar = fc.oneof(text, words, fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.date({ noInvalidDate: true }).map((date) => date.toISOString()));
+      const value = fc.oneof(scalar, scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(fc.constantFrom('x', 'y'), scalar, { maxKeys: 2 }));
+      const key = fc.constantFrom('title', 'id', 'tags', 'n', 'draft', 'created_at', 'a_b', 'Title', 'x1');
+      let taken = 0;
+      fc.assert(
+        fc.property(fc.dictionary(key, value, { maxKeys: 4 }), (attributes) => {
+          const file = stringifyFrontMatter({ attributes, body: '' });
+          if (agrees(file.slice(3, file.lastIndexOf('---')))) taken += 1;
+        }),
+        { numRuns: 4000 },
+      );
+      expect(taken).to.be.above(800);
+    });
+
+    it('reads hand-written lines as YAML reads them, or leaves them to js-yaml', () => {
+      const keys = fc.constantFrom('a', 'title', 'null', 'True', 'y', '__proto__', 'constructor', '_x', 'a-b', '1', 'a b');
+      const values = fc.constantFrom(...TRICKY_SCALARS, '', ' ', '"q"', '"a\\"b"', "'s'", "'it''s'", '"x" y', '- a', '-5', '+.5', '.5.', '...', 'a: b', 'a:', 'a #c', '[1]', '{}', '&x 1', '*x', '!t', '|', '>', 'a\tb');
+      const line = fc.oneof(
+        fc.tuple(keys, values).map(([key, value]) => `${key}: ${value}`),
+        keys.map((key) => `${key}:`),
+        values.map((value) => `  - ${value}`),
+        values.map((value) => `- ${value}`),
+        values.map((value) => `    ${value}`),
+        fc.constantFrom('', '# comment', '---', 'a: 1 ', 'a:  1', ' a: 1'),
+      );
+      let taken = 0;
+      fc.assert(
+        fc.property(fc.array(line, { maxLength: 6 }), (lines) => {
+          if (agrees(`\n${lines.join('\n')}`)) taken += 1;
+        }),
+        { numRuns: 5000 },
+      );
+      expect(taken).to.be.above(100);
+    });
   });
 
   it('returns the body without the newlines that surround it', () => {

@@ -47,14 +47,14 @@ export const ADMIN_APP_CSP = [
 
 /**
  * Routes GET/HEAD /admin, /admin/assets/{name} and /admin/{client route}.
- * `files` is undefined when the app was not built. Throws not_found for an
- * unknown asset (or any asset when the app is not built).
+ * `app` gives the files, or undefined when the app was not built. Throws
+ * not_found for an unknown asset (or any asset when the app is not built).
  */
-export function createAdminAppRouter(files: AdminAppFiles | undefined): Router<AppState> {
+export function createAdminAppRouter(app: () => Promise<AdminAppFiles | undefined>): Router<AppState> {
   const router = new Router<AppState>();
-  router.get(`${ASSETS}/{*name}`, (ctx) => {
+  router.get(`${ASSETS}/{*name}`, async (ctx) => {
     const name = ctx.params.name ?? '';
-    const file = files?.asset(name);
+    const file = (await app())?.asset(name);
     if (!file) throw new AppError('not_found', `The admin app has no file "${name.slice(0, 100)}".`);
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     sendAppFile(ctx, file);
@@ -62,6 +62,7 @@ export function createAdminAppRouter(files: AdminAppFiles | undefined): Router<A
   router.get([ADMIN_APP_PREFIX, `${ADMIN_APP_PREFIX}/{*route}`], async (ctx, next) => {
     // The admin API's unknown paths stay JSON 404s from the error handler.
     if (/^api(\/|$)/.test(ctx.params.route ?? '')) return next();
+    const files = await app();
     if (!files) throw new AppError('not_found', 'The admin app is not built: run `npm run build`.');
     ctx.set('Cache-Control', 'no-cache');
     ctx.set('Content-Security-Policy', ADMIN_APP_CSP);

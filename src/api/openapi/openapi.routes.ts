@@ -31,7 +31,7 @@ export function addOpenApiRoutes(api: Router<AppState>, others: readonly Router<
   let document: OpenApiDocument | undefined;
   const base = () => {
     const layers = [api, ...others].flatMap((router) => router.stack) as unknown as RouteLayer[];
-    document ??= buildOpenApiDocument(layers, services.health.report());
+    document ??= buildOpenApiDocument(layers, services.health.info);
     return document;
   };
   api.get('/openapi.json', (ctx) => {
@@ -46,16 +46,17 @@ export function addOpenApiRoutes(api: Router<AppState>, others: readonly Router<
 }
 
 /** GET /api/docs (the page) and /api/docs/assets/{name} (Swagger UI and the start script). */
-export function createApiDocsRouter(files: AdminAppFiles): Router<AppState> {
+export function createApiDocsRouter(docs: () => Promise<AdminAppFiles>): Router<AppState> {
   const router = new Router<AppState>();
-  router.get('/api/docs', (ctx) => {
+  router.get('/api/docs', async (ctx) => {
+    const files = await docs();
     ctx.set('Cache-Control', 'no-cache');
     ctx.set('Content-Security-Policy', DOCS_CSP);
     ctx.set('Referrer-Policy', 'same-origin');
     sendAppFile(ctx, files.index);
   });
-  router.get('/api/docs/assets/:name', (ctx) => {
-    const file = files.asset(ctx.params.name);
+  router.get('/api/docs/assets/:name', async (ctx) => {
+    const file = (await docs()).asset(ctx.params.name);
     if (!file) throw new AppError('not_found', `The API reference has no file "${ctx.params.name.slice(0, 100)}".`);
     ctx.set('Cache-Control', 'no-cache');
     sendAppFile(ctx, file);

@@ -1,7 +1,6 @@
 // The signed-in user's own profile: display name, email, password (which
 // needs the old one) and avatar. Avatars are small images kept in the state
 // folder, never in the content repo; their type is sniffed, not trusted.
-import { fileTypeFromBuffer } from 'file-type';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import type { UserRecord } from './account-store.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -83,6 +82,8 @@ export class ProfileService {
   async setAvatar(principal: Principal, bytes: Uint8Array): Promise<UserRecord> {
     const id = userIdOf(principal);
     if (bytes.byteLength > MAX_AVATAR_BYTES) throw new AppError('payload_too_large', 'An avatar may be at most 2 MB.');
+    // Imported on first use, like every library that no start-up step needs.
+    const { fileTypeFromBuffer } = await import('file-type');
     const sniffed = await fileTypeFromBuffer(bytes);
     if (!sniffed || !AVATAR_TYPES.has(sniffed.mime)) {
       throw new AppError('file_type_not_allowed', 'An avatar must be a PNG, JPEG, GIF or WebP image.', { fields: { avatar: 'Not an allowed image type.' } });

@@ -8,7 +8,7 @@
 // which the server's own archives hold when the repository does, and every
 // archive the server writes must be one it can read back.
 import type { Readable } from 'node:stream';
-import yauzl from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 import { isAppError } from '../../errors/app-error.ts';
 import { relativePathProblem } from '../../storage/safe-path.ts';
 import { unreadable } from './backup-format.ts';
@@ -36,8 +36,8 @@ const STORE = 0;
 /** A ZIP archive whose directory passed every check; read its files by name. */
 export class CheckedZip {
   private constructor(
-    private readonly zip: yauzl.ZipFile,
-    private readonly byName: Map<string, yauzl.Entry>,
+    private readonly zip: ZipFile,
+    private readonly byName: Map<string, Entry>,
   ) {}
 
   /**
@@ -46,7 +46,9 @@ export class CheckedZip {
    * for anything unsafe or unreadable; nothing has been extracted then.
    */
   static async open(file: string, limits: ZipLimits, isAllowedName: (name: string) => boolean): Promise<CheckedZip> {
-    let zip: yauzl.ZipFile;
+    // Imported on first use, like every library that no start-up step needs.
+    const { default: yauzl } = await import('yauzl');
+    let zip: ZipFile;
     try {
       zip = await yauzl.openPromise(file, { autoClose: false, strictFileNames: true, validateEntrySizes: true });
     } catch (error) {
@@ -98,9 +100,9 @@ export class CheckedZip {
   }
 }
 
-async function checkDirectory(zip: yauzl.ZipFile, limits: ZipLimits, isAllowedName: (name: string) => boolean): Promise<Map<string, yauzl.Entry>> {
+async function checkDirectory(zip: ZipFile, limits: ZipLimits, isAllowedName: (name: string) => boolean): Promise<Map<string, Entry>> {
   if (zip.entryCount > limits.maxFiles) throw unreadable(`It holds ${zip.entryCount} entries; at most ${limits.maxFiles} are allowed.`);
-  const byName = new Map<string, yauzl.Entry>();
+  const byName = new Map<string, Entry>();
   let total = 0;
   try {
     for await (const entry of zip.eachEntry()) {
@@ -118,7 +120,7 @@ async function checkDirectory(zip: yauzl.ZipFile, limits: ZipLimits, isAllowedNa
   return byName;
 }
 
-function checkEntry(entry: yauzl.Entry, isAllowedName: (name: string) => boolean): void {
+function checkEntry(entry: Entry, isAllowedName: (name: string) => boolean): void {
   const name = entry.fileName;
   const isFolder = name.endsWith('/');
   const problem = relativePathProblem(isFolder ? name.slice(0, -1) : name);

@@ -33,7 +33,7 @@ export class AppInfoService {
   /** The description, with `workspace` the one the request selected. Throws what reading HEAD throws. */
   async info(workspace: string): Promise<AppInfo> {
     const { config, health, repoHead } = this.deps;
-    const report = health.report();
+    const report = await health.report();
     return {
       name: report.name,
       version: report.version,

@@ -2,7 +2,6 @@
 // reads the magic numbers, and SVG and plain text (which have none) are
 // recognised here. The client's Content-Type header is never trusted; the
 // file name's extension must agree with what the bytes are.
-import { fileTypeFromStream } from 'file-type';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../errors/app-error.ts';
 
@@ -134,6 +133,8 @@ export interface SniffSource {
  * undefined when the bytes are of no kind the library knows.
  */
 export async function sniffMediaType(source: SniffSource, extension: string | undefined): Promise<MediaType | undefined> {
+  // Imported on first use, like every library that no start-up step needs.
+  const { fileTypeFromStream } = await import('file-type');
   const stream = await source.stream();
   let sniffed;
   try {
