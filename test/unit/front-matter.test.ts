@@ -64,6 +64,17 @@ describe('front matter', () => {
     expect(() => parseFrontMatter('---\na: [\n---\n')).to.throw();
   });
 
+  it('never runs front matter marked as JavaScript (or any language but YAML), and says why', () => {
+    const marker = globalThis as { frontMatterRan?: boolean };
+    for (const language of ['js', 'javascript', ' JS ', 'coffee', 'json']) {
+      const text = `---${language}\n({ title: (globalThis.frontMatterRan = true, 'x') })\n---\nBody\n`;
+      expect(() => parseFrontMatter(text)).to.throw(/only YAML front matter/);
+      expect(() => parseFrontMatter(`\uFEFF${text}`)).to.throw(/only YAML front matter/);
+    }
+    expect(marker.frontMatterRan).to.equal(undefined);
+    expect(parseFrontMatter('---yaml\ntitle: A\n---\nBody\n').attributes).to.deep.equal({ title: 'A' });
+  });
+
   it('refuses a billion-laughs front matter (aliases of aliases) and very deep nesting, without expanding them', () => {
     expect(() => parseFrontMatter(`---\ntitle: Laughs\n${billionLaughs(9)}---\n`)).to.throw(/YAML aliases/);
     const deep = `${'['.repeat(70)}1${']'.repeat(70)}`;

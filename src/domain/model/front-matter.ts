@@ -154,9 +154,17 @@ function assertBounded(root: unknown): void {
 }
 
 const ENGINES = { yaml: { parse: parseYaml, stringify: (data: object) => YAML.stringify(data) } };
+// `---js` would have gray-matter run the block as JavaScript (its built-in
+// engine evaluates it): anyone who can push a content file could run code on
+// the server. Only YAML is read, whatever the opening line names.
+const FRONT_MATTER_LANGUAGE = /^\uFEFF?---([^\r\n]*)/;
 
-/** Parses a markdown file; throws a plain Error (with cause) when the front matter is not a YAML mapping. */
+/** Parses a markdown file; throws a plain Error (with cause) when the front matter is not a YAML mapping or names another language. */
 export function parseFrontMatter(text: string): FrontMatterDocument {
+  const language = FRONT_MATTER_LANGUAGE.exec(text)?.[1].trim().toLowerCase() ?? '';
+  if (language !== '' && language !== 'yaml' && language !== 'yml') {
+    throw new Error(`The front matter is marked as "${language.slice(0, 20)}"; only YAML front matter (a first line of ---) is read.`);
+  }
   const parsed = splitYamlFrontMatter(text, parseYaml) ?? matter(text, { engines: ENGINES, language: 'yaml' });
   const attributes: unknown = parsed.data;
   if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)) {
