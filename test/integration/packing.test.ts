@@ -13,6 +13,7 @@ import type { Logger } from '../../src/lib/logger.ts';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
 import type { ContentRepoOptions } from '../../src/storage/content-repo.ts';
 import { ObjectReader } from '../../src/storage/git/object-reader.ts';
+import { Packer } from '../../src/storage/git/packing.ts';
 import { git } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
@@ -90,6 +91,21 @@ describe('packing the content repository', () => {
     });
     expect(await git(dir, ['status', '--porcelain'])).to.equal('');
     await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
+  it('packs the loose objects found at start once the start is over, not during it', async () => {
+    await git(root, ['init', '-q', dir]);
+    const store = new ObjectReader(path.join(dir, '.git/objects')).store;
+    for (let i = 0; i < 3000; i += 1) store.write('blob', Buffer.from(`loose object ${i}\n`));
+    const packer = await Packer.start(path.join(dir, '.git'), { objectsPerRun: 1000, startupDelayMs: 1500 });
+    try {
+      expect(await looseObjectCount(dir)).to.equal(3000);
+      expect(await packCount(dir)).to.equal(0);
+      await pollUntil(() => looseObjectCount(dir), (count) => count === 0, { timeoutMs: 20_000 });
+      expect(await packCount(dir)).to.equal(1);
+    } finally {
+      await packer?.close();
+    }
   });
 
   it('packs with the git CLI it was given (CMS_GIT_PATH), in the environment it was given', async () => {

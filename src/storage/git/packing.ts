@@ -41,6 +41,8 @@ export interface PackerOptions extends PackingSchedule {
   logger?: Logger;
   /** Called after each background run, so readers drop packs it deleted. */
   onPacked?: () => void;
+  /** How long loose objects found at start wait for their run (default 15 s). */
+  startupDelayMs?: number;
 }
 
 const run = promisify(execFile);
@@ -53,11 +55,15 @@ const OLDEST_GIT: [number, number] = [2, 32];
 // Where they exist, git runs under `nice` and `ionice -c 3` (idle I/O) so
 // requests win both the CPU and the disk; its own subprocesses inherit both.
 const LOW_PRIORITY = [['nice', '-n', '10'], ['ionice', '-c', '3']];
+// Loose objects found at start wait this long, so packing them does not
+// compete with the start itself (reading every entry) for the CPU.
+const STARTUP_DELAY_MS = 15_000;
 
 /** Schedules background packing of one repository; a no-op without a usable git CLI. */
 export class Packer {
   private running: Promise<void> | undefined;
   private child: ChildProcess | undefined;
+  private startupRun: NodeJS.Timeout | undefined;
   private closed = false;
   // What had been written when the current (or last) run started, and when the last run that finished started.
   private startedAt: WrittenObjects = { objects: 0, bytes: 0 };
@@ -85,8 +91,13 @@ export class Packer {
     }
     const lowPriority = (await Promise.all(LOW_PRIORITY.map(async (command) => ((await succeeds([...command, 'true'])) ? command : [])))).flat();
     const packer = new Packer(gitdir, lowPriority, options);
-    // Loose objects from before (an older server, commits made with git) are packed right away.
-    if ((await estimateLooseObjects(gitdir)) >= packer.objectsPerRun) packer.run();
+    // Loose objects from before (an older server, commits made with git) are packed once the start is over.
+    if ((await estimateLooseObjects(gitdir)) >= packer.objectsPerRun) {
+      packer.startupRun = setTimeout(() => {
+        if (packer.running === undefined && !packer.closed) packer.run();
+      }, options.startupDelayMs ?? STARTUP_DELAY_MS);
+      packer.startupRun.unref();
+    }
     return packer;
   }
 
@@ -101,6 +112,7 @@ export class Packer {
   /** Stops a run in progress (git removes its temp files on SIGTERM) and waits for it to end. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.startupRun);
     this.child?.kill('SIGTERM');
     await this.running;
   }
