@@ -48,9 +48,13 @@ const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 const PREFIX_WEIGHT = 0.375;
 const TITLE_BOOST = 2;
-// Discarded entries are dropped from every posting list once they are this many (MiniSearch's auto-vacuum conditions).
+// Removed entries are dropped from every posting list once they are this many
+// (MiniSearch's auto-vacuum conditions), in slices of about this many postings
+// with a turn of the event loop in between (a full pass at 100,000 entries
+// takes most of a second).
 const VACUUM_MIN_DIRT = 20;
 const VACUUM_MIN_DIRT_FACTOR = 0.1;
+const VACUUM_SLICE_POSTINGS = 50_000;
 
 // A term's postings: [used, doc, field << 20 | count, doc, field << 20 | count, …],
 // in the order they were added (documents in increasing short id, each
@@ -79,6 +83,7 @@ export class SearchIndex {
   private readonly averageLengths: number[] = [];
   private nextShortId = 0;
   private dirt = 0;
+  private vacuuming = false;
 
   /** Creates an empty index for the searchable fields of `type`. */
   constructor(type: ContentType) {
@@ -110,7 +115,7 @@ export class SearchIndex {
     this.shortIds.delete(id);
     this.documents.delete(shortId);
     this.dirt += 1;
-    if (this.dirt >= VACUUM_MIN_DIRT && this.dirt / (1 + this.documents.size + this.dirt) >= VACUUM_MIN_DIRT_FACTOR) this.vacuum();
+    if (!this.vacuuming && this.dirt >= VACUUM_MIN_DIRT && this.dirt / (1 + this.documents.size + this.dirt) >= VACUUM_MIN_DIRT_FACTOR) void this.vacuum();
   }
 
   /** Entries matching every term of `q` (prefix match), best first. */
@@ -254,11 +259,24 @@ export class SearchIndex {
     return kept;
   }
 
-  private vacuum(): void {
+  // Writes and searches go on between the slices: a list is compacted as soon
+  // as it is read from the dictionary, and a term is deleted only if it is
+  // still empty at the end (as MiniSearch's own vacuum does).
+  private async vacuum(): Promise<void> {
+    this.vacuuming = true;
+    const dirt = this.dirt;
     const emptied: string[] = [];
-    for (const [term, postings] of this.terms) if (this.compact(postings) === 0) emptied.push(term);
-    for (const term of emptied) this.terms.delete(term);
-    this.dirt = 0;
+    let work = 0;
+    for (const [term, postings] of this.terms) {
+      if (this.compact(postings) === 0) emptied.push(term);
+      work += postings.length;
+      if (work < VACUUM_SLICE_POSTINGS) continue;
+      work = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    for (const term of emptied) if (this.terms.get(term)?.[0] === 0) this.terms.delete(term);
+    this.dirt -= dirt;
+    this.vacuuming = false;
   }
 }
 
