@@ -60,6 +60,7 @@ const VACUUM_SLICE_POSTINGS = 50_000;
 // in the order they were added (documents in increasing short id, each
 // document's fields in field order), which is MiniSearch's iteration order.
 type Postings = Uint32Array;
+// 4,096 fields fit; a type has at most MAX_FIELDS (200) besides title and slug.
 const FIELD_SHIFT = 20;
 const COUNT_MASK = (1 << FIELD_SHIFT) - 1;
 
