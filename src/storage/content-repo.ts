@@ -195,7 +195,7 @@ export class ContentRepo {
     const deferIndex = this.indexWrites.deferNext();
     let written;
     try {
-      written = await this.writer.write({ writes, message, author, extraParents: request.mergeParents, deferIndex });
+      written = await this.writer.write({ writes, message, author, extraParents: request.mergeParents });
     } catch (error) {
       throw asWriteFailure(error);
     }

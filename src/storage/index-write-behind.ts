@@ -1,9 +1,9 @@
-// When the git index of a burst of commits is written. A commit that starts
-// right after another leaves its index write pending (git/commit-writer.ts
-// deferIndex, index.lock held meanwhile); the index is written once the
-// commits pause, or after a while in a steady stream. A lone commit writes
-// its own before it is answered, so after an editor's save `git status`
-// agrees with HEAD at once.
+// When the git index of a commit is written (git/commit-writer.ts leaves it
+// pending, with index.lock held). A lone commit writes its own before it is
+// answered, so after an editor's save `git status` agrees with HEAD at once.
+// A commit that starts right after another leaves it pending for the next
+// one, and the index is written once the commits pause, or after a while in
+// a steady stream.
 import type { Logger } from '../lib/logger.ts';
 import type { CommitWriter } from './git/commit-writer.ts';
 
@@ -36,7 +36,7 @@ export class IndexWriteBehind {
     return performance.now() - this.lastCommitEnd < BURST_GAP_MS;
   }
 
-  /** Call inside the write queue after each commit, with what deferNext() said for it. */
+  /** Call inside the write queue after each commit, with what deferNext() said before it; writes the index unless deferred. */
   async afterCommit(deferred: boolean): Promise<void> {
     this.lastCommitEnd = performance.now();
     if (!deferred) {

@@ -1,16 +1,16 @@
 // Writes one commit the way git does, in git's lock order: take index.lock,
 // write objects and the working tree, move the branch ref (compare-and-swap
-// under its own lock, with reflogs), then write the new index and drop the
-// lock. The lock holds the commit's journal from before the first file
-// changes, so a start after a kill -9 finishes or undoes the commit
-// (recover()). Any failure before the ref moves undoes the working tree and
-// leaves index and HEAD untouched.
+// under its own lock, with reflogs), then write the new index (flushIndex())
+// and drop the lock. The lock holds the commit's journal from before the
+// first file changes, so a start after a kill -9 finishes or undoes the
+// commit (recover()). Any failure before the ref moves undoes the working
+// tree and leaves index and HEAD untouched.
 //
-// A commit that follows another closely may leave its index write pending
-// (`deferIndex`): the lock stays held, the next commit extends the pending
-// index, and flushIndex() writes it once. The index is rewritten whole
-// (~100 bytes per file in the repository), so in a burst of writes to a big
-// repository that write is most of a commit's cost.
+// write() leaves the new index pending, with the lock held: a commit that
+// follows closely extends it, and flushIndex() writes it once. The index is
+// rewritten whole (~100 bytes per file in the repository), so in a burst of
+// writes to a big repository that write is most of a commit's cost; when to
+// flush is ContentRepo's call (index-write-behind.ts).
 import { appendFileSync, closeSync, linkSync, openSync, renameSync, statSync, writevSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -45,8 +45,6 @@ export interface CommitPlan {
   author: Identity;
   /** Parents after HEAD, which make the commit a merge (a restored backup's history). */
   extraParents?: string[];
-  /** Leave the index write pending (and index.lock held) until flushIndex() or the next commit; for commits that come in bursts. */
-  deferIndex?: boolean;
 }
 
 /** The commit that was written and the files it changed. */
@@ -125,8 +123,9 @@ export class CommitWriter {
    * held or HEAD moved meanwhile, when a path collides with a folder or
    * symlink, or when a path holds uncommitted work (working tree or index)
    * that the write would destroy; `internal_error` when the index cannot be
-   * read. Every failure leaves working tree, index and HEAD as they were
-   * (an index write that earlier commits left pending stays pending).
+   * read. Every failure leaves working tree, index and HEAD as they were.
+   * The commit's index is left pending: call flushIndex() (now or after
+   * more commits), which gives index.lock back.
    */
   async write(plan: CommitPlan): Promise<WrittenCommit> {
     const lock = this.pending?.lock ?? (await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs));
@@ -165,13 +164,7 @@ export class CommitWriter {
     written.adopt();
     this.treeBase = written.result.oid;
     this.pending = { lock, index: written.index };
-    if (plan.deferIndex !== true) await this.flushIndex();
     return written.result;
-  }
-
-  /** Whether an index write is pending (index.lock held for it). */
-  get hasPendingIndex(): boolean {
-    return this.pending !== undefined;
   }
 
   /**
