@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { ContentRepo, MalformedObjectStream, type FileChange } from '../../src/storage/content-repo.ts';
+import { serverIndexSettled } from '../helpers/git.ts';
 
 const run = promisify(execFile);
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -18,6 +19,7 @@ const LIMITS = { maxObjectBytes: 1024 * 1024 };
 const FILE = 'blog/entries/posts/hello.md';
 
 async function git(dir: string, ...args: string[]): Promise<string> {
+  await serverIndexSettled(dir);
   const { stdout } = await run('git', ['-C', dir, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args]);
   return stdout;
 }
