@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fullAccessToken } from '../helpers/auth.ts';
+import { serverIndexSettled } from '../helpers/git.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { makePng, uploadMedia } from './media-fixtures.ts';
 
@@ -182,6 +183,23 @@ describe('static site generators building from the content repo', function () {
   });
 
   describe('a scheduled entry coming due', () => {
+    it('is published at a later tick when git held the repository at its time', async () => {
+      const dueAt = new Date(Date.now() + 1000).toISOString();
+      const created = await server.request('POST', `${ROOT}/content/posts`, { body: { title: 'Later', slug: 'later', status: 'scheduled', published_at: dueAt }, token });
+      expect(created.status, created.text).to.equal(201);
+      await serverIndexSettled(repo);
+      // What a git command in the content folder holds while it runs.
+      await writeFile(path.join(repo, '.git/index.lock'), '', { flag: 'wx' });
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const failed = await server.services.scheduler.tick().then(() => undefined, (error: unknown) => error);
+      expect(failed).to.have.property('code', 'conflict');
+      await rm(path.join(repo, '.git/index.lock'));
+      expect(await server.services.scheduler.tick()).to.equal(1);
+      expect(await readFile(path.join(repo, 'default/entries/posts/later.md'), 'utf8')).to.match(/^draft: false$/m);
+      const { stdout } = await run('git', ['-C', repo, 'log', '-1', '--format=%s']);
+      expect(stdout.trim()).to.equal('Publish posts/later');
+    });
+
     it('is rewritten with draft: false in every locale file by the scheduler, in one commit', async () => {
       const dueAt = new Date(Date.now() + 1500).toISOString();
       const created = await server.request('POST', `${ROOT}/content/posts`, { body: { title: 'Soon', slug: 'soon', status: 'scheduled', published_at: dueAt }, token });

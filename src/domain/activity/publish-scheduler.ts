@@ -5,7 +5,8 @@
 // primary), and tells the event bus `content.published` (webhooks, the
 // activity log) once per entry. The time of the last announcement is kept in
 // the state folder, so entries that came due while the server was down are
-// announced at the next start.
+// announced at the next start. A workspace whose publish commit failed (git
+// busy, a full disk) is tried again from the same time at the next tick.
 import type { StateStore } from '../../storage/state-store.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import type { StoredEntry } from '../model/entry.ts';
@@ -38,6 +39,8 @@ const STATE_NAME = 'scheduler';
 export class PublishScheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
+  // Workspaces whose last publish failed, and the time their next try looks back to.
+  private readonly retrySince = new Map<string, number>();
 
   private constructor(
     private readonly options: PublishSchedulerOptions,
@@ -60,24 +63,39 @@ export class PublishScheduler {
   /**
    * Publishes every scheduled entry whose published_at lies after the
    * previous tick and not after now (its files with `draft: false`, then
-   * `content.published`); returns how many. Throws what the commit and the
-   * state store throw; the entries of a failed tick are not tried again.
+   * `content.published`); returns how many. Throws the first failure of a
+   * workspace's commit (the other workspaces still go ahead; the failed
+   * one's entries are tried again at the next tick) or of the state store.
    */
   async tick(): Promise<number> {
     const now = (this.options.now ?? Date.now)();
-    const since = this.lastTick;
-    this.lastTick = now;
     let announced = 0;
+    let failure: unknown;
     for (const { slug: workspace } of this.options.workspaces.list()) {
+      const since = this.retrySince.get(workspace) ?? this.lastTick;
       const due: { entry: StoredEntry; type: ContentType }[] = [];
       for (const { type, index } of this.options.content.types(workspace)) {
         for (const entry of index.all()) if (cameDue(entry, since, now)) due.push({ entry, type });
       }
-      if (due.length > 0) await this.publish(workspace, due, now);
-      announced += due.length;
+      try {
+        if (due.length > 0) await this.publish(workspace, due, now);
+        this.retrySince.delete(workspace);
+        announced += due.length;
+      } catch (error) {
+        this.retrySince.set(workspace, since);
+        failure ??= error;
+      }
     }
-    if (announced > 0) await this.options.state.write<SchedulerState>(STATE_NAME, { last_tick: new Date(now).toISOString() });
+    this.lastTick = now;
+    if (announced > 0 || failure !== undefined) await this.saveTick();
+    if (failure !== undefined) throw failure;
     return announced;
+  }
+
+  // What a restart looks back to: the last tick, or a failed workspace's earlier time.
+  private async saveTick(): Promise<void> {
+    const tick = Math.min(this.lastTick, ...this.retrySince.values());
+    await this.options.state.write<SchedulerState>(STATE_NAME, { last_tick: new Date(tick).toISOString() });
   }
 
   // On a primary the events go with the commit that rewrites the files, so
@@ -102,7 +120,7 @@ export class PublishScheduler {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
-    await this.options.state.write<SchedulerState>(STATE_NAME, { last_tick: new Date(this.lastTick).toISOString() });
+    await this.saveTick();
   }
 }
 
