@@ -7,6 +7,7 @@ import { groupBy } from '../../lib/group-by.ts';
 import { LruCache } from '../../lib/lru-cache.ts';
 import type { CommitObject } from './commit-object.ts';
 import { diffTreeViews, EXECUTABLE_MODE, FILE_MODE, TreeView } from './tree.ts';
+import { parentOf } from './tree-writer.ts';
 import type { TreeEntry } from './tree.ts';
 import type { ChangedPath, PathChange } from './tree-writer.ts';
 
@@ -295,11 +296,6 @@ export class History {
       });
     }
   }
-}
-
-function parentOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
 }
 
 // Looks up `lookups` names in one folder. Binary search costs each name about
