@@ -61,12 +61,17 @@ export function replaceFileSync(filePath: string, data: string | Uint8Array, mod
     writeFileSync(temp, data, { flag: 'wx', mode });
     renameSync(temp, filePath);
   } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never created.
-    }
+    removeQuietly(temp);
     throw error;
+  }
+}
+
+/** Deletes a file if it is there; never throws (already gone, or an unwritable folder). */
+export function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone, or the folder is unwritable: nothing more to do.
   }
 }
 

@@ -16,6 +16,7 @@ import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
+import { removeQuietly } from '../atomic-write.ts';
 import type { CommitObject, Identity } from './commit-object.ts';
 import { encodeCommit } from './commit-object.ts';
 import { encodeJournal, readLockFile } from './commit-journal.ts';
@@ -27,7 +28,7 @@ import type { LockOwner } from './lock-owner.ts';
 import { prepareObject } from './objects.ts';
 import type { ObjectStore, PreparedObject } from './objects.ts';
 import { dropLastReflogEntry, headReflogs } from './reflog.ts';
-import { acquireLock, gitTempPath, LOCK_WAIT_MS, readHead, readRef, removeQuietly, removeStaleGitTemps, updateRef } from './refs.ts';
+import { acquireLock, gitTempPath, LOCK_WAIT_MS, readHead, readRef, removeStaleGitTemps, updateRef } from './refs.ts';
 import type { HeadState, HeldLock } from './refs.ts';
 import { SplitIndex } from './split-index.ts';
 import { FILE_MODE } from './tree.ts';
@@ -258,7 +259,7 @@ export class CommitWriter {
     const tempIndex = gitTempPath(this.gitdir);
     const next = await index.edit(edits).prepare(this.gitdir, this.options.splitIndex ?? false);
     writeIndexFile(tempIndex, next.chunks);
-    renameSync(tempIndex, this.indexPath);
+    this.replaceIndex(tempIndex);
     this.index = undefined;
   }
 

@@ -8,7 +8,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
-import { removeQuietly } from './refs.ts';
+import { removeQuietly } from '../atomic-write.ts';
 
 /** The four git object types. */
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';

@@ -2,12 +2,13 @@
 // command) and updated with git's own lock-file protocol, so the server and
 // a developer's git CLI never overwrite each other's commits silently.
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
+import { removeQuietly } from '../atomic-write.ts';
 import { appendReflogs, type ReflogEntry } from './reflog.ts';
 
 /** Where HEAD points: a branch ref (`refs/heads/main`) or `HEAD` itself when detached. */
@@ -153,15 +154,6 @@ function placeLock(temp: string, lockPath: string, content: string): void {
     const code = errnoCode(error);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
     writeFileSync(lockPath, content, { flag: 'wx', mode: 0o644 });
-  }
-}
-
-/** Deletes a file if it is there; never throws (already gone, or an unwritable folder). */
-export function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // Already gone, or the folder is unwritable: nothing more to do.
   }
 }
 
