@@ -2,6 +2,7 @@
 // The checks import the libraries lazily so that health never fails because one is missing,
 // and only when a report first asks: loading sharp, archiver and yauzl and encoding a test
 // image cost ~0.3 s of CPU, which a start would otherwise spend before its first answer.
+import { once } from '../lib/once.ts';
 import { isImageProcessingAvailable } from './media/images.ts';
 
 /** The body of GET /health (SPEC "Health"). */
@@ -35,7 +36,11 @@ export interface HealthInfo {
 /** Answers health reports; capabilities are probed once, when a report first needs them. */
 export class HealthService {
   private node: () => Promise<NodeHealth | undefined> = async () => undefined;
-  private probing: Promise<Health['extensions']> | undefined;
+  // Probed once, so later reports cost nothing. gd: thumbnails can be made (sharp loads and encodes), probed by the one owner of sharp.
+  private readonly extensions = once(async (): Promise<Health['extensions']> => {
+    const [gd, zip] = await Promise.all([isImageProcessingAvailable(), loads(['archiver', 'yauzl'])]);
+    return { gd, zip };
+  });
 
   constructor(readonly info: HealthInfo) {}
 
@@ -54,12 +59,6 @@ export class HealthService {
   async report(now: Date = new Date()): Promise<Health> {
     const extensions = await this.extensions();
     return { ok: true, name: this.info.name, version: this.info.version, time: now.toISOString(), extensions: { ...extensions } };
-  }
-
-  // Probed once, so later reports cost nothing. gd: thumbnails can be made (sharp loads and encodes), probed by the one owner of sharp.
-  private extensions(): Promise<Health['extensions']> {
-    this.probing ??= Promise.all([isImageProcessingAvailable(), loads(['archiver', 'yauzl'])]).then(([gd, zip]) => ({ gd, zip }));
-    return this.probing;
   }
 }
 

@@ -12,6 +12,7 @@
 // with MiniSearch's formulas and its running field-length averages, so the
 // hits and scores are MiniSearch's (test/unit/search-ranking.test.ts).
 
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import SearchableMap from 'minisearch/SearchableMap';
 import { TEXT_LIKE_FIELD_TYPES } from '../model/content-type.ts';
 import type { ContentType } from '../model/content-type.ts';
@@ -273,7 +274,7 @@ export class SearchIndex {
       work += postings.length;
       if (work < VACUUM_SLICE_POSTINGS) continue;
       work = 0;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
     }
     for (const term of emptied) if (this.terms.get(term)?.[0] === 0) this.terms.delete(term);
     this.dirt -= dirt;
