@@ -1,7 +1,7 @@
 // Crash-safe file replacement: readers see the old file or the new one, never
 // a half-written one. Used for working-tree files, git refs and state files.
 import { randomBytes } from 'node:crypto';
-import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, unlinkSync, writeFileSync, writevSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../lib/errno.ts';
@@ -63,6 +63,27 @@ export function replaceFileSync(filePath: string, data: string | Uint8Array, mod
   } catch (error) {
     removeQuietly(temp);
     throw error;
+  }
+}
+
+// writev takes at most IOV_MAX (1024 on Linux) buffers per call.
+const BUFFERS_PER_WRITE = 1024;
+
+/**
+ * Creates `file` (it must not exist) holding `chunks`, in vectored writes.
+ * Throws when the disk takes only part of them (a disk filling up), so a
+ * short file is never renamed into place.
+ */
+export function createFileFromChunks(file: string, chunks: Uint8Array[], mode: number): void {
+  const fd = openSync(file, 'wx', mode);
+  try {
+    for (let i = 0; i < chunks.length; i += BUFFERS_PER_WRITE) {
+      const batch = chunks.slice(i, i + BUFFERS_PER_WRITE);
+      const size = batch.reduce((total, chunk) => total + chunk.length, 0);
+      if (writevSync(fd, batch) !== size) throw new Error(`The disk took only part of ${path.basename(file)}.`);
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

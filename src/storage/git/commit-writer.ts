@@ -11,22 +11,24 @@
 // rewritten whole (~100 bytes per file in the repository), so in a burst of
 // writes to a big repository that write is most of a commit's cost; when to
 // flush is ContentRepo's call (index-write-behind.ts).
-import { appendFileSync, closeSync, linkSync, openSync, renameSync, statSync, writevSync } from 'node:fs';
+import { appendFileSync, linkSync, renameSync, statSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
-import { removeQuietly } from '../atomic-write.ts';
+import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
 import type { CommitObject, Identity } from './commit-object.ts';
 import { encodeCommit } from './commit-object.ts';
 import { encodeJournal, readLockFile } from './commit-journal.ts';
 import type { CommitJournal } from './commit-journal.ts';
+import type { CommitPacks } from './commit-packs.ts';
 import { encodeIndexEntry, GitIndex, IndexFormatError } from './index-file.ts';
 import type { IndexEdit } from './index-file.ts';
 import { isOwnerRunning, ownerLine } from './lock-owner.ts';
 import type { LockOwner } from './lock-owner.ts';
 import { prepareObject } from './objects.ts';
-import type { ObjectStore, PreparedObject } from './objects.ts';
+import type { PreparedObject } from './objects.ts';
+import { removeStalePackTemps } from './pack-writer.ts';
 import { dropLastReflogEntry, headReflogs } from './reflog.ts';
 import { acquireLock, gitTempPath, LOCK_WAIT_MS, readHead, readRef, removeStaleGitTemps, updateRef } from './refs.ts';
 import type { HeadState, HeldLock } from './refs.ts';
@@ -101,7 +103,7 @@ export class CommitWriter {
   constructor(
     private readonly root: string,
     private readonly gitdir: string,
-    private readonly objects: ObjectStore,
+    private readonly objects: CommitPacks,
     private readonly trees: TreeWriter,
     private readonly reads: WriterReads,
     private readonly options: WriterOptions = {},
@@ -113,6 +115,10 @@ export class CommitWriter {
 
   private get lockPath(): string {
     return path.join(this.gitdir, 'index.lock');
+  }
+
+  private get packDir(): string {
+    return path.join(this.gitdir, 'objects', 'pack');
   }
 
   private get indexPath(): string {
@@ -149,7 +155,7 @@ export class CommitWriter {
       // The journal goes in before the first file changes (commit-journal.ts).
       appendFileSync(lock.path, encodeJournal({ ref: head.ref, base: head.oid ?? null, commit: oid, files }));
       const objects = [...blobs.flatMap(({ object }) => (object === null ? [] : [object])), ...staged.objects, commitObject];
-      await this.objects.writeAll(objects);
+      this.objects.write(objects);
       const next = await this.writeFiles(blobs, index, workingTree);
       await updateRef(this.gitdir, head.ref, oid, head.oid, {
         waitMs: this.lockWaitMs,
@@ -182,7 +188,7 @@ export class CommitWriter {
     let sharedFile: string | undefined;
     try {
       const next = await pending.index.prepare(this.gitdir, this.options.splitIndex ?? false);
-      writeIndexFile(tempIndex, next.chunks);
+      createFileFromChunks(tempIndex, next.chunks, 0o644);
       this.replaceIndex(tempIndex);
       this.index = { value: next.index, stamp: stampOf(this.indexPath) };
       sharedFile = next.sharedFile;
@@ -207,6 +213,7 @@ export class CommitWriter {
     const found = readLockFile(this.lockPath);
     if (found.kind === 'none') {
       await removeStaleGitTemps(this.gitdir);
+      removeStalePackTemps(this.packDir);
       return { kind: 'none' };
     }
     if (found.kind === 'foreign') return { kind: 'foreign-lock', ageMs: found.ageMs };
@@ -219,6 +226,7 @@ export class CommitWriter {
       await this.repairIndex([...new Set(found.journals.flatMap((journal) => [...journal.files.keys()]))]);
     }
     await removeStaleGitTemps(this.gitdir, 0);
+    removeStalePackTemps(this.packDir, 0);
     removeQuietly(this.lockPath);
     return recovery;
   }
@@ -258,7 +266,7 @@ export class CommitWriter {
     }
     const tempIndex = gitTempPath(this.gitdir);
     const next = await index.edit(edits).prepare(this.gitdir, this.options.splitIndex ?? false);
-    writeIndexFile(tempIndex, next.chunks);
+    createFileFromChunks(tempIndex, next.chunks, 0o644);
     this.replaceIndex(tempIndex);
     this.index = undefined;
   }
@@ -377,17 +385,6 @@ function reflogMessage(commit: CommitObject): string {
 }
 
 // Synchronous like the object writes: the file is a few megabytes at most, bound for the page cache.
-function writeIndexFile(file: string, chunks: Buffer[]): void {
-  const fd = openSync(file, 'wx', 0o644);
-  try {
-    const size = chunks.reduce((total, chunk) => total + chunk.length, 0);
-    // A short write (a disk filling up) must never become the index.
-    if (writevSync(fd, chunks) !== size) throw new Error('The disk took only part of the new git index.');
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function linkQuietly(existing: string, link: string): boolean {
   try {
     linkSync(existing, link);

@@ -152,6 +152,12 @@ export class PackReader {
     return [...found].slice(0, limit);
   }
 
+  /** Opens a pack this process just wrote and looks in it first: new objects are the ones read next. */
+  add(name: string): void {
+    if (this.packs.has(name)) return;
+    this.packs = new Map([[name, Pack.open(this.packDir, name)], ...this.packs]);
+  }
+
   /** Closes every open pack. */
   close(): void {
     for (const pack of this.packs.values()) pack.close();
