@@ -395,6 +395,7 @@ export class ContentRepo {
     this.indexWrites.stop();
     await this.serialize(() => this.indexWrites.flush());
     await this.packer?.close();
+    await this.objects.commitPacks.settled();
     this.objects.close();
   }
 
@@ -435,7 +436,7 @@ export class ContentRepo {
     // Packs that a running `git repack` may have listed are left to it.
     const gitStarted = this.packer?.runningSince;
     try {
-      await this.objects.commitPacks.rollUp(gitStarted === undefined ? undefined : gitStarted + GIT_LISTING_MS);
+      this.objects.commitPacks.rollUp(gitStarted === undefined ? undefined : gitStarted + GIT_LISTING_MS);
     } catch (error) {
       this.options.logger?.error('could not roll up the packs of recent commits into one; trying again after the next commits', { error });
     }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -222,6 +222,25 @@ describe('ContentRepo', () => {
       expect(await repo.listFiles(POSTS)).to.have.length(50);
       // FIFO: commit i is the parent of commit i + 1.
       results.slice(1).forEach((result, i) => expect(result.parents).to.deep.equal([results[i].oid]));
+      await expectCleanRepo(repo.dir);
+    });
+
+    it('moves the branch by relinking two ref files in turn, and never writes into a spare that is still the ref', async () => {
+      const refFile = path.join(repo.dir, '.git/refs/heads/main');
+      const spareFile = path.join(repo.dir, '.git/cms-ref-spare');
+      const first = await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'A') }]);
+      const [refInode, spareInode] = [(await stat(refFile)).ino, (await stat(spareFile)).ino];
+      const second = await commit([{ path: `${POSTS}/b.md`, content: entry('b', 'B') }]);
+      // The replaced ref file is the next spare: no file is created or freed per update.
+      expect([(await stat(refFile)).ino, (await stat(spareFile)).ino]).to.deep.equal([spareInode, refInode]);
+      expect(await readFile(refFile, 'utf8')).to.equal(`${second.oid}\n`);
+      // What a crash between keeping the ref aside and the rename leaves: the spare is the ref itself.
+      await rm(spareFile);
+      await link(refFile, spareFile);
+      const third = await commit([{ path: `${POSTS}/c.md`, content: entry('c', 'C') }]);
+      expect(await readFile(refFile, 'utf8')).to.equal(`${third.oid}\n`);
+      expect(await git(repo.dir, 'rev-list', 'HEAD')).to.equal([third.oid, second.oid, first.oid, first.parents[0]].map((oid) => `${oid}\n`).join(''));
+      expect(await git(repo.dir, 'reflog', '--format=%H', 'main')).to.equal([third.oid, second.oid, first.oid, first.parents[0]].map((oid) => `${oid}\n`).join(''));
       await expectCleanRepo(repo.dir);
     });
   });

@@ -91,10 +91,10 @@ describe('packing the content repository', () => {
         versions.push({ oid, text });
       }
       await repo.serialize(async () => undefined);
-      // 11 commits (the first one writes README.md): two roll-ups of five, and the last commit's own pack.
-      expect(await packCount(dir)).to.equal(3);
       for (const [i, { oid, text }] of versions.entries()) expect(await repo.readAt(oid, `${POSTS}/entry-${i + 1}.md`)).to.equal(text);
     });
+    // 11 commits (the first one writes README.md): two roll-ups of five, and the last commit's own pack.
+    expect(await packCount(dir)).to.equal(3);
     expect(await looseObjectCount(dir)).to.equal(0);
     const packs = (await readdir(path.join(dir, '.git/objects/pack'))).filter((name) => name.endsWith('.idx'));
     const listed = (await Promise.all(packs.map((name) => git(dir, ['verify-pack', '-v', path.join('.git/objects/pack', name)])))).join('\n');

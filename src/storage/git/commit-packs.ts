@@ -8,26 +8,25 @@
 // of git's delta search and keeps the repository small between the
 // background `git repack` runs (packing.ts).
 import { existsSync, mkdirSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { AppError } from '../../errors/app-error.ts';
-import { removeQuietly } from '../atomic-write.ts';
-import type { GitObjectType, PreparedObject, RawObject } from './objects.ts';
+import type { PreparedObject } from './objects.ts';
 import { writePack } from './pack-writer.ts';
 import type { PackObject } from './pack-writer.ts';
 
-/** What the roll-up needs to know about the objects of one commit's pack. */
+/** One commit's pack, with its objects kept for the roll-up (reading them back costs more than the roll-up itself). */
 interface CommitPack {
   name: string;
   bytes: number;
   /** performance.now() when it was written. */
   writtenAt: number;
-  objects: { oid: string; type: GitObjectType; folder?: string }[];
+  objects: PreparedObject[];
+  /** Their compressed entries, which the roll-up copies. */
+  entries: Map<string, Buffer>;
 }
 
-/** The packs a CommitPacks needs: reading objects from them, and learning of new and deleted ones. */
+/** The pack reader, told of the packs a CommitPacks writes and deletes. */
 export interface PackRegistry {
-  read(oid: string): Promise<RawObject | undefined>;
   /** A pack was just written: look in it first. */
   add(name: string): void;
   /** Packs were deleted: stop reading them. */
@@ -44,6 +43,7 @@ const MAX_DELTA_DEPTH = 50;
 export class CommitPacks {
   private waiting: CommitPack[] = [];
   private folderChecked = false;
+  private deleting: Promise<void> = Promise.resolve();
   private rolled = { packs: 0, bytes: 0 };
 
   constructor(
@@ -61,7 +61,7 @@ export class CommitPacks {
     }
     const written = writePack(this.packDir, objects, { fast: true });
     this.packs.add(written.name);
-    this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: objects.map(({ oid, type, folder }) => ({ oid, type, folder })) });
+    this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects, entries: written.entries });
   }
 
   /** Whether enough commit packs piled up for rollUp(). */
@@ -82,61 +82,62 @@ export class CommitPacks {
    * pack. Throws when the new pack cannot be written; the commit packs then
    * stay, and a later call tries again.
    */
-  async rollUp(spareBefore = Number.NEGATIVE_INFINITY): Promise<void> {
+  rollUp(spareBefore = Number.NEGATIVE_INFINITY): void {
     this.waiting = this.waiting.filter(({ name }) => existsSync(path.join(this.packDir, `${name}.idx`)));
     if (!this.rollUpDue) return;
     const packs = this.waiting.filter(({ writtenAt }) => writtenAt >= spareBefore);
     if (packs.length < 2) return;
-    const objects = await this.planRollUp(packs);
+    const objects = this.planRollUp(packs);
     const written = writePack(this.packDir, objects);
     this.waiting = this.waiting.filter((pack) => !packs.includes(pack));
     this.rolled = { packs: this.rolled.packs + 1, bytes: this.rolled.bytes + written.bytes };
     this.packs.add(written.name);
     // The index goes first: git and pack-reader.ts find packs through it.
-    for (const { name } of packs) for (const extension of ['idx', 'pack']) removeQuietly(path.join(this.packDir, `${name}.${extension}`));
+    this.deleting = Promise.all([this.deleting, this.deletePacks(packs.map(({ name }) => name))]).then(() => undefined);
+  }
+
+  /** Resolves once the commit packs of past roll-ups are deleted. */
+  async settled(): Promise<void> {
+    await this.deleting;
+  }
+
+  // Freeing a file's blocks can take milliseconds (ext4 with online discard),
+  // so the thread pool deletes the rolled-up packs, off the write queue. The
+  // indexes go first: git and pack-reader.ts find packs through them.
+  private async deletePacks(names: string[]): Promise<void> {
+    for (const extension of ['idx', 'pack']) {
+      await Promise.all(names.map((name) => unlink(path.join(this.packDir, `${name}.${extension}`)).catch(() => undefined)));
+    }
     this.packs.relist();
   }
 
   // Every object once; each folder's trees newest first, each a delta of the
   // one before it in the pack (its next version), a full copy every
   // MAX_DELTA_DEPTH trees so no chain grows longer.
-  private async planRollUp(packs: CommitPack[]): Promise<PackObject[]> {
+  private planRollUp(packs: CommitPack[]): PackObject[] {
     const seen = new Set<string>();
-    const versions = new Map<string, string[]>();
-    const others: string[] = [];
-    for (const { objects } of packs) {
-      for (const { oid, folder } of objects) {
-        if (seen.has(oid)) continue;
-        seen.add(oid);
-        if (folder === undefined) others.push(oid);
-        else if (versions.has(folder)) versions.get(folder)?.push(oid);
-        else versions.set(folder, [oid]);
+    const versions = new Map<string, PackObject[]>();
+    const planned: PackObject[] = [];
+    for (const { objects, entries } of packs) {
+      for (const object of objects) {
+        if (seen.has(object.oid)) continue;
+        seen.add(object.oid);
+        const packed = { ...object, entry: entries.get(object.oid) };
+        if (object.folder === undefined) planned.push(packed);
+        else if (versions.has(object.folder)) versions.get(object.folder)?.push(packed);
+        else versions.set(object.folder, [packed]);
       }
     }
-    const planned: PackObject[] = [];
-    for (const oids of versions.values()) {
+    for (const trees of versions.values()) {
       let next: PackObject | undefined;
       let depth = 0;
-      for (const oid of oids.reverse()) {
-        const object: PackObject = { oid, ...(await this.readObject(oid)) };
-        if (next !== undefined && depth < MAX_DELTA_DEPTH) {
-          object.deltaOf = next;
-          depth += 1;
-        } else {
-          depth = 0;
-        }
-        planned.push(object);
-        next = object;
+      for (const tree of trees.reverse()) {
+        const deltaOf = next !== undefined && depth < MAX_DELTA_DEPTH ? next : undefined;
+        depth = deltaOf === undefined ? 0 : depth + 1;
+        planned.push({ ...tree, deltaOf });
+        next = tree;
       }
-      await yieldToEventLoop();
     }
-    for (const oid of others) planned.push({ oid, ...(await this.readObject(oid)) });
     return planned;
-  }
-
-  private async readObject(oid: string): Promise<{ type: GitObjectType; body: Buffer }> {
-    const object = await this.packs.read(oid);
-    if (object === undefined) throw new AppError('internal_error', `The content repository is damaged: the git object ${oid} is missing.`);
-    return object;
   }
 }

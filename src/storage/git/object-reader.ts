@@ -29,7 +29,6 @@ export class ObjectReader {
     this.packs = new PackReader(path.join(objectsDir, 'pack'), (oid) => this.store.read(oid));
     this.store = new ObjectStore(objectsDir, (oid) => this.packs.read(oid));
     this.commitPacks = new CommitPacks(path.join(objectsDir, 'pack'), {
-      read: (oid) => this.store.read(oid),
       add: (name) => this.packs.add(name),
       relist: () => this.packs.relist(),
     }, commitsPerRollUp);

@@ -19,12 +19,16 @@ export interface PackObject {
   type: GitObjectType;
   body: Uint8Array;
   deltaOf?: { oid: string; body: Uint8Array };
+  /** Its entry in an earlier pack (WrittenPack.entries), copied as it is unless the object becomes a delta. */
+  entry?: Buffer;
 }
 
 /** A pack in place: its name (`pack-<checksum>`, no extension) and the bytes of both files. */
 export interface WrittenPack {
   name: string;
   bytes: number;
+  /** The entries of whole objects compressed as any pack would store them, by id: a later pack can copy them instead of compressing again. */
+  entries: Map<string, Buffer>;
 }
 
 const TYPE_CODES: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
@@ -51,11 +55,13 @@ export function writePack(packDir: string, objects: PackObject[], options: { fas
   const chunks: Buffer[] = [header];
   const offsets = new Map<string, number>();
   const entries: { oid: Buffer; offset: number; crc: number }[] = [];
+  const reusable = new Map<string, Buffer>();
   let offset = header.length;
   for (const object of objects) {
-    const entry = encodeEntry(object, offset, offsets, options.fast ?? false);
+    const { entry, whole } = encodeEntry(object, offset, offsets, options.fast ?? false);
     offsets.set(object.oid, offset);
     entries.push({ oid: Buffer.from(object.oid, 'hex'), offset, crc: crc32(entry) });
+    if (whole) reusable.set(object.oid, entry);
     chunks.push(entry);
     offset += entry.length;
   }
@@ -77,7 +83,7 @@ export function writePack(packDir: string, objects: PackObject[], options: { fas
     removeQuietly(indexTemp);
     throw error;
   }
-  return { name, bytes: offset + checksum.length + index.length };
+  return { name, bytes: offset + checksum.length + index.length, entries: reusable };
 }
 
 /** Removes temp files of packs whose writer died before renaming them (older than an hour unless `minAgeMs` says otherwise). */
@@ -97,15 +103,17 @@ export function removeStalePackTemps(packDir: string, minAgeMs = STALE_TEMP_AGE_
 }
 
 // The entry's header (type and size, plus the distance back to the delta
-// base), then the deflated body or delta.
-function encodeEntry(object: PackObject, offset: number, offsets: Map<string, number>, fast: boolean): Buffer {
+// base), then the deflated body or delta; `whole` when it is the object
+// compressed as any pack would store it (not a delta, not stored for speed).
+function encodeEntry(object: PackObject, offset: number, offsets: Map<string, number>, fast: boolean): { entry: Buffer; whole: boolean } {
   const baseOffset = object.deltaOf === undefined ? undefined : offsets.get(object.deltaOf.oid);
   const delta = baseOffset === undefined || object.deltaOf === undefined ? undefined : encodeDelta(object.deltaOf.body, object.body);
   if (delta !== undefined && baseOffset !== undefined) {
-    return Buffer.concat([typeAndSize(OFS_DELTA, delta.length), baseDistance(offset - baseOffset), deflateSync(delta, { level: 1 })]);
+    return { entry: Buffer.concat([typeAndSize(OFS_DELTA, delta.length), baseDistance(offset - baseOffset), deflateSync(delta, { level: 1 })]), whole: false };
   }
-  const level = fast && object.body.length > STORED_ABOVE_BYTES ? 0 : 1;
-  return Buffer.concat([typeAndSize(TYPE_CODES[object.type], object.body.length), deflateSync(object.body, { level })]);
+  if (object.entry !== undefined) return { entry: object.entry, whole: true };
+  const stored = fast && object.body.length > STORED_ABOVE_BYTES;
+  return { entry: Buffer.concat([typeAndSize(TYPE_CODES[object.type], object.body.length), deflateSync(object.body, { level: stored ? 0 : 1 })]), whole: !stored };
 }
 
 function typeAndSize(type: number, size: number): Buffer {

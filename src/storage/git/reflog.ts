@@ -32,8 +32,13 @@ export function appendReflogs(gitdir: string, refs: string[], entry: ReflogEntry
   for (const ref of refs) {
     const file = logFileOf(gitdir, ref);
     if (!create && !existsSync(file)) continue;
-    mkdirSync(path.dirname(file), { recursive: true });
-    appendFileSync(file, line);
+    try {
+      appendFileSync(file, line);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      mkdirSync(path.dirname(file), { recursive: true });
+      appendFileSync(file, line);
+    }
   }
 }
 

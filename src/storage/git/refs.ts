@@ -2,7 +2,7 @@
 // command) and updated with git's own lock-file protocol, so the server and
 // a developer's git CLI never overwrite each other's commits silently.
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,6 +32,14 @@ export const LOCK_WAIT_MS = 3000;
 const LOCK_POLL_MS = 15;
 const SYMREF_DEPTH = 5;
 const STALE_TEMP_AGE_MS = 60_000;
+// Ref updates write the new value into this file and link it into place as
+// the lock; the replaced ref file becomes the next spare (keepAside()). On
+// ext4 (auto_da_alloc), renaming a freshly written file over another first
+// forces the new file's block allocation and writeback, a millisecond or more
+// on a busy disk, and each new file allocates an inode; two inodes taking
+// turns cost neither. Readers never see a partial ref: the lock is complete
+// before it is linked, and the rename replaces the ref whole.
+const REF_SPARE = 'cms-ref-spare';
 /** Temp files the server creates in `.git` (lock contents, a new index); a crash may leave them behind. */
 export const GIT_TEMP_FILE = /^cms-[0-9a-f]{12}\.tmp$/;
 
@@ -74,13 +82,25 @@ export async function readRef(gitdir: string, ref: string, depth = 0): Promise<s
  */
 export async function updateRef(gitdir: string, ref: string, next: string, expected: string | undefined, options: RefUpdateOptions = {}): Promise<void> {
   const file = path.join(gitdir, ref);
-  mkdirSync(path.dirname(file), { recursive: true });
-  const lock = await acquireLock(gitdir, `${file}.lock`, `${next}\n`, options.waitMs);
+  const spare = path.join(gitdir, REF_SPARE);
+  writeSpare(spare, `${next}\n`);
+  let lock: HeldLock;
+  try {
+    lock = await placeLockPatiently(spare, `${file}.lock`, `${next}\n`, options.waitMs);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    // The ref's folder (refs/heads/<prefix>/) does not exist yet.
+    mkdirSync(path.dirname(file), { recursive: true });
+    lock = await placeLockPatiently(spare, `${file}.lock`, `${next}\n`, options.waitMs);
+  } finally {
+    removeQuietly(spare);
+  }
   try {
     if ((await readRef(gitdir, ref)) !== expected) {
       throw new AppError('conflict', 'The content repository changed while the server was writing; try again.');
     }
     if (options.reflog !== undefined) appendReflogs(gitdir, options.reflog.refs, options.reflog.entry, options.reflog.create);
+    keepAside(file, spare);
     renameSync(lock.path, file);
   } catch (error) {
     lock.release();
@@ -102,26 +122,68 @@ export interface HeldLock {
  * `conflict` when it stays taken.
  */
 export async function acquireLock(gitdir: string, lockPath: string, content: string, waitMs = LOCK_WAIT_MS): Promise<HeldLock> {
-  const deadline = Date.now() + waitMs;
   const temp = gitTempPath(gitdir);
   writeFileSync(temp, content, { flag: 'wx', mode: 0o644 });
   try {
-    for (;;) {
-      try {
-        placeLock(temp, lockPath, content);
-        return { path: lockPath, release: () => removeQuietly(lockPath) };
-      } catch (error) {
-        if (errnoCode(error) !== 'EEXIST') throw error;
-        if (Date.now() > deadline) {
-          throw new AppError('conflict', `The content repository is locked by another git process (${path.basename(lockPath)}); try again.`, {
-            details: { retryAfter: 1 },
-          });
-        }
-        await sleep(LOCK_POLL_MS);
-      }
-    }
+    return await placeLockPatiently(temp, lockPath, content, waitMs);
   } finally {
     removeQuietly(temp);
+  }
+}
+
+// Links `source` into place as the lock, retrying while another process holds it.
+async function placeLockPatiently(source: string, lockPath: string, content: string, waitMs = LOCK_WAIT_MS): Promise<HeldLock> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      placeLock(source, lockPath, content);
+      return { path: lockPath, release: () => removeQuietly(lockPath) };
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST') throw error;
+      if (Date.now() > deadline) {
+        throw new AppError('conflict', `The content repository is locked by another git process (${path.basename(lockPath)}); try again.`, {
+          details: { retryAfter: 1 },
+        });
+      }
+      await sleep(LOCK_POLL_MS);
+    }
+  }
+}
+
+// Writes a ref's next value into the spare file, whose disk block was
+// allocated by an earlier update, creating it when there is none. A spare
+// that is also linked elsewhere (a crash between keepAside() and the rename
+// left it as the ref itself) is never written into: it is replaced.
+function writeSpare(spare: string, content: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(spare, 'r+');
+    if (fstatSync(fd).nlink !== 1) {
+      closeSync(fd);
+      fd = undefined;
+      unlinkSync(spare);
+    }
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    if (!isNotFound(error)) throw error;
+    fd = undefined;
+  }
+  fd ??= openSync(spare, 'wx', 0o644);
+  try {
+    const data = Buffer.from(content, 'latin1');
+    if (writeSync(fd, data, 0, data.length, 0) !== data.length) throw new Error('The disk took only part of a ref.');
+    if (fstatSync(fd).size > data.length) ftruncateSync(fd, data.length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// The ref file about to be replaced stays linked as the next spare instead of being freed.
+function keepAside(file: string, spare: string): void {
+  try {
+    linkSync(file, spare);
+  } catch {
+    // No ref file yet, or no hard links here: the next update creates a spare.
   }
 }
 
