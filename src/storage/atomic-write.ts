@@ -71,20 +71,32 @@ const BUFFERS_PER_WRITE = 1024;
 
 /**
  * Creates `file` (it must not exist) holding `chunks`, in vectored writes.
- * Throws when the disk takes only part of them (a disk filling up), so a
- * short file is never renamed into place.
+ * A write the disk takes only part of is continued, so a full disk fails
+ * with its own error (ENOSPC, EFBIG) and a short file is never renamed into place.
  */
 export function createFileFromChunks(file: string, chunks: Uint8Array[], mode: number): void {
   const fd = openSync(file, 'wx', mode);
   try {
-    for (let i = 0; i < chunks.length; i += BUFFERS_PER_WRITE) {
-      const batch = chunks.slice(i, i + BUFFERS_PER_WRITE);
-      const size = batch.reduce((total, chunk) => total + chunk.length, 0);
-      if (writevSync(fd, batch) !== size) throw new Error(`The disk took only part of ${path.basename(file)}.`);
+    let pending = chunks;
+    while (pending.length > 0) {
+      const written = writevSync(fd, pending.slice(0, BUFFERS_PER_WRITE));
+      if (written === 0) throw new Error(`The disk took nothing more of ${path.basename(file)}.`);
+      pending = dropWritten(pending, written);
     }
   } finally {
     closeSync(fd);
   }
+}
+
+// The chunks left after the first `bytes` bytes were written.
+function dropWritten(chunks: Uint8Array[], bytes: number): Uint8Array[] {
+  let rest = bytes;
+  let i = 0;
+  while (i < chunks.length && rest >= chunks[i].length) {
+    rest -= chunks[i].length;
+    i += 1;
+  }
+  return rest === 0 ? chunks.slice(i) : [chunks[i].subarray(rest), ...chunks.slice(i + 1)];
 }
 
 /** Deletes a file if it is there; never throws (already gone, or an unwritable folder). */

@@ -21,7 +21,7 @@ import type { ContentLogOptions, LoggedCommit, PathLogOptions } from './git/hist
 import { ObjectReader } from './git/object-reader.ts';
 import { isObjectId } from './git/objects.ts';
 import { encodeObjects, importObjects, isHistoryComplete, reachableObjects, type ExportStats, type ObjectStreamLimits } from './git/object-transfer.ts';
-import { Packer, type GitCommand, type PackingSchedule } from './git/packing.ts';
+import { isGcRunning, Packer, type GitCommand, type PackingSchedule } from './git/packing.ts';
 import { readHead } from './git/refs.ts';
 import { resolveRevision, type Revision } from './git/revisions.ts';
 import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.ts';
@@ -433,6 +433,8 @@ export class ContentRepo {
   // A failure costs only space: the commit packs stay until a later roll-up or repack.
   private async rollUpPacks(): Promise<void> {
     this.rollUpQueued = false;
+    // `git gc` may be reading any pack; a later commit tries again.
+    if (isGcRunning(this.gitdir)) return;
     // Packs that a running `git repack` may have listed are left to it.
     const gitStarted = this.packer?.runningSince;
     try {

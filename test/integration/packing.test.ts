@@ -3,7 +3,7 @@
 // in the background with git's CLI while the server keeps committing, `cms gc`
 // packs by hand, and without a git CLI the server works and says so once.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -108,6 +108,24 @@ describe('packing the content repository', () => {
     expect(deltas).to.have.length(7);
     expect(deltas.every((oid) => Number(stored.get(oid)?.[3]) < 100)).to.equal(true);
     expect(await git(dir, ['status', '--porcelain'])).to.equal('');
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
+  it('rolls nothing up while git gc runs (gc.pid of a live process), and does once gc.pid names a process that is gone', async () => {
+    const noGit = { objectsPerRun: 1e9, bytesPerRun: 1e12, packsPerRun: 1e9 };
+    await withRepo({ packing: { ...noGit, commitsPerRollUp: 3 } }, async (repo) => {
+      const gcPid = path.join(dir, '.git/gc.pid');
+      await writeFile(gcPid, `${process.pid} ${os.hostname()}`);
+      const oids = await commitVersions(repo, 4, 1);
+      await repo.serialize(async () => undefined);
+      // The first commit (README.md) and four more, each its own pack.
+      expect(await packCount(dir)).to.equal(5);
+      await writeFile(gcPid, `${spawnSync('true').pid} ${os.hostname()}`);
+      oids.push(...(await commitVersions(repo, 1, 1)));
+      await repo.serialize(async () => undefined);
+      expect(await repo.readAt(oids[0], `${POSTS}/entry-0.md`)).to.equal(entry(0, 0));
+    });
+    expect(await packCount(dir)).to.equal(1);
     await git(dir, ['fsck', '--strict', '--no-progress']);
   });
 

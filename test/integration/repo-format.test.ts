@@ -5,7 +5,7 @@
 // object) refused instead of being written over.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -157,6 +157,21 @@ describe('content repository format', () => {
       await repo.close();
       await writeFile(path.join(dir, '.git/HEAD'), 'nonsense\n');
       expect((await refusal(dir)).message).to.contain('HEAD');
+    });
+
+    it('answers internal_error for a history read from a damaged pack, naming it, and keeps committing', async () => {
+      const repo = await ContentRepo.open(dir, { packing: false });
+      const first = await commit(repo, 'a.md', 'A\n');
+      const packDir = path.join(dir, '.git/objects/pack');
+      for (const name of await readdir(packDir)) if (name.endsWith('.pack')) await truncate(path.join(packDir, name), 12);
+      await commit(repo, 'a.md', 'A changed\n');
+      // The working tree no longer holds the first version: it must come from the damaged pack.
+      const error = await caughtAppError(repo.readAt(first.oid, 'a.md'));
+      expect(error.code).to.equal('internal_error');
+      expect(error.message).to.match(/damaged: the pack pack-[0-9a-f]{40}/);
+      const next = await commit(repo, 'b.md', 'B\n');
+      expect(await repo.readAt(next.oid, 'b.md')).to.equal('B\n');
+      await repo.close();
     });
 
     // A developer's commits leave loose objects (the server writes packs: git/commit-packs.ts).

@@ -66,7 +66,7 @@ export class CommitPacks {
 
   /** Whether enough commit packs piled up for rollUp(). */
   get rollUpDue(): boolean {
-    return this.waiting.length >= this.packsPerRollUp || this.waiting.reduce((total, pack) => total + pack.bytes, 0) >= BYTES_PER_ROLL_UP;
+    return this.isDue(this.waiting);
   }
 
   /** Roll-up packs written by this process so far, and their bytes; the background packing schedule reads it. */
@@ -84,21 +84,22 @@ export class CommitPacks {
    */
   rollUp(spareBefore = Number.NEGATIVE_INFINITY): void {
     this.waiting = this.waiting.filter(({ name }) => existsSync(path.join(this.packDir, `${name}.idx`)));
-    if (!this.rollUpDue) return;
     const packs = this.waiting.filter(({ writtenAt }) => writtenAt >= spareBefore);
-    if (packs.length < 2) return;
-    const objects = this.planRollUp(packs);
-    const written = writePack(this.packDir, objects);
+    if (!this.isDue(packs)) return;
+    const written = writePack(this.packDir, this.planRollUp(packs));
     this.waiting = this.waiting.filter((pack) => !packs.includes(pack));
     this.rolled = { packs: this.rolled.packs + 1, bytes: this.rolled.bytes + written.bytes };
     this.packs.add(written.name);
-    // The index goes first: git and pack-reader.ts find packs through it.
     this.deleting = Promise.all([this.deleting, this.deletePacks(packs.map(({ name }) => name))]).then(() => undefined);
   }
 
   /** Resolves once the commit packs of past roll-ups are deleted. */
   async settled(): Promise<void> {
     await this.deleting;
+  }
+
+  private isDue(packs: CommitPack[]): boolean {
+    return packs.length >= this.packsPerRollUp || packs.reduce((total, pack) => total + pack.bytes, 0) >= BYTES_PER_ROLL_UP;
   }
 
   // Freeing a file's blocks can take milliseconds (ext4 with online discard),

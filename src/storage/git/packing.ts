@@ -6,11 +6,12 @@
 // new packs are in place before loose copies and old packs go, so no object
 // is ever missing for a reader. Writes never wait for it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { isNotFound } from '../../lib/errno.ts';
+import { errnoCode, isNotFound } from '../../lib/errno.ts';
 import type { Logger } from '../../lib/logger.ts';
 
 /** What the packer needs to know about what this process wrote: loose objects, and packs (commit-packs.ts roll-ups) with their bytes. */
@@ -235,12 +236,28 @@ async function gitVersion(git: GitCommand): Promise<[number, number] | undefined
   }
 }
 
-function isGcRunning(gitdir: string): boolean {
+/**
+ * Whether `git gc` (or `cms gc`) is running on the repository, by git's own
+ * rule: gc.pid ("<pid> <host>") younger than 12 hours, unless it names a
+ * process of this host that is gone.
+ */
+export function isGcRunning(gitdir: string): boolean {
+  let content: string;
   try {
-    return Date.now() - statSync(path.join(gitdir, 'gc.pid')).mtimeMs < GC_PID_FRESH_MS;
+    const file = path.join(gitdir, 'gc.pid');
+    if (Date.now() - statSync(file).mtimeMs >= GC_PID_FRESH_MS) return false;
+    content = readFileSync(file, 'utf8');
   } catch (error) {
     if (isNotFound(error)) return false;
     throw error;
+  }
+  const [pid, host] = content.trim().split(' ');
+  if (host !== hostname() || !/^\d+$/.test(pid)) return true;
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch (error) {
+    return errnoCode(error) === 'EPERM';
   }
 }
 
