@@ -11,6 +11,7 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
 import { encodeDelta } from './delta-encoding.ts';
+import { STORED_ABOVE_BYTES } from './objects.ts';
 import type { GitObjectType } from './objects.ts';
 
 /** An object to pack; `deltaOf` names an object earlier in the same pack to store it as a delta of, when that is smaller. */
@@ -34,9 +35,6 @@ export interface WrittenPack {
 const TYPE_CODES: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 const OFS_DELTA = 6;
 const IDX_MAGIC = 0xff744f63;
-// Like loose objects (objects.ts): bodies above this size are stored
-// uncompressed when the caller asks for speed; `git gc` recompresses them.
-const STORED_ABOVE_BYTES = 64 * 1024;
 const TEMP_PREFIX = 'tmp_cms_';
 // A temp file this old belongs to no pack still being written.
 const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
