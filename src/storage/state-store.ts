@@ -2,7 +2,8 @@
 // and logs, which never go into the content repo. Each document is one JSON
 // file (`{name}.json`), replaced atomically and readable only by the server's
 // user (0600); logs are JSON-lines files (`{name}.jsonl`) rotated by size.
-import { appendFile, chmod, mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { appendFileSync, renameSync, statSync } from 'node:fs';
+import { chmod, mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
 import { isNotFound } from '../lib/errno.ts';
@@ -106,12 +107,10 @@ export class StateStore {
       const written = this.queue.run(`log:${name}`, async () => {
         // Lines from now on go to the next append.
         this.pendingLines.delete(name);
-        const size = await stat(file).then(
-          (info) => info.size,
-          () => 0,
-        );
-        if (size >= this.logRotateBytes) await rename(file, `${file}.1`);
-        await appendFile(file, lines.map((text) => `${text.replace(/[\r\n]+/g, ' ')}\n`).join(''), { mode: FILE_MODE });
+        // Synchronous calls: a log line is a small append to a file in the
+        // page cache, cheaper than four thread-pool round trips per write.
+        if (sizeOf(file) >= this.logRotateBytes) renameSync(file, `${file}.1`);
+        appendFileSync(file, lines.map((text) => `${text.replace(/[\r\n]+/g, ' ')}\n`).join(''), { mode: FILE_MODE });
       });
       batch = { lines, written };
       this.pendingLines.set(name, batch);
@@ -141,5 +140,15 @@ export class StateStore {
   private fileOf(name: string, extension: string): string {
     if (!isSafeSegment(name)) throw new AppError('internal_error', `The state document name "${name}" is not a safe file name.`);
     return path.join(this.dir, name + extension);
+  }
+}
+
+// A file's size; 0 when it does not exist (yet).
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch (error) {
+    if (isNotFound(error)) return 0;
+    throw error;
   }
 }
