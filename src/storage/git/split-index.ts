@@ -28,8 +28,10 @@ const SHARED_FILES_KEPT = 2;
 // a burst of commits), long enough for V8 to promote it, and a megabyte of
 // old-generation garbage per write made V8 run a full collection every few
 // hundred milliseconds during sequential creates. Each commit copies the
-// changes (a map of this many entries at most), so the bound stays small.
-const PLAIN_CHANGES_KEPT = 1024;
+// changes and each write looks every one of them up in the base, so the bound
+// stays small: at 256 a write costs about what the full copy did, and the
+// base is rebuilt (one promoted copy) once per 256 changes.
+const PLAIN_CHANGES_KEPT = 256;
 // git refreshes a shared index's mtime whenever it reads it, so a file older
 // than this is used by no git process that is still running.
 const SHARED_FILE_MIN_AGE_MS = 30_000;
