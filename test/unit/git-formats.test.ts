@@ -154,7 +154,7 @@ describe('git formats', () => {
         const base = GitIndex.EMPTY.edit(posts.map((file) => ({ path: file, entry: entry(file) })));
         // Like a run of single-file commits spread over the folder: new files, changed files and deleted ones.
         const added = (i: number) => `posts/p${String(2 * i).padStart(4, '0')}a.md`;
-        const edits = Array.from({ length: 600 }, (_, i) =>
+        const edits = Array.from({ length: 1500 }, (_, i) =>
           i % 3 === 0 ? { path: added(i), entry: entry(added(i)) } : { path: posts[2 * i + 1], entry: i % 3 === 1 ? entry(posts[2 * i + 1], OTHER_BLOB) : null },
         );
         let state = SplitIndex.fromFull(base);
@@ -164,25 +164,28 @@ describe('git formats', () => {
         for (const [i, edit] of edits.entries()) {
           state = state.edit([edit]);
           reference = reference.edit([edit]);
-          if (i % 100 !== 99) continue;
+          if (i % 250 !== 249 && i !== 1000) continue;
           const prepared = await state.prepare(dir, false);
           expect(Buffer.concat(prepared.chunks).equals(Buffer.concat(reference.toChunks()))).to.equal(true);
           chunkCounts.push(prepared.chunks.length);
           state = prepared.index;
-          if (i === 199) written = prepared.chunks;
+          if (i === 1000) written = prepared.chunks;
         }
-        // 100 and 200 changes are written as slices; past 256 the base is rebuilt (header, entries, checksum) and slicing starts over.
-        expect(chunkCounts.slice(0, 6).map((count) => count > 3)).to.deep.equal([true, true, false, true, true, false]);
+        // Up to 1024 changes are written as slices (more than one writev takes at once); then the base is rebuilt: one chunk of entries.
+        expect(chunkCounts.slice(0, 5).every((count) => count > 3)).to.equal(true);
+        expect(chunkCounts[4]).to.be.greaterThan(1024);
+        expect(chunkCounts[5]).to.equal(3);
+        expect(chunkCounts[6]).to.be.greaterThan(3);
         const file = path.join(dir, '.git', 'index');
         const fd = openSync(file, 'w');
         try {
-          writevSync(fd, written);
+          expect(writevSync(fd, written)).to.equal(written.reduce((total, chunk) => total + chunk.length, 0));
         } finally {
           closeSync(fd);
         }
         const { stdout } = await run('git', ['ls-files', '--stage'], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
         const expected = new Map(posts.map((file) => [file, BLOB]));
-        for (const edit of edits.slice(0, 200)) {
+        for (const edit of edits.slice(0, 1001)) {
           if (edit.entry === null) expected.delete(edit.path);
           else expected.set(edit.path, edit.entry.toString('hex', 40, 60));
         }
