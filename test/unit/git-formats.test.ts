@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { execFile } from 'node:child_process';
+import { closeSync, openSync, writevSync } from 'node:fs';
 import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -138,6 +139,59 @@ describe('git formats', () => {
         await writeFile(path.join(dir, 'index'), '');
         await SplitIndex.prune(dir, path.join(dir, 'sharedindex.current'), now);
         expect((await readdir(dir)).sort()).to.deep.equal(['index', 'sharedindex.current', 'sharedindex.recent', 'sharedindex_0a1b2c']);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe('SplitIndex as a plain index', () => {
+    it('writes the bytes of the full index from slices, which git reads, and rebuilds its base once the changes pile up', async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'plain-index-'));
+      try {
+        await run('git', ['init', '-q', dir]);
+        const entry = (file: string, oid = BLOB) => encodeIndexEntry(file, oid, 0o100644);
+        const posts = Array.from({ length: 4000 }, (_, i) => `posts/p${String(i).padStart(4, '0')}.md`);
+        const base = GitIndex.EMPTY.edit(posts.map((file) => ({ path: file, entry: entry(file) })));
+        // Like a run of single-file commits spread over the folder: new files, changed files and deleted ones.
+        const added = (i: number) => `posts/p${String(2 * i).padStart(4, '0')}a.md`;
+        const edits = Array.from({ length: 1500 }, (_, i) =>
+          i % 3 === 0 ? { path: added(i), entry: entry(added(i)) } : { path: posts[2 * i + 1], entry: i % 3 === 1 ? entry(posts[2 * i + 1], OTHER_BLOB) : null },
+        );
+        let state = SplitIndex.fromFull(base);
+        let reference = base;
+        const chunkCounts: number[] = [];
+        let written: Buffer[] = [];
+        for (const [i, edit] of edits.entries()) {
+          state = state.edit([edit]);
+          reference = reference.edit([edit]);
+          if (i % 250 !== 249 && i !== 1000) continue;
+          const prepared = await state.prepare(dir, false);
+          expect(Buffer.concat(prepared.chunks).equals(Buffer.concat(reference.toChunks()))).to.equal(true);
+          chunkCounts.push(prepared.chunks.length);
+          state = prepared.index;
+          if (i === 1000) written = prepared.chunks;
+        }
+        // Up to 1024 changes are written as slices (more than one writev takes at once); then the base is rebuilt: one chunk of entries.
+        expect(chunkCounts.slice(0, 5).every((count) => count > 3)).to.equal(true);
+        expect(chunkCounts[4]).to.be.greaterThan(1024);
+        expect(chunkCounts[5]).to.equal(3);
+        expect(chunkCounts[6]).to.be.greaterThan(3);
+        const file = path.join(dir, '.git', 'index');
+        const fd = openSync(file, 'w');
+        try {
+          expect(writevSync(fd, written)).to.equal(written.reduce((total, chunk) => total + chunk.length, 0));
+        } finally {
+          closeSync(fd);
+        }
+        const { stdout } = await run('git', ['ls-files', '--stage'], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
+        const expected = new Map(posts.map((file) => [file, BLOB]));
+        for (const edit of edits.slice(0, 1001)) {
+          if (edit.entry === null) expected.delete(edit.path);
+          else expected.set(edit.path, edit.entry.toString('hex', 40, 60));
+        }
+        const listed = stdout.trim().split('\n').map((line) => line.split(/\s+/));
+        expect(listed.map(([, oid, , file]) => [file, oid])).to.deep.equal([...expected].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
