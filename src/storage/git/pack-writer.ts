@@ -35,6 +35,8 @@ export interface WrittenPack {
 const TYPE_CODES: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 const OFS_DELTA = 6;
 const IDX_MAGIC = 0xff744f63;
+// Room for zlib's framing beyond the input, so one output chunk holds it.
+const CHUNK_SLACK_BYTES = 1024;
 const TEMP_PREFIX = 'tmp_cms_';
 // A temp file this old belongs to no pack still being written.
 const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
@@ -56,12 +58,16 @@ export function writePack(packDir: string, objects: PackObject[], options: { fas
   const reusable = new Map<string, Buffer>();
   let offset = header.length;
   for (const object of objects) {
-    const { entry, whole } = encodeEntry(object, offset, offsets, options.fast ?? false);
+    const { parts, whole } = encodeEntry(object, offset, offsets, options.fast ?? false);
     offsets.set(object.oid, offset);
-    entries.push({ oid: Buffer.from(object.oid, 'hex'), offset, crc: crc32(entry) });
-    if (whole) reusable.set(object.oid, entry);
-    chunks.push(entry);
-    offset += entry.length;
+    let crc = 0;
+    for (const part of parts) {
+      crc = crc32(part, crc);
+      chunks.push(part);
+      offset += part.length;
+    }
+    entries.push({ oid: Buffer.from(object.oid, 'hex'), offset: offsets.get(object.oid) ?? 0, crc });
+    if (whole) reusable.set(object.oid, parts.length === 1 ? parts[0] : Buffer.concat(parts));
   }
   const hash = createHash('sha1');
   for (const chunk of chunks) hash.update(chunk);
@@ -101,17 +107,24 @@ export function removeStalePackTemps(packDir: string, minAgeMs = STALE_TEMP_AGE_
 }
 
 // The entry's header (type and size, plus the distance back to the delta
-// base), then the deflated body or delta; `whole` when it is the object
+// base), then the deflated body or delta, as parts written one after the
+// other (a large body is not copied again); `whole` when it is the object
 // compressed as any pack would store it (not a delta, not stored for speed).
-function encodeEntry(object: PackObject, offset: number, offsets: Map<string, number>, fast: boolean): { entry: Buffer; whole: boolean } {
+function encodeEntry(object: PackObject, offset: number, offsets: Map<string, number>, fast: boolean): { parts: Buffer[]; whole: boolean } {
   const baseOffset = object.deltaOf === undefined ? undefined : offsets.get(object.deltaOf.oid);
   const delta = baseOffset === undefined || object.deltaOf === undefined ? undefined : encodeDelta(object.deltaOf.body, object.body);
   if (delta !== undefined && baseOffset !== undefined) {
-    return { entry: Buffer.concat([typeAndSize(OFS_DELTA, delta.length), baseDistance(offset - baseOffset), deflateSync(delta, { level: 1 })]), whole: false };
+    return { parts: [typeAndSize(OFS_DELTA, delta.length), baseDistance(offset - baseOffset), deflate(delta, 1)], whole: false };
   }
-  if (object.entry !== undefined) return { entry: object.entry, whole: true };
+  if (object.entry !== undefined) return { parts: [object.entry], whole: true };
   const stored = fast && object.body.length > STORED_ABOVE_BYTES;
-  return { entry: Buffer.concat([typeAndSize(TYPE_CODES[object.type], object.body.length), deflateSync(object.body, { level: stored ? 0 : 1 })]), whole: !stored };
+  return { parts: [typeAndSize(TYPE_CODES[object.type], object.body.length), deflate(object.body, stored ? 0 : 1)], whole: !stored };
+}
+
+// One output buffer about the input's size instead of zlib's 16 KiB chunks,
+// which cost a 16 KiB allocation per small object and a concatenation per large one.
+function deflate(data: Uint8Array, level: number): Buffer {
+  return deflateSync(data, { level, chunkSize: data.length + CHUNK_SLACK_BYTES });
 }
 
 function typeAndSize(type: number, size: number): Buffer {
