@@ -35,7 +35,7 @@ export interface PackRegistry {
 
 /** How many commit packs wait for a roll-up, at most; and how many of their bytes. */
 const PACKS_PER_ROLL_UP = 64;
-const BYTES_PER_ROLL_UP = 32 * 1024 * 1024;
+const BYTES_PER_ROLL_UP = 8 * 1024 * 1024;
 // git's own default (pack.depth): reading the oldest tree of a chain applies this many deltas.
 const MAX_DELTA_DEPTH = 50;
 
