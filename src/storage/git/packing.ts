@@ -146,9 +146,10 @@ export class Packer {
     if (isGcRunning(this.gitdir)) return false;
     // -n: no info/packs file, which only dumb HTTP serving reads.
     const args = ['repack', '-d', '-q', '-n', '--geometric=2'];
-    // git runs at low priority unless it fell behind the writes by two runs or
-    // more: then it gets its fair share, so the repository stays bounded.
-    const prefix = this.isDue(this.packedAt, 3) ? [] : this.lowPriority;
+    // git runs at low priority unless it fell behind the writes by a run or
+    // more: then it gets its fair share, so the repository stays bounded. Commits
+    // that never block on the disk leave a niced git no time on a busy core.
+    const prefix = this.isDue(this.packedAt, 2) ? [] : this.lowPriority;
     // --git-dir names the repository, so a GIT_DIR inherited from a hook never
     // redirects git. A delta window of one finds what matters (each version of
     // a folder's tree against the one before) and fast compression keeps
