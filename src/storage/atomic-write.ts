@@ -1,7 +1,7 @@
 // Crash-safe file replacement: readers see the old file or the new one, never
 // a half-written one. Used for working-tree files, git refs and state files.
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, renameSync, unlinkSync, writeFileSync, writevSync } from 'node:fs';
+import { closeSync, linkSync, openSync, renameSync, unlinkSync, writeFileSync, writevSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../lib/errno.ts';
@@ -105,6 +105,16 @@ export function removeQuietly(file: string): void {
     unlinkSync(file);
   } catch {
     // Already gone, or the folder is unwritable: nothing more to do.
+  }
+}
+
+/** Adds the name `link` for `existing`; false when that fails (no such file, a name already there, no hard links here). */
+export function linkQuietly(existing: string, link: string): boolean {
+  try {
+    linkSync(existing, link);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -11,12 +11,12 @@
 // rewritten whole (~100 bytes per file in the repository), so in a burst of
 // writes to a big repository that write is most of a commit's cost; when to
 // flush is ContentRepo's call (index-write-behind.ts).
-import { appendFileSync, linkSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, renameSync, statSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
-import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
+import { createFileFromChunks, linkQuietly, removeQuietly } from '../atomic-write.ts';
 import type { CommitObject, Identity } from './commit-object.ts';
 import { encodeCommit } from './commit-object.ts';
 import { encodeJournal, readLockFile } from './commit-journal.ts';
@@ -377,15 +377,6 @@ function reflogMessage(commit: CommitObject): string {
 }
 
 // Synchronous like the object writes: the file is a few megabytes at most, bound for the page cache.
-function linkQuietly(existing: string, link: string): boolean {
-  try {
-    linkSync(existing, link);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function stampOf(file: string): string {
   try {
     const info = statSync(file, { bigint: true });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
-import { removeQuietly } from '../atomic-write.ts';
+import { linkQuietly, removeQuietly } from '../atomic-write.ts';
 import { appendReflogs, type ReflogEntry } from './reflog.ts';
 
 /** Where HEAD points: a branch ref (`refs/heads/main`) or `HEAD` itself when detached. */
@@ -33,7 +33,7 @@ const LOCK_POLL_MS = 15;
 const SYMREF_DEPTH = 5;
 const STALE_TEMP_AGE_MS = 60_000;
 // Ref updates write the new value into this file and link it into place as
-// the lock; the replaced ref file becomes the next spare (keepAside()). On
+// the lock; the replaced ref file becomes the next spare (linkQuietly() before the rename). On
 // ext4 (auto_da_alloc), renaming a freshly written file over another first
 // forces the new file's block allocation and writeback, a millisecond or more
 // on a busy disk, and each new file allocates an inode; two inodes taking
@@ -100,7 +100,9 @@ export async function updateRef(gitdir: string, ref: string, next: string, expec
       throw new AppError('conflict', 'The content repository changed while the server was writing; try again.');
     }
     if (options.reflog !== undefined) appendReflogs(gitdir, options.reflog.refs, options.reflog.entry, options.reflog.create);
-    keepAside(file, spare);
+    // The ref file about to be replaced stays linked as the next spare instead
+    // of being freed; without a ref file or hard links, the next update creates one.
+    linkQuietly(file, spare);
     renameSync(lock.path, file);
   } catch (error) {
     lock.release();
@@ -152,7 +154,7 @@ async function placeLockPatiently(source: string, lockPath: string, content: str
 
 // Writes a ref's next value into the spare file, whose disk block was
 // allocated by an earlier update, creating it when there is none. A spare
-// that is also linked elsewhere (a crash between keepAside() and the rename
+// that is also linked elsewhere (a crash between keeping the ref aside and the rename
 // left it as the ref itself) is never written into: it is replaced.
 function writeSpare(spare: string, content: string): void {
   let fd: number | undefined;
@@ -175,15 +177,6 @@ function writeSpare(spare: string, content: string): void {
     if (fstatSync(fd).size > data.length) ftruncateSync(fd, data.length);
   } finally {
     closeSync(fd);
-  }
-}
-
-// The ref file about to be replaced stays linked as the next spare instead of being freed.
-function keepAside(file: string, spare: string): void {
-  try {
-    linkSync(file, spare);
-  } catch {
-    // No ref file yet, or no hard links here: the next update creates a spare.
   }
 }
 
