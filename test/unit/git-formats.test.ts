@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { composeMessage, splitTrailers } from '../../src/storage/git/commit-object.ts';
 import { encodeIndexEntry, GitIndex, IndexFormatError } from '../../src/storage/git/index-file.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
+import { removeStalePackTemps, writePack } from '../../src/storage/git/pack-writer.ts';
 import { decodeEwah, encodeEwah, SplitIndex } from '../../src/storage/git/split-index.ts';
 import { diffTreeViews, FILE_MODE, TREE_MODE, TreeView } from '../../src/storage/git/tree.ts';
 import type { TreeEdit } from '../../src/storage/git/tree.ts';
@@ -240,6 +241,55 @@ describe('git formats', () => {
       const data = Buffer.concat(chunks);
       data[data.length - 1] ^= 0xff;
       expect(() => GitIndex.parse(data)).to.throw(IndexFormatError, 'checksum');
+    });
+  });
+
+  describe('packs', () => {
+    let repo: string;
+    beforeEach(async () => {
+      repo = await mkdtemp(path.join(os.tmpdir(), 'cms-pack-'));
+      await run('git', ['init', '-q', repo]);
+    });
+    afterEach(() => rm(repo, { recursive: true, force: true }));
+
+    const blob = (text: string | Buffer) => prepareObject('blob', Buffer.from(text));
+    const pseudoRandom = (length: number, seed: number) => Buffer.from(Array.from({ length }, (_, i) => (i * 7919 + seed * 104729) % 251));
+
+    it('writes packs git verifies and reads back, with deltas of every shape', async () => {
+      const base = pseudoRandom(200_000, 1);
+      const targets = [
+        Buffer.concat([Buffer.from('inserted at the start'), base]),
+        Buffer.concat([base, Buffer.from('appended')]),
+        // A change past 64 KiB (copy offsets of three bytes) and a middle longer than one insert instruction (127 bytes).
+        Buffer.concat([base.subarray(0, 70_000), pseudoRandom(300, 2), base.subarray(70_100)]),
+        base.subarray(0, 150_000),
+        Buffer.concat([base.subarray(0, 10), base.subarray(199_990)]),
+        pseudoRandom(5_000, 3),
+      ];
+      const baseObject = blob(base);
+      const objects = [baseObject, ...targets.map((target) => ({ ...blob(target), deltaOf: baseObject }))];
+      const written = writePack(path.join(repo, '.git/objects/pack'), objects, { fast: true });
+      const verified = (await run('git', ['-C', repo, 'verify-pack', '-v', `.git/objects/pack/${written.name}.idx`])).stdout;
+      expect(verified).to.contain(`${written.name}.pack: ok`);
+      // Four targets share enough with the base to be deltas; the last two do not.
+      expect(verified).to.match(/chain length = 1: 4 objects/);
+      for (const [i, target] of targets.entries()) {
+        const { stdout } = await run('git', ['-C', repo, 'cat-file', 'blob', objects[i + 1].oid], { encoding: 'buffer', maxBuffer: 1024 * 1024 });
+        expect(Buffer.compare(stdout, target), `target ${i}`).to.equal(0);
+      }
+      await run('git', ['-C', repo, 'fsck', '--strict']);
+    });
+
+    it('removes only its own temp files, and only old ones', async () => {
+      const packDir = path.join(repo, '.git/objects/pack');
+      await writeFile(path.join(packDir, 'tmp_cms_0123456789ab'), 'old');
+      await writeFile(path.join(packDir, 'tmp_cms_ba9876543210'), 'new');
+      await writeFile(path.join(packDir, 'tmp_pack_Xy12Ab'), 'git');
+      const hourAgo = new Date(Date.now() - 61 * 60 * 1000);
+      await utimes(path.join(packDir, 'tmp_cms_0123456789ab'), hourAgo, hourAgo);
+      await utimes(path.join(packDir, 'tmp_pack_Xy12Ab'), hourAgo, hourAgo);
+      removeStalePackTemps(packDir);
+      expect((await readdir(packDir)).sort()).to.deep.equal(['tmp_cms_ba9876543210', 'tmp_pack_Xy12Ab']);
     });
   });
 

@@ -102,7 +102,7 @@ export class TreeWriter {
     for (const folder of [...byFolder.keys()].sort((a, b) => depthOf(b) - depthOf(a))) {
       const view = ((await this.load(folder, folder)) ?? TreeView.EMPTY).edit(byFolder.get(folder) ?? []);
       staged.set(folder, view);
-      const object = view.size > 0 || folder === '' ? prepareObject('tree', view.body) : undefined;
+      const object = view.size > 0 || folder === '' ? { ...prepareObject('tree', view.body), folder } : undefined;
       if (object !== undefined) objects.push(object);
       if (folder === '') {
         rootTree = object?.oid ?? '';
