@@ -2,14 +2,15 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { execFile } from 'node:child_process';
 import { closeSync, openSync, writevSync } from 'node:fs';
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { composeMessage, splitTrailers } from '../../src/storage/git/commit-object.ts';
 import { encodeIndexEntry, GitIndex, IndexFormatError } from '../../src/storage/git/index-file.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
-import { removeStalePackTemps, writePack } from '../../src/storage/git/pack-writer.ts';
+import { encodeDelta } from '../../src/storage/git/delta-encoding.ts';
+import { entryBody, removeStalePackTemps, writePack } from '../../src/storage/git/pack-writer.ts';
 import { decodeEwah, encodeEwah, SplitIndex } from '../../src/storage/git/split-index.ts';
 import { diffTreeViews, FILE_MODE, TREE_MODE, TreeView } from '../../src/storage/git/tree.ts';
 import type { TreeEdit } from '../../src/storage/git/tree.ts';
@@ -267,7 +268,11 @@ describe('git formats', () => {
         pseudoRandom(5_000, 3),
       ];
       const baseObject = blob(base);
-      const objects = [baseObject, ...targets.map((target) => ({ ...blob(target), deltaOf: baseObject }))];
+      const asDelta = (target: Buffer) => {
+        const delta = encodeDelta(base, target);
+        return delta === undefined ? blob(target) : { oid: blob(target).oid, deltaOf: baseObject.oid, delta };
+      };
+      const objects = [baseObject, ...targets.map(asDelta)];
       const written = writePack(path.join(repo, '.git/objects/pack'), objects, { fast: true });
       const verified = (await run('git', ['-C', repo, 'verify-pack', '-v', `.git/objects/pack/${written.name}.idx`])).stdout;
       expect(verified).to.contain(`${written.name}.pack: ok`);
@@ -278,6 +283,20 @@ describe('git formats', () => {
         expect(Buffer.compare(stdout, target), `target ${i}`).to.equal(0);
       }
       await run('git', ['-C', repo, 'fsck', '--strict']);
+    });
+
+    it('says where each entry is and which bodies it stored uncompressed, and reads whole entries back', async () => {
+      const large = blob(pseudoRandom(100_000, 4));
+      const small = blob('a small file\n');
+      const packDir = path.join(repo, '.git/objects/pack');
+      const written = writePack(packDir, [large, small], { fast: true });
+      const pack = await readFile(path.join(packDir, `${written.name}.pack`));
+      for (const object of [large, small]) {
+        const entry = written.entries.get(object.oid);
+        expect(entry?.stored).to.equal(object === large);
+        const bytes = pack.subarray(entry?.offset, (entry?.offset ?? 0) + (entry?.length ?? 0));
+        expect(Buffer.compare(entryBody(bytes), Buffer.from(object.body))).to.equal(0);
+      }
     });
 
     it('removes only its own temp files, and only old ones', async () => {

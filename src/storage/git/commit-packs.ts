@@ -3,26 +3,38 @@
 // pack in which each folder's trees are deltas of the folder's next tree.
 // A commit rewrites the whole tree of every folder on its path, ~46 bytes per
 // entry, so a folder of 10,000 entries costs ~450 KB per commit stored whole;
-// as a delta of its neighbour, a few dozen bytes. The roll-up knows which
-// trees are versions of one folder because it wrote them, so it needs none
-// of git's delta search and keeps the repository small between the
-// background `git repack` runs (packing.ts).
-import { existsSync, mkdirSync } from 'node:fs';
+// as a delta of its neighbour, a few dozen bytes. Each commit computes the
+// delta that rebuilds the tree it replaces from its new one while both are
+// in memory, so the roll-up needs none of git's delta search, and between
+// roll-ups only those deltas and where each entry is are kept: the trees
+// themselves are read back from the commit packs. (Holding a few dozen
+// commits' trees instead grew the malloc heap by ~100 MB through
+// fragmentation.) The background `git repack` (packing.ts) merges roll-ups.
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { PreparedObject } from './objects.ts';
-import { writePack } from './pack-writer.ts';
-import type { PackObject } from './pack-writer.ts';
+import { encodeDelta } from './delta-encoding.ts';
+import type { GitObjectType, PreparedObject } from './objects.ts';
+import { entryBody, writePack } from './pack-writer.ts';
+import type { PackedEntry, PackObject } from './pack-writer.ts';
 
-/** One commit's pack, with its objects kept for the roll-up (reading them back costs more than the roll-up itself). */
+/** An object of a commit pack, as the roll-up needs it. */
+interface PackedObject extends PackedEntry {
+  oid: string;
+  type: GitObjectType;
+  /** For a tree: the folder it lists. */
+  folder?: string;
+  /** For a tree: a delta that rebuilds the tree it replaced in its folder (`oid`) from this one. */
+  replaced?: { oid: string; delta: Buffer };
+}
+
+/** One commit's pack. */
 interface CommitPack {
   name: string;
   bytes: number;
   /** performance.now() when it was written. */
   writtenAt: number;
-  objects: PreparedObject[];
-  /** Their compressed entries, which the roll-up copies. */
-  entries: Map<string, Buffer>;
+  objects: PackedObject[];
 }
 
 /** The pack reader, told of the packs a CommitPacks writes and deletes. */
@@ -61,7 +73,12 @@ export class CommitPacks {
     }
     const written = writePack(this.packDir, objects, { fast: true });
     this.packs.add(written.name);
-    this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects, entries: written.entries });
+    const packed = objects.map(({ oid, type, body, folder, replaces }): PackedObject => {
+      const entry = written.entries.get(oid) as PackedEntry;
+      const delta = replaces === undefined ? undefined : encodeDelta(body, replaces.body);
+      return { oid, type, ...entry, folder, replaced: delta === undefined || replaces === undefined ? undefined : { oid: replaces.oid, delta } };
+    });
+    this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: packed });
   }
 
   /** Whether enough commit packs piled up for rollUp(). */
@@ -113,32 +130,60 @@ export class CommitPacks {
   }
 
   // Every object once; each folder's trees newest first, each a delta of the
-  // one before it in the pack (its next version), a full copy every
-  // MAX_DELTA_DEPTH trees so no chain grows longer.
+  // one before it in the pack (its next version), stored whole when the
+  // chain would grow longer than MAX_DELTA_DEPTH or the next version's delta
+  // is not for it (packs between them were taken by a `git repack`).
   private planRollUp(packs: CommitPack[]): PackObject[] {
     const seen = new Set<string>();
-    const versions = new Map<string, PackObject[]>();
+    const versions = new Map<string, { pack: string; object: PackedObject }[]>();
     const planned: PackObject[] = [];
-    for (const { objects, entries } of packs) {
-      for (const object of objects) {
-        if (seen.has(object.oid)) continue;
-        seen.add(object.oid);
-        const packed = { ...object, entry: entries.get(object.oid) };
-        if (object.folder === undefined) planned.push(packed);
-        else if (versions.has(object.folder)) versions.get(object.folder)?.push(packed);
-        else versions.set(object.folder, [packed]);
+    const entries = new EntryFiles(this.packDir);
+    try {
+      for (const { name, objects } of packs) {
+        for (const object of objects) {
+          if (seen.has(object.oid)) continue;
+          seen.add(object.oid);
+          if (object.folder === undefined) planned.push(entries.whole(name, object));
+          else if (versions.has(object.folder)) versions.get(object.folder)?.push({ pack: name, object });
+          else versions.set(object.folder, [{ pack: name, object }]);
+        }
       }
-    }
-    for (const trees of versions.values()) {
-      let next: PackObject | undefined;
-      let depth = 0;
-      for (const tree of trees.reverse()) {
-        const deltaOf = next !== undefined && depth < MAX_DELTA_DEPTH ? next : undefined;
-        depth = deltaOf === undefined ? 0 : depth + 1;
-        planned.push({ ...tree, deltaOf });
-        next = tree;
+      for (const trees of versions.values()) {
+        let next: PackedObject | undefined;
+        let depth = 0;
+        for (const { pack, object } of trees.reverse()) {
+          const delta = next?.replaced?.oid === object.oid && depth < MAX_DELTA_DEPTH ? next.replaced.delta : undefined;
+          depth = delta === undefined ? 0 : depth + 1;
+          planned.push(delta === undefined || next === undefined ? entries.whole(pack, object) : { oid: object.oid, deltaOf: next.oid, delta });
+          next = object;
+        }
       }
+    } finally {
+      entries.close();
     }
     return planned;
+  }
+}
+
+/** Reads whole entries back from commit packs, the pack files each opened once. */
+class EntryFiles {
+  private readonly open = new Map<string, number>();
+
+  constructor(private readonly packDir: string) {}
+
+  /** The object as a roll-up stores it: its entry copied, or its body to compress when the commit pack stored it uncompressed. */
+  whole(pack: string, { oid, type, offset, length, stored }: PackedObject): PackObject {
+    let fd = this.open.get(pack);
+    if (fd === undefined) {
+      fd = openSync(path.join(this.packDir, `${pack}.pack`), 'r');
+      this.open.set(pack, fd);
+    }
+    const entry = Buffer.allocUnsafe(length);
+    if (readSync(fd, entry, 0, length, offset) !== length) throw new Error(`the pack ${pack} ends before its object ${oid}`);
+    return stored ? { oid, type, body: entryBody(entry) } : { oid, entry };
+  }
+
+  close(): void {
+    for (const fd of this.open.values()) closeSync(fd);
   }
 }

@@ -44,8 +44,9 @@ export interface PreparedObject {
   oid: string;
   type: GitObjectType;
   body: Uint8Array;
-  /** For a tree: the folder it lists, so packs can store it as a delta of that folder's previous tree. */
+  /** For a tree: the folder it lists, and the tree it replaces there, so a pack can store that one as a delta of this one. */
   folder?: string;
+  replaces?: { oid: string; body: Uint8Array };
 }
 
 /** Hashes `body` as an object of `type` without writing it; ObjectStore.writeAll() stores it. */

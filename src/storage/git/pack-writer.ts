@@ -8,28 +8,30 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
-import { encodeDelta } from './delta-encoding.ts';
 import { STORED_ABOVE_BYTES } from './objects.ts';
 import type { GitObjectType } from './objects.ts';
 
-/** An object to pack; `deltaOf` names an object earlier in the same pack to store it as a delta of, when that is smaller. */
-export interface PackObject {
-  oid: string;
-  type: GitObjectType;
-  body: Uint8Array;
-  deltaOf?: { oid: string; body: Uint8Array };
-  /** Its entry in an earlier pack (WrittenPack.entries), copied as it is unless the object becomes a delta. */
-  entry?: Buffer;
+/**
+ * An object to pack: its body, compressed here; its entry in another pack,
+ * copied as it is; or a delta that rebuilds it from `deltaOf`, an object
+ * earlier in the same pack.
+ */
+export type PackObject = { oid: string; type: GitObjectType; body: Uint8Array } | { oid: string; entry: Buffer } | { oid: string; deltaOf: string; delta: Buffer };
+
+/** Where an object's entry is in a written `.pack`, and whether its body was stored uncompressed (`fast`). */
+export interface PackedEntry {
+  offset: number;
+  length: number;
+  stored: boolean;
 }
 
-/** A pack in place: its name (`pack-<checksum>`, no extension) and the bytes of both files. */
+/** A pack in place: its name (`pack-<checksum>`, no extension), the bytes of both files, and its entries by object id. */
 export interface WrittenPack {
   name: string;
   bytes: number;
-  /** The entries of whole objects compressed as any pack would store them, by id: a later pack can copy them instead of compressing again. */
-  entries: Map<string, Buffer>;
+  entries: Map<string, PackedEntry>;
 }
 
 const TYPE_CODES: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
@@ -54,27 +56,28 @@ export function writePack(packDir: string, objects: PackObject[], options: { fas
   header.writeUInt32BE(objects.length, 8);
   const chunks: Buffer[] = [header];
   const offsets = new Map<string, number>();
-  const entries: { oid: Buffer; offset: number; crc: number }[] = [];
-  const reusable = new Map<string, Buffer>();
+  const indexed: { oid: Buffer; offset: number; crc: number }[] = [];
+  const entries = new Map<string, PackedEntry>();
   let offset = header.length;
   for (const object of objects) {
-    const { parts, whole } = encodeEntry(object, offset, offsets, options.fast ?? false);
-    offsets.set(object.oid, offset);
+    const { parts, stored } = encodeEntry(object, offset, offsets, options.fast ?? false);
+    const start = offset;
+    offsets.set(object.oid, start);
     let crc = 0;
     for (const part of parts) {
       crc = crc32(part, crc);
       chunks.push(part);
       offset += part.length;
     }
-    entries.push({ oid: Buffer.from(object.oid, 'hex'), offset: offsets.get(object.oid) ?? 0, crc });
-    if (whole) reusable.set(object.oid, parts.length === 1 ? parts[0] : Buffer.concat(parts));
+    indexed.push({ oid: Buffer.from(object.oid, 'hex'), offset: start, crc });
+    entries.set(object.oid, { offset: start, length: offset - start, stored });
   }
   const hash = createHash('sha1');
   for (const chunk of chunks) hash.update(chunk);
   const checksum = hash.digest();
   chunks.push(checksum);
   const name = `pack-${checksum.toString('hex')}`;
-  const index = encodeIndex(entries, checksum);
+  const index = encodeIndex(indexed, checksum);
   const packTemp = tempPath(packDir);
   const indexTemp = tempPath(packDir);
   try {
@@ -87,7 +90,7 @@ export function writePack(packDir: string, objects: PackObject[], options: { fas
     removeQuietly(indexTemp);
     throw error;
   }
-  return { name, bytes: offset + checksum.length + index.length, entries: reusable };
+  return { name, bytes: offset + checksum.length + index.length, entries };
 }
 
 /** Removes temp files of packs whose writer died before renaming them (older than an hour unless `minAgeMs` says otherwise). */
@@ -108,17 +111,16 @@ export function removeStalePackTemps(packDir: string, minAgeMs = STALE_TEMP_AGE_
 
 // The entry's header (type and size, plus the distance back to the delta
 // base), then the deflated body or delta, as parts written one after the
-// other (a large body is not copied again); `whole` when it is the object
-// compressed as any pack would store it (not a delta, not stored for speed).
-function encodeEntry(object: PackObject, offset: number, offsets: Map<string, number>, fast: boolean): { parts: Buffer[]; whole: boolean } {
-  const baseOffset = object.deltaOf === undefined ? undefined : offsets.get(object.deltaOf.oid);
-  const delta = baseOffset === undefined || object.deltaOf === undefined ? undefined : encodeDelta(object.deltaOf.body, object.body);
-  if (delta !== undefined && baseOffset !== undefined) {
-    return { parts: [typeAndSize(OFS_DELTA, delta.length), baseDistance(offset - baseOffset), deflate(delta, 1)], whole: false };
+// other (a large body is not copied again).
+function encodeEntry(object: PackObject, offset: number, offsets: Map<string, number>, fast: boolean): { parts: Buffer[]; stored: boolean } {
+  if ('entry' in object) return { parts: [object.entry], stored: false };
+  if ('delta' in object) {
+    const baseOffset = offsets.get(object.deltaOf);
+    if (baseOffset === undefined) throw new Error(`the delta base ${object.deltaOf} is not earlier in the pack`);
+    return { parts: [typeAndSize(OFS_DELTA, object.delta.length), baseDistance(offset - baseOffset), deflate(object.delta, 1)], stored: false };
   }
-  if (object.entry !== undefined) return { parts: [object.entry], whole: true };
   const stored = fast && object.body.length > STORED_ABOVE_BYTES;
-  return { parts: [typeAndSize(TYPE_CODES[object.type], object.body.length), deflate(object.body, stored ? 0 : 1)], whole: !stored };
+  return { parts: [typeAndSize(TYPE_CODES[object.type], object.body.length), deflate(object.body, stored ? 0 : 1)], stored };
 }
 
 // One output buffer about the input's size instead of zlib's 16 KiB chunks,
@@ -197,4 +199,15 @@ function statSafe(file: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The body of a whole (not delta) entry as writePack() made it: the type-and-size header, then one zlib stream. */
+export function entryBody(entry: Buffer): Buffer {
+  let p = 0;
+  let size = entry[p] & 0x0f;
+  for (let shift = 4; entry[p] & 0x80; shift += 7) {
+    p += 1;
+    size += (entry[p] & 0x7f) * 2 ** shift;
+  }
+  return inflateSync(entry.subarray(p + 1), { chunkSize: size + CHUNK_SLACK_BYTES });
 }
