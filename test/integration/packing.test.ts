@@ -83,7 +83,8 @@ describe('packing the content repository', () => {
     const noGit = { objectsPerRun: 1e9, bytesPerRun: 1e12, packsPerRun: 1e9 };
     const versions: { oid: string; text: string }[] = [];
     await withRepo({ packing: { ...noGit, commitsPerRollUp: 5 } }, async (repo) => {
-      const seed = Array.from({ length: 200 }, (_, i) => ({ path: `${POSTS}/entry-${i}.md`, content: entry(i, 0) }));
+      // Enough entries for a folder tree over 64 KiB, which commit packs store uncompressed in blocks.
+      const seed = Array.from({ length: 2000 }, (_, i) => ({ path: `${POSTS}/entry-${i}.md`, content: entry(i, 0) }));
       await repo.serialize(() => repo.commitChanges({ changes: seed, message: 'Seed', author: AUTHOR }));
       for (let version = 1; version <= 9; version += 1) {
         const text = entry(version, version);
@@ -105,6 +106,7 @@ describe('packing the content repository', () => {
     const deltas = postsTrees.filter((oid) => stored.get(oid)?.length === 7);
     // Two roll-ups, of four and five versions of the folder (the first commit has none); the last commit's own pack holds it whole.
     expect(new Set(postsTrees).size).to.equal(10);
+    expect(Number(await git(dir, ['cat-file', '-s', postsTrees[9]]))).to.be.greaterThan(64 * 1024);
     expect(deltas).to.have.length(7);
     expect(deltas.every((oid) => Number(stored.get(oid)?.[3]) < 100)).to.equal(true);
     expect(await git(dir, ['status', '--porcelain'])).to.equal('');

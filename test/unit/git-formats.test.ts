@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { execFile } from 'node:child_process';
 import { closeSync, openSync, writevSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,9 +10,10 @@ import { promisify } from 'node:util';
 import { composeMessage, splitTrailers } from '../../src/storage/git/commit-object.ts';
 import { encodeIndexEntry, GitIndex, IndexFormatError } from '../../src/storage/git/index-file.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
-import { encodeDelta } from '../../src/storage/git/delta-encoding.ts';
+import { encodeDelta, sharedEnds } from '../../src/storage/git/delta-encoding.ts';
 import { entryBody, removeStalePackTemps, writePack } from '../../src/storage/git/pack-writer.ts';
 import { decodeEwah, encodeEwah, SplitIndex } from '../../src/storage/git/split-index.ts';
+import { blocksOf, reframe, storedStream } from '../../src/storage/git/stored-blocks.ts';
 import { diffTreeViews, FILE_MODE, TREE_MODE, TreeView } from '../../src/storage/git/tree.ts';
 import type { TreeEdit } from '../../src/storage/git/tree.ts';
 
@@ -299,6 +301,25 @@ describe('git formats', () => {
       }
     });
 
+    it('stores a large body as uncompressed blocks cut from the last version, which git reads', async () => {
+      let body = pseudoRandom(100_000, 5);
+      let blocks = blocksOf(body);
+      const versions = [];
+      for (let i = 0; i < 20; i += 1) {
+        const at = (i * 7919) % body.length;
+        const next = Buffer.concat([body.subarray(0, at), pseudoRandom(40 + i, i), body.subarray(Math.min(body.length, at + (i % 3) * 30))]);
+        const { prefix, suffix } = sharedEnds(body, next);
+        blocks = reframe(blocks, next, prefix, suffix);
+        body = next;
+        versions.push({ ...blob(body), blocks });
+      }
+      const written = writePack(path.join(repo, '.git/objects/pack'), versions);
+      expect([...written.entries.values()].every(({ stored }) => stored)).to.equal(true);
+      expect((await run('git', ['-C', repo, 'verify-pack', `.git/objects/pack/${written.name}.idx`])).stderr).to.equal('');
+      const { stdout } = await run('git', ['-C', repo, 'cat-file', 'blob', versions[19].oid], { encoding: 'buffer', maxBuffer: 1024 * 1024 });
+      expect(Buffer.compare(stdout, body)).to.equal(0);
+    });
+
     it('removes only its own temp files, and only old ones', async () => {
       const packDir = path.join(repo, '.git/objects/pack');
       await writeFile(path.join(packDir, 'tmp_cms_0123456789ab'), 'old');
@@ -309,6 +330,32 @@ describe('git formats', () => {
       await utimes(path.join(packDir, 'tmp_pack_Xy12Ab'), hourAgo, hourAgo);
       removeStalePackTemps(packDir);
       expect((await readdir(packDir)).sort()).to.deep.equal(['tmp_cms_ba9876543210', 'tmp_pack_Xy12Ab']);
+    });
+  });
+
+  describe('stored blocks', () => {
+    it('frame any series of edits as a zlib stream of the body, reusing the blocks the edits leave alone', () => {
+      const edit = fc.record({ at: fc.nat(), removed: fc.nat({ max: 20_000 }), inserted: fc.uint8Array({ maxLength: 300 }) });
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 60_000 }), fc.array(edit, { maxLength: 12 }), (start, edits) => {
+          let body = Buffer.from(start);
+          let blocks = blocksOf(body);
+          for (const { at, removed, inserted } of edits) {
+            const from = body.length === 0 ? 0 : at % body.length;
+            const next = Buffer.concat([body.subarray(0, from), inserted, body.subarray(Math.min(body.length, from + removed))]);
+            const { prefix, suffix } = sharedEnds(body, next);
+            const previous = new Set(blocks.sums.map((sum, i) => `${sum}/${blocks.lengths[i]}`));
+            blocks = reframe(blocks, next, prefix, suffix);
+            body = next;
+            expect(Buffer.compare(inflateSync(Buffer.concat(storedStream(body, blocks))), body)).to.equal(0);
+            expect(blocks.lengths.reduce((total, length) => total + length, 0)).to.equal(body.length);
+            // A small edit cuts at most the few blocks around it anew.
+            const fresh = blocks.sums.filter((sum, i) => !previous.has(`${sum}/${blocks.lengths[i]}`)).length;
+            if (inserted.length + removed < 1000) expect(fresh).to.be.at.most(3);
+          }
+        }),
+        { numRuns: 150 },
+      );
     });
   });
 

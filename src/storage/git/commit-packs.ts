@@ -13,10 +13,13 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { encodeDelta } from './delta-encoding.ts';
+import { encodeDelta, sharedEnds } from './delta-encoding.ts';
+import { STORED_ABOVE_BYTES } from './objects.ts';
 import type { GitObjectType, PreparedObject } from './objects.ts';
 import { entryBody, writePack } from './pack-writer.ts';
 import type { PackedEntry, PackObject } from './pack-writer.ts';
+import { blocksOf, reframe } from './stored-blocks.ts';
+import type { StoredBlocks } from './stored-blocks.ts';
 
 /** An object of a commit pack, as the roll-up needs it. */
 interface PackedObject extends PackedEntry {
@@ -54,6 +57,8 @@ const MAX_DELTA_DEPTH = 50;
 /** Writes commits' objects as packs and rolls those packs up; callers serialize calls (the repository's write queue). */
 export class CommitPacks {
   private waiting: CommitPack[] = [];
+  // Each folder's last large tree and how it was cut into stored blocks.
+  private readonly framings = new Map<string, { oid: string; blocks: StoredBlocks }>();
   private folderChecked = false;
   private deleting: Promise<void> = Promise.resolve();
   private rolled = { packs: 0, bytes: 0 };
@@ -71,14 +76,11 @@ export class CommitPacks {
       mkdirSync(this.packDir, { recursive: true });
       this.folderChecked = true;
     }
-    const written = writePack(this.packDir, objects, { fast: true });
+    const prepared = objects.map((object) => this.prepare(object));
+    const written = writePack(this.packDir, prepared.map(({ packed }) => packed), { fast: true });
     this.packs.add(written.name);
-    const packed = objects.map(({ oid, type, body, folder, replaces }): PackedObject => {
-      const entry = written.entries.get(oid) as PackedEntry;
-      const delta = replaces === undefined ? undefined : encodeDelta(body, replaces.body);
-      return { oid, type, ...entry, folder, replaced: delta === undefined || replaces === undefined ? undefined : { oid: replaces.oid, delta } };
-    });
-    this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: packed });
+    const objectsOfPack = prepared.map(({ packed: { oid }, type, folder, replaced }): PackedObject => ({ oid, type, ...(written.entries.get(oid) as PackedEntry), folder, replaced }));
+    this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: objectsOfPack });
   }
 
   /** Whether enough commit packs piled up for rollUp(). */
@@ -113,6 +115,20 @@ export class CommitPacks {
   /** Resolves once the commit packs of past roll-ups are deleted. */
   async settled(): Promise<void> {
     await this.deleting;
+  }
+
+  // The delta that rebuilds the tree an object replaces, and for a large
+  // folder tree its stored blocks, framed from the folder's last ones when
+  // this tree replaces the last one framed.
+  private prepare({ oid, type, body, folder, replaces }: PreparedObject): { packed: PackObject; type: GitObjectType; folder?: string; replaced?: PackedObject['replaced'] } {
+    const ends = replaces === undefined ? undefined : sharedEnds(body, replaces.body);
+    const delta = replaces === undefined ? undefined : encodeDelta(body, replaces.body, ends);
+    const replaced = replaces === undefined || delta === undefined ? undefined : { oid: replaces.oid, delta };
+    if (folder === undefined || body.length <= STORED_ABOVE_BYTES) return { packed: { oid, type, body }, type, folder, replaced };
+    const last = this.framings.get(folder);
+    const blocks = last !== undefined && ends !== undefined && last.oid === replaces?.oid ? reframe(last.blocks, body, ends.prefix, ends.suffix) : blocksOf(body);
+    this.framings.set(folder, { oid, blocks });
+    return { packed: { oid, type, body, blocks }, type, folder, replaced };
   }
 
   private isDue(packs: CommitPack[]): boolean {

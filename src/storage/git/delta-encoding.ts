@@ -11,14 +11,23 @@ const MAX_INSERT = 0x7f;
 // Below this many shared bytes a delta saves nothing worth a chain.
 const MIN_SHARED = 64;
 
+/** How many bytes `a` and `b` share at the start, and after those at the end. */
+export interface SharedEnds {
+  prefix: number;
+  suffix: number;
+}
+
+export function sharedEnds(a: Uint8Array, b: Uint8Array): SharedEnds {
+  const prefix = commonPrefix(a, b);
+  return { prefix, suffix: commonSuffix(a, b, Math.min(a.length, b.length) - prefix) };
+}
+
 /**
  * A delta that rebuilds `target` from `base` by copying their common prefix
  * and suffix; undefined when they share too little for a delta to be smaller
  * than half of `target`.
  */
-export function encodeDelta(base: Uint8Array, target: Uint8Array): Buffer | undefined {
-  const prefix = commonPrefix(base, target);
-  const suffix = commonSuffix(base, target, Math.min(base.length, target.length) - prefix);
+export function encodeDelta(base: Uint8Array, target: Uint8Array, { prefix, suffix }: SharedEnds = sharedEnds(base, target)): Buffer | undefined {
   const middle = target.length - prefix - suffix;
   if (prefix + suffix < MIN_SHARED || middle * 2 > target.length) return undefined;
   const out: number[] = [...varint(base.length), ...varint(target.length)];

@@ -11,14 +11,16 @@ import path from 'node:path';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
 import { STORED_ABOVE_BYTES } from './objects.ts';
+import { storedStream } from './stored-blocks.ts';
+import type { StoredBlocks } from './stored-blocks.ts';
 import type { GitObjectType } from './objects.ts';
 
 /**
- * An object to pack: its body, compressed here; its entry in another pack,
- * copied as it is; or a delta that rebuilds it from `deltaOf`, an object
+ * An object to pack: its body, compressed here (or stored uncompressed, cut
+ * into `blocks`); its entry in another pack, copied as it is; or a delta that rebuilds it from `deltaOf`, an object
  * earlier in the same pack.
  */
-export type PackObject = { oid: string; type: GitObjectType; body: Uint8Array } | { oid: string; entry: Buffer } | { oid: string; deltaOf: string; delta: Buffer };
+export type PackObject = { oid: string; type: GitObjectType; body: Uint8Array; blocks?: StoredBlocks } | { oid: string; entry: Buffer } | { oid: string; deltaOf: string; delta: Buffer };
 
 /** Where an object's entry is in a written `.pack`, and whether its body was stored uncompressed (`fast`). */
 export interface PackedEntry {
@@ -119,6 +121,7 @@ function encodeEntry(object: PackObject, offset: number, offsets: Map<string, nu
     if (baseOffset === undefined) throw new Error(`the delta base ${object.deltaOf} is not earlier in the pack`);
     return { parts: [typeAndSize(OFS_DELTA, object.delta.length), baseDistance(offset - baseOffset), deflate(object.delta, 1)], stored: false };
   }
+  if (object.blocks !== undefined) return { parts: [typeAndSize(TYPE_CODES[object.type], object.body.length), ...storedStream(object.body, object.blocks)], stored: true };
   const stored = fast && object.body.length > STORED_ABOVE_BYTES;
   return { parts: [typeAndSize(TYPE_CODES[object.type], object.body.length), deflate(object.body, stored ? 0 : 1)], stored };
 }
