@@ -14,7 +14,6 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { encodeDelta, sharedEnds } from './delta-encoding.ts';
-import { STORED_ABOVE_BYTES } from './objects.ts';
 import type { GitObjectType, PreparedObject } from './objects.ts';
 import { entryBody, writePack } from './pack-writer.ts';
 import type { PackedEntry, PackObject } from './pack-writer.ts';
@@ -51,13 +50,17 @@ export interface PackRegistry {
 /** How many commit packs wait for a roll-up, at most; and how many of their bytes. */
 const PACKS_PER_ROLL_UP = 64;
 const BYTES_PER_ROLL_UP = 8 * 1024 * 1024;
+// Folder trees above this size are stored uncompressed (stored-blocks.ts):
+// deflating a 60 KB tree at level 1 took ~0.4 ms per commit, and a commit
+// pack lives only until the next roll-up, which compresses.
+const FRAMED_ABOVE_BYTES = 4 * 1024;
 // git's own default (pack.depth): reading the oldest tree of a chain applies this many deltas.
 const MAX_DELTA_DEPTH = 50;
 
 /** Writes commits' objects as packs and rolls those packs up; callers serialize calls (the repository's write queue). */
 export class CommitPacks {
   private waiting: CommitPack[] = [];
-  // Each folder's last large tree and how it was cut into stored blocks.
+  // Each folder's last framed tree and how it was cut into stored blocks.
   private readonly framings = new Map<string, { oid: string; blocks: StoredBlocks }>();
   private folderChecked = false;
   private deleting: Promise<void> = Promise.resolve();
@@ -79,8 +82,8 @@ export class CommitPacks {
     const prepared = objects.map((object) => this.prepare(object));
     const written = writePack(this.packDir, prepared.map(({ packed }) => packed), { fast: true });
     this.packs.add(written.name);
-    const objectsOfPack = prepared.map(({ packed: { oid }, type, folder, replaced }): PackedObject => ({ oid, type, ...(written.entries.get(oid) as PackedEntry), folder, replaced }));
-    this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: objectsOfPack });
+    const packed = prepared.map(({ packed: { oid }, type, folder, replaced }): PackedObject => ({ oid, type, ...(written.entries.get(oid) as PackedEntry), folder, replaced }));
+    this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: packed });
   }
 
   /** Whether enough commit packs piled up for rollUp(). */
@@ -117,14 +120,14 @@ export class CommitPacks {
     await this.deleting;
   }
 
-  // The delta that rebuilds the tree an object replaces, and for a large
-  // folder tree its stored blocks, framed from the folder's last ones when
-  // this tree replaces the last one framed.
+  // The delta that rebuilds the tree an object replaces; for a folder tree
+  // over FRAMED_ABOVE_BYTES also its stored blocks, cut from the folder's last
+  // ones when this tree replaces the last one framed.
   private prepare({ oid, type, body, folder, replaces }: PreparedObject): { packed: PackObject; type: GitObjectType; folder?: string; replaced?: PackedObject['replaced'] } {
     const ends = replaces === undefined ? undefined : sharedEnds(body, replaces.body);
     const delta = replaces === undefined ? undefined : encodeDelta(body, replaces.body, ends);
     const replaced = replaces === undefined || delta === undefined ? undefined : { oid: replaces.oid, delta };
-    if (folder === undefined || body.length <= STORED_ABOVE_BYTES) return { packed: { oid, type, body }, type, folder, replaced };
+    if (folder === undefined || body.length <= FRAMED_ABOVE_BYTES) return { packed: { oid, type, body }, type, folder, replaced };
     const last = this.framings.get(folder);
     const blocks = last !== undefined && ends !== undefined && last.oid === replaces?.oid ? reframe(last.blocks, body, ends.prefix, ends.suffix) : blocksOf(body);
     this.framings.set(folder, { oid, blocks });
