@@ -21,7 +21,7 @@ import type { ContentLogOptions, LoggedCommit, PathLogOptions } from './git/hist
 import { ObjectReader } from './git/object-reader.ts';
 import { isObjectId } from './git/objects.ts';
 import { encodeObjects, importObjects, isHistoryComplete, reachableObjects, type ExportStats, type ObjectStreamLimits } from './git/object-transfer.ts';
-import { Packer, type GitCommand, type PackingSchedule } from './git/packing.ts';
+import { isGcRunning, Packer, type GitCommand, type PackingSchedule } from './git/packing.ts';
 import { readHead } from './git/refs.ts';
 import { resolveRevision, type Revision } from './git/revisions.ts';
 import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.ts';
@@ -92,6 +92,8 @@ export interface ContentRepoOptions {
 const OPEN_FILES = 64;
 const SYSTEM_AUTHOR: GitAuthor = { name: 'git-cms', email: 'git-cms@localhost' };
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
+// How long after its start a `git repack` may still be listing the packs it will roll up.
+const GIT_LISTING_MS = 500;
 const NEW_REPOSITORY: RepositoryFormat = { preciousObjects: false, logAllRefUpdates: true };
 
 /** The reads of one commit's files, as filesAt() hands them out; the HEAD reads of ContentRepo have the same shape. */
@@ -114,6 +116,8 @@ export class ContentRepo {
   private readonly history: History;
   private readonly watcher: HeadWatcher;
   private packer: Packer | undefined;
+  private rollUpQueued = false;
+  private closing = false;
   private readonly fileReads = createLimiter(OPEN_FILES);
 
   private constructor(
@@ -123,7 +127,7 @@ export class ContentRepo {
   ) {
     this.dir = dir;
     this.gitdir = path.join(dir, '.git');
-    const objects = new ObjectReader(path.join(this.gitdir, 'objects'));
+    const objects = new ObjectReader(path.join(this.gitdir, 'objects'), typeof options.packing === 'object' ? options.packing.commitsPerRollUp : undefined);
     this.objects = objects;
     const reads = {
       readCommit: (oid: string) => objects.readCommit(oid),
@@ -131,7 +135,7 @@ export class ContentRepo {
       readBlob: (oid: string) => objects.readBlob(oid),
     };
     const writerOptions = { lockWaitMs: options.lockWaitMs, splitIndex: options.splitIndex, createReflogs: format.logAllRefUpdates };
-    this.writer = new CommitWriter(dir, this.gitdir, objects.store, new TreeWriter(reads.readTree), reads, writerOptions);
+    this.writer = new CommitWriter(dir, this.gitdir, objects.commitPacks, new TreeWriter(reads.readTree), reads, writerOptions);
     this.indexWrites = new IndexWriteBehind(this.writer, (fn) => this.serialize(fn), options.logger);
     this.history = new History(reads);
     this.watcher = new HeadWatcher(this.gitdir, (fn) => this.serialize(fn), async (oid) => (await objects.readCommit(oid))?.parents[0]);
@@ -200,7 +204,8 @@ export class ContentRepo {
       throw asWriteFailure(error);
     }
     await this.indexWrites.afterCommit(deferIndex);
-    this.packer?.noteWritten(this.objects.store.looseWritten);
+    this.queueRollUpIfDue();
+    this.notePacking();
     this.history.remember(written.oid, written.changes);
     this.objects.rememberCommit(written.oid, written.commit);
     this.watcher.recordOwnCommit(written.oid, written.commit.parents[0]);
@@ -385,10 +390,12 @@ export class ContentRepo {
 
   /** Stops every watch, waits for queued writes to finish (and their index), and stops background packing. */
   async close(): Promise<void> {
+    this.closing = true;
     this.watcher.stopAll();
     this.indexWrites.stop();
     await this.serialize(() => this.indexWrites.flush());
     await this.packer?.close();
+    await this.objects.commitPacks.settled();
     this.objects.close();
   }
 
@@ -411,8 +418,42 @@ export class ContentRepo {
     const packing = this.options.packing ?? true;
     if (packing !== false && !this.format.preciousObjects) {
       const schedule = packing === true ? {} : packing;
-      this.packer = await Packer.start(this.gitdir, { ...schedule, git: this.options.git, logger: this.options.logger, onPacked: () => this.objects.afterRepack() });
+      this.packer = await Packer.start(this.gitdir, { ...schedule, git: this.options.git, logger: this.options.logger, onPacked: () => this.afterRepack() });
     }
+  }
+
+  // Queued after a commit, so that commit is answered first, or after a `git
+  // repack` that made it wait.
+  private queueRollUpIfDue(): void {
+    if (!this.objects.commitPacks.rollUpDue || this.rollUpQueued || this.closing || this.format.preciousObjects) return;
+    this.rollUpQueued = true;
+    void this.serialize(() => this.rollUpPacks());
+  }
+
+  // A failure costs only space: the commit packs stay until a later roll-up or repack.
+  private async rollUpPacks(): Promise<void> {
+    this.rollUpQueued = false;
+    // `git gc` may be reading any pack; a later commit tries again.
+    if (isGcRunning(this.gitdir)) return;
+    // Packs that a running `git repack` may have listed are left to it.
+    const gitStarted = this.packer?.runningSince;
+    try {
+      this.objects.commitPacks.rollUp(gitStarted === undefined ? undefined : gitStarted + GIT_LISTING_MS);
+    } catch (error) {
+      this.options.logger?.error('could not roll up the packs of recent commits into one; trying again after the next commits', { error });
+    }
+    this.notePacking();
+  }
+
+  private afterRepack(): void {
+    this.objects.afterRepack();
+    this.queueRollUpIfDue();
+  }
+
+  private notePacking(): void {
+    const loose = this.objects.store.looseWritten;
+    const rolled = this.objects.commitPacks.rolledUp;
+    this.packer?.noteWritten({ objects: loose.objects, bytes: loose.bytes + rolled.bytes, packs: rolled.packs });
   }
 
   private reportRecovery(recovery: Recovery): void {

@@ -3,7 +3,7 @@
 // in the background with git's CLI while the server keeps committing, `cms gc`
 // packs by hand, and without a git CLI the server works and says so once.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -79,12 +79,64 @@ describe('packing the content repository', () => {
     reader.close();
   });
 
+  it('writes each commit as one pack and rolls commit packs up, every version of a folder tree a delta of the next', async () => {
+    const noGit = { objectsPerRun: 1e9, bytesPerRun: 1e12, packsPerRun: 1e9 };
+    const versions: { oid: string; text: string }[] = [];
+    await withRepo({ packing: { ...noGit, commitsPerRollUp: 5 } }, async (repo) => {
+      // Enough entries for a folder tree over 64 KiB, which commit packs store uncompressed in blocks.
+      const seed = Array.from({ length: 2000 }, (_, i) => ({ path: `${POSTS}/entry-${i}.md`, content: entry(i, 0) }));
+      await repo.serialize(() => repo.commitChanges({ changes: seed, message: 'Seed', author: AUTHOR }));
+      for (let version = 1; version <= 9; version += 1) {
+        const text = entry(version, version);
+        const { oid } = await repo.serialize(() => repo.commitChanges({ changes: [{ path: `${POSTS}/entry-${version}.md`, content: text }], message: `Version ${version}`, author: AUTHOR }));
+        versions.push({ oid, text });
+      }
+      await repo.serialize(async () => undefined);
+      for (const [i, { oid, text }] of versions.entries()) expect(await repo.readAt(oid, `${POSTS}/entry-${i + 1}.md`)).to.equal(text);
+    });
+    // 11 commits (the first one writes README.md): two roll-ups of five, and the last commit's own pack.
+    expect(await packCount(dir)).to.equal(3);
+    expect(await looseObjectCount(dir)).to.equal(0);
+    const packs = (await readdir(path.join(dir, '.git/objects/pack'))).filter((name) => name.endsWith('.idx'));
+    const listed = (await Promise.all(packs.map((name) => git(dir, ['verify-pack', '-v', path.join('.git/objects/pack', name)])))).join('\n');
+    const commits = [`${versions[0].oid}^`, ...versions.map(({ oid }) => oid)];
+    const postsTrees = await Promise.all(commits.map(async (commit) => (await git(dir, ['rev-parse', `${commit}:${POSTS}`])).trim()));
+    // verify-pack -v: "<oid> <type> <size> <size in pack> <offset>", then "<depth> <base>" for a delta.
+    const stored = new Map(listed.split('\n').map((line) => line.split(/ +/)).map((fields) => [fields[0], fields]));
+    const deltas = postsTrees.filter((oid) => stored.get(oid)?.length === 7);
+    // Two roll-ups, of four and five versions of the folder (the first commit has none); the last commit's own pack holds it whole.
+    expect(new Set(postsTrees).size).to.equal(10);
+    expect(Number(await git(dir, ['cat-file', '-s', postsTrees[9]]))).to.be.greaterThan(64 * 1024);
+    expect(deltas).to.have.length(7);
+    expect(deltas.every((oid) => Number(stored.get(oid)?.[3]) < 100)).to.equal(true);
+    expect(await git(dir, ['status', '--porcelain'])).to.equal('');
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
+  it('rolls nothing up while git gc runs (gc.pid of a live process), and does once gc.pid names a process that is gone', async () => {
+    const noGit = { objectsPerRun: 1e9, bytesPerRun: 1e12, packsPerRun: 1e9 };
+    await withRepo({ packing: { ...noGit, commitsPerRollUp: 3 } }, async (repo) => {
+      const gcPid = path.join(dir, '.git/gc.pid');
+      await writeFile(gcPid, `${process.pid} ${os.hostname()}`);
+      const oids = await commitVersions(repo, 4, 1);
+      await repo.serialize(async () => undefined);
+      // The first commit (README.md) and four more, each its own pack.
+      expect(await packCount(dir)).to.equal(5);
+      await writeFile(gcPid, `${spawnSync('true').pid} ${os.hostname()}`);
+      oids.push(...(await commitVersions(repo, 1, 1)));
+      await repo.serialize(async () => undefined);
+      expect(await repo.readAt(oids[0], `${POSTS}/entry-0.md`)).to.equal(entry(0, 0));
+    });
+    expect(await packCount(dir)).to.equal(1);
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
   it('packs in the background while the server commits, and every commit stays readable', async () => {
-    await withRepo({ packing: { objectsPerRun: 30 } }, async (repo) => {
+    await withRepo({ packing: { commitsPerRollUp: 4, packsPerRun: 2 } }, async (repo) => {
       const oids = await commitVersions(repo, 25, 8);
-      expect(await pollUntil(() => looseObjectCount(dir), (count) => count < 30, { timeoutMs: 20_000, intervalMs: 100 })).to.be.lessThan(30);
+      // Six roll-ups, so git has run (two packs per run) and merged them.
+      expect(await pollUntil(() => packCount(dir), (count) => count <= 3, { timeoutMs: 20_000, intervalMs: 100 })).to.be.at.most(3);
       const more = await commitVersions(repo, 25, 8);
-      expect(await packCount(dir)).to.be.greaterThan(0);
       expect(await repo.readAt(oids[0], `${POSTS}/entry-0.md`)).to.equal(entry(0, 0));
       expect(await repo.readAt(more[21], `${POSTS}/entry-0.md`)).to.equal(entry(0, 21));
       expect((await repo.log({ paths: [`${POSTS}/entry-0.md`] })).length).to.be.greaterThan(3);
@@ -112,13 +164,12 @@ describe('packing the content repository', () => {
     const calls = path.join(root, 'calls.log');
     const wrapper = path.join(root, 'my-git');
     await writeFile(wrapper, `#!/bin/sh\necho "$MARK $*" >> ${JSON.stringify(calls)}\nexec git "$@"\n`, { mode: 0o755 });
-    await withRepo({ packing: { objectsPerRun: 30 }, git: { bin: wrapper, env: { ...process.env, MARK: 'wrapped' } as Record<string, string> } }, async (repo) => {
-      await commitVersions(repo, 25, 8);
-      await pollUntil(() => looseObjectCount(dir), (count) => count < 30, { timeoutMs: 20_000, intervalMs: 100 });
+    const repacked = async () => (await readFile(calls, 'utf8')).trim().split('\n').some((line) => line.startsWith('wrapped --git-dir') && line.includes(' repack '));
+    await withRepo({ packing: { commitsPerRollUp: 4, packsPerRun: 1 }, git: { bin: wrapper, env: { ...process.env, MARK: 'wrapped' } as Record<string, string> } }, async (repo) => {
+      await commitVersions(repo, 9, 8);
+      expect(await pollUntil(repacked, (done) => done, { timeoutMs: 20_000, intervalMs: 100 })).to.equal(true);
     });
-    const lines = (await readFile(calls, 'utf8')).trim().split('\n');
-    expect(lines).to.include('wrapped --version');
-    expect(lines.some((line) => line.startsWith('wrapped --git-dir') && line.includes(' repack '))).to.equal(true);
+    expect((await readFile(calls, 'utf8')).trim().split('\n')).to.include('wrapped --version');
   });
 
   it('packs by hand with cms gc, also while a server has the repository open', async () => {
@@ -138,12 +189,14 @@ describe('packing the content repository', () => {
     const path = process.env.PATH;
     process.env.PATH = root;
     try {
-      await withRepo({ packing: { objectsPerRun: 1 }, logger }, (repo) => commitVersions(repo, 3, 2).then(() => undefined));
+      await withRepo({ packing: { commitsPerRollUp: 2, packsPerRun: 1 }, logger }, async (repo) => {
+        const oids = await commitVersions(repo, 5, 2);
+        expect(await repo.readAt(oids[0], `${POSTS}/entry-0.md`)).to.equal(entry(0, 0));
+      });
     } finally {
       process.env.PATH = path;
     }
     expect(lines).to.have.length(1);
     expect(lines[0]).to.contain('the git CLI was not found');
-    expect(await packCount(dir)).to.equal(0);
   });
 });

@@ -2,14 +2,18 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { execFile } from 'node:child_process';
 import { closeSync, openSync, writevSync } from 'node:fs';
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { inflateSync } from 'node:zlib';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { composeMessage, splitTrailers } from '../../src/storage/git/commit-object.ts';
 import { encodeIndexEntry, GitIndex, IndexFormatError } from '../../src/storage/git/index-file.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
+import { encodeDelta, sharedEnds } from '../../src/storage/git/delta-encoding.ts';
+import { entryBody, removeStalePackTemps, writePack } from '../../src/storage/git/pack-writer.ts';
 import { decodeEwah, encodeEwah, SplitIndex } from '../../src/storage/git/split-index.ts';
+import { blocksOf, reframe, storedStream } from '../../src/storage/git/stored-blocks.ts';
 import { diffTreeViews, FILE_MODE, TREE_MODE, TreeView } from '../../src/storage/git/tree.ts';
 import type { TreeEdit } from '../../src/storage/git/tree.ts';
 
@@ -240,6 +244,118 @@ describe('git formats', () => {
       const data = Buffer.concat(chunks);
       data[data.length - 1] ^= 0xff;
       expect(() => GitIndex.parse(data)).to.throw(IndexFormatError, 'checksum');
+    });
+  });
+
+  describe('packs', () => {
+    let repo: string;
+    beforeEach(async () => {
+      repo = await mkdtemp(path.join(os.tmpdir(), 'cms-pack-'));
+      await run('git', ['init', '-q', repo]);
+    });
+    afterEach(() => rm(repo, { recursive: true, force: true }));
+
+    const blob = (text: string | Buffer) => prepareObject('blob', Buffer.from(text));
+    const pseudoRandom = (length: number, seed: number) => Buffer.from(Array.from({ length }, (_, i) => (i * 7919 + seed * 104729) % 251));
+
+    it('writes packs git verifies and reads back, with deltas of every shape', async () => {
+      const base = pseudoRandom(200_000, 1);
+      const targets = [
+        Buffer.concat([Buffer.from('inserted at the start'), base]),
+        Buffer.concat([base, Buffer.from('appended')]),
+        // A change past 64 KiB (copy offsets of three bytes) and a middle longer than one insert instruction (127 bytes).
+        Buffer.concat([base.subarray(0, 70_000), pseudoRandom(300, 2), base.subarray(70_100)]),
+        base.subarray(0, 150_000),
+        Buffer.concat([base.subarray(0, 10), base.subarray(199_990)]),
+        pseudoRandom(5_000, 3),
+      ];
+      const baseObject = blob(base);
+      const asDelta = (target: Buffer) => {
+        const delta = encodeDelta(base, target);
+        return delta === undefined ? blob(target) : { oid: blob(target).oid, deltaOf: baseObject.oid, delta };
+      };
+      const objects = [baseObject, ...targets.map(asDelta)];
+      const written = writePack(path.join(repo, '.git/objects/pack'), objects, { fast: true });
+      const verified = (await run('git', ['-C', repo, 'verify-pack', '-v', `.git/objects/pack/${written.name}.idx`])).stdout;
+      expect(verified).to.contain(`${written.name}.pack: ok`);
+      // Four targets share enough with the base to be deltas; the last two do not.
+      expect(verified).to.match(/chain length = 1: 4 objects/);
+      for (const [i, target] of targets.entries()) {
+        const { stdout } = await run('git', ['-C', repo, 'cat-file', 'blob', objects[i + 1].oid], { encoding: 'buffer', maxBuffer: 1024 * 1024 });
+        expect(Buffer.compare(stdout, target), `target ${i}`).to.equal(0);
+      }
+      await run('git', ['-C', repo, 'fsck', '--strict']);
+    });
+
+    it('says where each entry is and which bodies it stored uncompressed, and reads whole entries back', async () => {
+      const large = blob(pseudoRandom(100_000, 4));
+      const small = blob('a small file\n');
+      const packDir = path.join(repo, '.git/objects/pack');
+      const written = writePack(packDir, [large, small], { fast: true });
+      const pack = await readFile(path.join(packDir, `${written.name}.pack`));
+      for (const object of [large, small]) {
+        const entry = written.entries.get(object.oid);
+        expect(entry?.stored).to.equal(object === large);
+        const bytes = pack.subarray(entry?.offset, (entry?.offset ?? 0) + (entry?.length ?? 0));
+        expect(Buffer.compare(entryBody(bytes), Buffer.from(object.body))).to.equal(0);
+      }
+    });
+
+    it('stores a large body as uncompressed blocks cut from the last version, which git reads', async () => {
+      let body = pseudoRandom(100_000, 5);
+      let blocks = blocksOf(body);
+      const versions = [];
+      for (let i = 0; i < 20; i += 1) {
+        const at = (i * 7919) % body.length;
+        const next = Buffer.concat([body.subarray(0, at), pseudoRandom(40 + i, i), body.subarray(Math.min(body.length, at + (i % 3) * 30))]);
+        const { prefix, suffix } = sharedEnds(body, next);
+        blocks = reframe(blocks, next, prefix, suffix);
+        body = next;
+        versions.push({ ...blob(body), blocks });
+      }
+      const written = writePack(path.join(repo, '.git/objects/pack'), versions);
+      expect([...written.entries.values()].every(({ stored }) => stored)).to.equal(true);
+      expect((await run('git', ['-C', repo, 'verify-pack', `.git/objects/pack/${written.name}.idx`])).stderr).to.equal('');
+      const { stdout } = await run('git', ['-C', repo, 'cat-file', 'blob', versions[19].oid], { encoding: 'buffer', maxBuffer: 1024 * 1024 });
+      expect(Buffer.compare(stdout, body)).to.equal(0);
+    });
+
+    it('removes only its own temp files, and only old ones', async () => {
+      const packDir = path.join(repo, '.git/objects/pack');
+      await writeFile(path.join(packDir, 'tmp_cms_0123456789ab'), 'old');
+      await writeFile(path.join(packDir, 'tmp_cms_ba9876543210'), 'new');
+      await writeFile(path.join(packDir, 'tmp_pack_Xy12Ab'), 'git');
+      const hourAgo = new Date(Date.now() - 61 * 60 * 1000);
+      await utimes(path.join(packDir, 'tmp_cms_0123456789ab'), hourAgo, hourAgo);
+      await utimes(path.join(packDir, 'tmp_pack_Xy12Ab'), hourAgo, hourAgo);
+      removeStalePackTemps(packDir);
+      expect((await readdir(packDir)).sort()).to.deep.equal(['tmp_cms_ba9876543210', 'tmp_pack_Xy12Ab']);
+    });
+  });
+
+  describe('stored blocks', () => {
+    it('frame any series of edits as a zlib stream of the body, reusing the blocks the edits leave alone', () => {
+      const edit = fc.record({ at: fc.nat(), removed: fc.nat({ max: 20_000 }), inserted: fc.uint8Array({ maxLength: 300 }) });
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 60_000 }), fc.array(edit, { maxLength: 12 }), (start, edits) => {
+          let body = Buffer.from(start);
+          let blocks = blocksOf(body);
+          for (const { at, removed, inserted } of edits) {
+            const from = body.length === 0 ? 0 : at % body.length;
+            const next = Buffer.concat([body.subarray(0, from), inserted, body.subarray(Math.min(body.length, from + removed))]);
+            const { prefix, suffix } = sharedEnds(body, next);
+            const previous = new Set(blocks.sums.map((sum, i) => `${sum}/${blocks.lengths[i]}`));
+            blocks = reframe(blocks, next, prefix, suffix);
+            body = next;
+            expect(Buffer.compare(inflateSync(Buffer.concat(storedStream(body, blocks))), body)).to.equal(0);
+            expect(blocks.lengths.reduce((total, length) => total + length, 0)).to.equal(body.length);
+            // A small edit cuts at most the few blocks around it anew.
+            const fresh = blocks.sums.filter((sum, i) => !previous.has(`${sum}/${blocks.lengths[i]}`)).length;
+            if (inserted.length + removed < 1000) expect(fresh).to.be.at.most(3);
+          }
+        }),
+        { numRuns: 150 },
+      );
     });
   });
 

@@ -21,12 +21,14 @@ import type { CommitObject, Identity } from './commit-object.ts';
 import { encodeCommit } from './commit-object.ts';
 import { encodeJournal, readLockFile } from './commit-journal.ts';
 import type { CommitJournal } from './commit-journal.ts';
+import type { CommitPacks } from './commit-packs.ts';
 import { encodeIndexEntry, GitIndex, IndexFormatError } from './index-file.ts';
 import type { IndexEdit } from './index-file.ts';
 import { isOwnerRunning, ownerLine } from './lock-owner.ts';
 import type { LockOwner } from './lock-owner.ts';
 import { prepareObject } from './objects.ts';
-import type { ObjectStore, PreparedObject } from './objects.ts';
+import type { PreparedObject } from './objects.ts';
+import { removeStalePackTemps } from './pack-writer.ts';
 import { dropLastReflogEntry, headReflogs } from './reflog.ts';
 import { acquireLock, gitTempPath, LOCK_WAIT_MS, readHead, readRef, removeStaleGitTemps, updateRef } from './refs.ts';
 import type { HeadState, HeldLock } from './refs.ts';
@@ -101,7 +103,7 @@ export class CommitWriter {
   constructor(
     private readonly root: string,
     private readonly gitdir: string,
-    private readonly objects: ObjectStore,
+    private readonly objects: CommitPacks,
     private readonly trees: TreeWriter,
     private readonly reads: WriterReads,
     private readonly options: WriterOptions = {},
@@ -113,6 +115,10 @@ export class CommitWriter {
 
   private get lockPath(): string {
     return path.join(this.gitdir, 'index.lock');
+  }
+
+  private get packDir(): string {
+    return path.join(this.gitdir, 'objects', 'pack');
   }
 
   private get indexPath(): string {
@@ -149,7 +155,7 @@ export class CommitWriter {
       // The journal goes in before the first file changes (commit-journal.ts).
       appendFileSync(lock.path, encodeJournal({ ref: head.ref, base: head.oid ?? null, commit: oid, files }));
       const objects = [...blobs.flatMap(({ object }) => (object === null ? [] : [object])), ...staged.objects, commitObject];
-      await this.objects.writeAll(objects);
+      this.objects.write(objects);
       const next = await this.writeFiles(blobs, index, workingTree);
       await updateRef(this.gitdir, head.ref, oid, head.oid, {
         waitMs: this.lockWaitMs,
@@ -207,6 +213,7 @@ export class CommitWriter {
     const found = readLockFile(this.lockPath);
     if (found.kind === 'none') {
       await removeStaleGitTemps(this.gitdir);
+      removeStalePackTemps(this.packDir);
       return { kind: 'none' };
     }
     if (found.kind === 'foreign') return { kind: 'foreign-lock', ageMs: found.ageMs };
@@ -219,6 +226,7 @@ export class CommitWriter {
       await this.repairIndex([...new Set(found.journals.flatMap((journal) => [...journal.files.keys()]))]);
     }
     await removeStaleGitTemps(this.gitdir, 0);
+    removeStalePackTemps(this.packDir, 0);
     removeQuietly(this.lockPath);
     return recovery;
   }

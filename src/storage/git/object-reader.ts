@@ -5,6 +5,7 @@ import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
 import { LruCache } from '../../lib/lru-cache.ts';
 import { decodeCommit } from './commit-object.ts';
+import { CommitPacks } from './commit-packs.ts';
 import type { CommitObject } from './commit-object.ts';
 import { ObjectStore } from './objects.ts';
 import { PackReader } from './pack-reader.ts';
@@ -15,16 +16,22 @@ const COMMITS_CACHED = 50_000;
 // How many tags of tags are followed to reach a commit (git allows any depth; nobody needs more).
 const TAG_DEPTH = 8;
 
-/** Typed, cached object reads for one repository; `store` also writes. */
+/** Typed, cached object reads for one repository; `store` and `commitPacks` also write. */
 export class ObjectReader {
   readonly store: ObjectStore;
+  readonly commitPacks: CommitPacks;
   private readonly packs: PackReader;
   private readonly trees = new LruCache<string, TreeView>(TREE_CACHE_BYTES, (view) => view.body.length + 64);
   private readonly commits = new LruCache<string, CommitObject>(COMMITS_CACHED);
 
-  constructor(objectsDir: string) {
+  /** `commitsPerRollUp`: how many commit packs commitPacks rolls up into one (default 64). */
+  constructor(objectsDir: string, commitsPerRollUp?: number) {
     this.packs = new PackReader(path.join(objectsDir, 'pack'), (oid) => this.store.read(oid));
     this.store = new ObjectStore(objectsDir, (oid) => this.packs.read(oid));
+    this.commitPacks = new CommitPacks(path.join(objectsDir, 'pack'), {
+      add: (name) => this.packs.add(name),
+      relist: () => this.packs.relist(),
+    }, commitsPerRollUp);
   }
 
   /** A decoded commit, or undefined when the repository has no commit with that id. */

@@ -26,8 +26,9 @@ const OBJECT_TYPES = new Set<string>(['blob', 'tree', 'commit', 'tag']);
 // Git's default for loose objects is zlib level 1. Objects above this size
 // (in practice: trees of folders with thousands of entries) are stored at
 // level 0, which git reads the same way and `git gc` recompresses; deflating a
-// 10k-entry tree at level 1 costs ~5 ms per commit, level 0 ~0.5 ms.
-const STORED_ABOVE_BYTES = 64 * 1024;
+// 10k-entry tree at level 1 costs ~5 ms per commit, level 0 ~0.5 ms. Commit
+// packs (pack-writer.ts) do the same.
+export const STORED_ABOVE_BYTES = 64 * 1024;
 const OID = /^[0-9a-f]{40}$/;
 // A commit writes a handful of objects; an import of thousands lets requests in between batches.
 const OBJECTS_BETWEEN_YIELDS = 64;
@@ -43,6 +44,9 @@ export interface PreparedObject {
   oid: string;
   type: GitObjectType;
   body: Uint8Array;
+  /** For a tree: the folder it lists, and the tree it replaces there, so a pack can store that one as a delta of this one. */
+  folder?: string;
+  replaces?: { oid: string; body: Uint8Array };
 }
 
 /** Hashes `body` as an object of `type` without writing it; ObjectStore.writeAll() stores it. */
@@ -156,16 +160,17 @@ export class ObjectStore {
       if (isNotFound(error)) return this.readPacked(oid);
       throw error;
     }
-    let raw: Buffer;
     try {
       // Large objects are stored (level 0): one output chunk the size of the
       // input avoids a concat. Small ones get a chunk a few times their size,
       // not zlib's 16 KiB, which each result would otherwise keep alive.
-      raw = inflateSync(data, { chunkSize: data.length > STORED_ABOVE_BYTES ? data.length + 1024 : Math.max(1024, data.length * 4) });
+      return parseLooseObject(inflateSync(data, { chunkSize: data.length > STORED_ABOVE_BYTES ? data.length + 1024 : Math.max(1024, data.length * 4) }), oid);
     } catch (error) {
+      // A damaged loose copy of an object a later commit packed again: the packed copy is whole (git's prune-packed drops the loose one).
+      const packed = await this.readPacked(oid);
+      if (packed !== undefined) return packed;
       throw corruptObject(oid, error);
     }
-    return parseLooseObject(raw, oid);
   }
 }
 
@@ -178,7 +183,7 @@ function parseLooseObject(raw: Buffer, oid: string): RawObject {
   const nul = raw.indexOf(0, space);
   const type = raw.toString('latin1', 0, space);
   const size = Number(raw.toString('latin1', space + 1, nul));
-  if (space < 0 || nul < 0 || !isObjectType(type) || size !== raw.length - nul - 1) throw corruptObject(oid);
+  if (space < 0 || nul < 0 || !isObjectType(type) || size !== raw.length - nul - 1) throw new Error(`the object ${oid} is not what its header says`);
   return { type, body: raw.subarray(nul + 1) };
 }
 

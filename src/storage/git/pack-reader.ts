@@ -152,6 +152,12 @@ export class PackReader {
     return [...found].slice(0, limit);
   }
 
+  /** Opens a pack this process just wrote and looks in it first: new objects are the ones read next. */
+  add(name: string): void {
+    if (this.packs.has(name)) return;
+    this.packs = new Map([[name, Pack.open(this.packDir, name)], ...this.packs]);
+  }
+
   /** Closes every open pack. */
   close(): void {
     for (const pack of this.packs.values()) pack.close();
@@ -194,7 +200,10 @@ export class PackReader {
     this.packs = next;
   }
 
-  private async readEntry(pack: Pack, offset: number): Promise<RawObject> {
+  // Only delta bases are cached here: the objects callers ask for are cached
+  // by object-reader.ts, and caching every commit pack's large trees as well
+  // held 24 MiB of them for nothing.
+  private async readEntry(pack: Pack, offset: number, asBase = false): Promise<RawObject> {
     const key = `${pack.name}:${offset}`;
     const cached = this.bases.get(key);
     if (cached !== undefined) return cached;
@@ -215,7 +224,7 @@ export class PackReader {
         byte = header[p++];
         distance = (distance + 1) * 128 + (byte & 0x7f);
       }
-      base = await this.readEntry(pack, offset - distance);
+      base = await this.readEntry(pack, offset - distance, true);
     } else if (kind === REF_DELTA) {
       const baseOid = header.toString('hex', p, p + 20);
       p += 20;
@@ -227,7 +236,7 @@ export class PackReader {
     const start = offset + p;
     const data = inflate(pack.read(start, pack.endOf(offset) - start), size, pack.name);
     const object: RawObject = base === undefined ? { type: TYPES[kind], body: data } : { type: base.type, body: applyDelta(base.body, data, pack.name) };
-    this.bases.set(key, object);
+    if (asBase) this.bases.set(key, object);
     return object;
   }
 }

@@ -6,25 +6,31 @@
 // new packs are in place before loose copies and old packs go, so no object
 // is ever missing for a reader. Writes never wait for it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { isNotFound } from '../../lib/errno.ts';
+import { errnoCode, isNotFound } from '../../lib/errno.ts';
 import type { Logger } from '../../lib/logger.ts';
 
-/** What the packer needs to know about the objects this process wrote. */
+/** What the packer needs to know about what this process wrote: loose objects, and packs (commit-packs.ts roll-ups) with their bytes. */
 export interface WrittenObjects {
   objects: number;
   bytes: number;
+  packs: number;
 }
 
 /** How much a process writes before a background run; whichever comes first. */
 export interface PackingSchedule {
   /** Loose objects written (default 6000); each takes a file system block at least. */
   objectsPerRun?: number;
-  /** Loose bytes written (default 64 MiB). */
+  /** Bytes written, loose or packed (default 64 MiB). */
   bytesPerRun?: number;
+  /** Packs written (default 32): each is one more file every object lookup may search. */
+  packsPerRun?: number;
+  /** Commits whose packs are rolled up into one (commit-packs.ts; default 64). */
+  commitsPerRollUp?: number;
 }
 
 /** The git executable and the environment it runs in (config's CMS_GIT_PATH and cleaned environment); default `git` with ours. */
@@ -48,6 +54,7 @@ export interface PackerOptions extends PackingSchedule {
 const run = promisify(execFile);
 const OBJECTS_PER_RUN = 6000;
 const BYTES_PER_RUN = 64 * 1024 * 1024;
+const PACKS_PER_RUN = 32;
 // git gc writes gc.pid while it runs and removes it after; an older one is stale (git's own rule).
 const GC_PID_FRESH_MS = 12 * 60 * 60 * 1000;
 // `git repack --geometric` came with git 2.32.
@@ -66,9 +73,10 @@ export class Packer {
   private startupRun: NodeJS.Timeout | undefined;
   private closed = false;
   // What had been written when the current (or last) run started, and when the last run that finished started.
-  private startedAt: WrittenObjects = { objects: 0, bytes: 0 };
-  private packedAt: WrittenObjects = { objects: 0, bytes: 0 };
-  private latest: WrittenObjects = { objects: 0, bytes: 0 };
+  private startedAt: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
+  private packedAt: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
+  private latest: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
+  private runStarted: number | undefined;
 
   private constructor(
     private readonly gitdir: string,
@@ -109,6 +117,11 @@ export class Packer {
     this.run();
   }
 
+  /** performance.now() when the run in progress started; undefined between runs. */
+  get runningSince(): number | undefined {
+    return this.runStarted;
+  }
+
   /** Stops a run in progress (git removes its temp files on SIGTERM) and waits for it to end. */
   async close(): Promise<void> {
     this.closed = true;
@@ -125,13 +138,16 @@ export class Packer {
   private isDue(since: WrittenObjects, runs: number): boolean {
     const objects = this.latest.objects - since.objects;
     const bytes = this.latest.bytes - since.bytes;
-    return objects >= runs * this.objectsPerRun || bytes >= runs * (this.options.bytesPerRun ?? BYTES_PER_RUN);
+    const packs = this.latest.packs - since.packs;
+    return objects >= runs * this.objectsPerRun || bytes >= runs * (this.options.bytesPerRun ?? BYTES_PER_RUN) || packs >= runs * (this.options.packsPerRun ?? PACKS_PER_RUN);
   }
 
   private run(): void {
     const started = { ...this.startedAt };
+    this.runStarted = performance.now();
     this.running = this.pack().then((ok) => {
       this.running = undefined;
+      this.runStarted = undefined;
       this.child = undefined;
       this.options.onPacked?.();
       if (!ok || this.closed) return;
@@ -221,12 +237,28 @@ async function gitVersion(git: GitCommand): Promise<[number, number] | undefined
   }
 }
 
-function isGcRunning(gitdir: string): boolean {
+/**
+ * Whether `git gc` (or `cms gc`) is running on the repository, by git's own
+ * rule: gc.pid ("<pid> <host>") younger than 12 hours, unless it names a
+ * process of this host that is gone.
+ */
+export function isGcRunning(gitdir: string): boolean {
+  let content: string;
   try {
-    return Date.now() - statSync(path.join(gitdir, 'gc.pid')).mtimeMs < GC_PID_FRESH_MS;
+    const file = path.join(gitdir, 'gc.pid');
+    if (Date.now() - statSync(file).mtimeMs >= GC_PID_FRESH_MS) return false;
+    content = readFileSync(file, 'utf8');
   } catch (error) {
     if (isNotFound(error)) return false;
     throw error;
+  }
+  const [pid, host] = content.trim().split(' ');
+  if (host !== hostname() || !/^\d+$/.test(pid)) return true;
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch (error) {
+    return errnoCode(error) === 'EPERM';
   }
 }
 

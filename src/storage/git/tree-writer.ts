@@ -100,9 +100,12 @@ export class TreeWriter {
     const objects: PreparedObject[] = [];
     let rootTree = '';
     for (const folder of [...byFolder.keys()].sort((a, b) => depthOf(b) - depthOf(a))) {
-      const view = ((await this.load(folder, folder)) ?? TreeView.EMPTY).edit(byFolder.get(folder) ?? []);
+      const previous = await this.load(folder, folder);
+      const view = (previous ?? TreeView.EMPTY).edit(byFolder.get(folder) ?? []);
       staged.set(folder, view);
-      const object = view.size > 0 || folder === '' ? prepareObject('tree', view.body) : undefined;
+      const previousOid = previous === undefined ? undefined : await this.committedOid(folder);
+      const replaces = previous === undefined || previousOid === undefined ? undefined : { oid: previousOid, body: previous.body };
+      const object = view.size > 0 || folder === '' ? { ...prepareObject('tree', view.body), folder, replaces } : undefined;
       if (object !== undefined) objects.push(object);
       if (folder === '') {
         rootTree = object?.oid ?? '';
@@ -117,6 +120,12 @@ export class TreeWriter {
       this.rootTree = rootTree;
     };
     return { rootTree, objects, adopt };
+  }
+
+  // The id of the folder's tree in the current commit (staged trees are not adopted yet).
+  private async committedOid(folder: string): Promise<string | undefined> {
+    if (folder === '') return this.rootTree;
+    return (await this.load(parentOf(folder), folder))?.find(folder.slice(folder.lastIndexOf('/') + 1))?.oid;
   }
 
   private async load(folder: string, forPath: string): Promise<TreeView | undefined> {

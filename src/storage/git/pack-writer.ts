@@ -1,0 +1,216 @@
+// Writes objects as a pack the way git's own packs are laid out: a `.pack`
+// (header, one zlib stream per object, SHA-1 trailer) and a version-2 `.idx`
+// (fan-out table, sorted ids, CRC-32s, offsets, checksums), both through a
+// temp file and a rename, the index last: git and pack-reader.ts only see a
+// pack through its index, so nobody ever reads a partial one. Two files per
+// pack instead of one per object: creating files is most of what a commit
+// costs on disk.
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
+import { STORED_ABOVE_BYTES } from './objects.ts';
+import { storedStream } from './stored-blocks.ts';
+import type { StoredBlocks } from './stored-blocks.ts';
+import type { GitObjectType } from './objects.ts';
+
+/**
+ * An object to pack: its body, compressed here (or stored uncompressed, cut
+ * into `blocks`); its entry in another pack, copied as it is; or a delta that rebuilds it from `deltaOf`, an object
+ * earlier in the same pack.
+ */
+export type PackObject = { oid: string; type: GitObjectType; body: Uint8Array; blocks?: StoredBlocks } | { oid: string; entry: Buffer } | { oid: string; deltaOf: string; delta: Buffer };
+
+/** Where an object's entry is in a written `.pack`, and whether its body was stored uncompressed (`fast`). */
+export interface PackedEntry {
+  offset: number;
+  length: number;
+  stored: boolean;
+}
+
+/** A pack in place: its name (`pack-<checksum>`, no extension), the bytes of both files, and its entries by object id. */
+export interface WrittenPack {
+  name: string;
+  bytes: number;
+  entries: Map<string, PackedEntry>;
+}
+
+const TYPE_CODES: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
+const OFS_DELTA = 6;
+const IDX_MAGIC = 0xff744f63;
+// Room for zlib's framing beyond the input, so one output chunk holds it.
+const CHUNK_SLACK_BYTES = 1024;
+const TEMP_PREFIX = 'tmp_cms_';
+// A temp file this old belongs to no pack still being written.
+const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Writes `objects` (ids unique, every `deltaOf` earlier in the list) as one
+ * pack in `packDir` and returns it. With `fast`, large bodies are stored
+ * uncompressed, as for loose objects. Synchronous: a commit's pack is a few
+ * small writes in the page cache.
+ */
+export function writePack(packDir: string, objects: PackObject[], options: { fast?: boolean } = {}): WrittenPack {
+  const header = Buffer.alloc(12);
+  header.write('PACK', 0, 'latin1');
+  header.writeUInt32BE(2, 4);
+  header.writeUInt32BE(objects.length, 8);
+  const chunks: Buffer[] = [header];
+  const offsets = new Map<string, number>();
+  const indexed: { oid: Buffer; offset: number; crc: number }[] = [];
+  const entries = new Map<string, PackedEntry>();
+  let offset = header.length;
+  for (const object of objects) {
+    const { parts, stored } = encodeEntry(object, offset, offsets, options.fast ?? false);
+    const start = offset;
+    offsets.set(object.oid, start);
+    let crc = 0;
+    for (const part of parts) {
+      crc = crc32(part, crc);
+      chunks.push(part);
+      offset += part.length;
+    }
+    indexed.push({ oid: Buffer.from(object.oid, 'hex'), offset: start, crc });
+    entries.set(object.oid, { offset: start, length: offset - start, stored });
+  }
+  const hash = createHash('sha1');
+  for (const chunk of chunks) hash.update(chunk);
+  const checksum = hash.digest();
+  chunks.push(checksum);
+  const name = `pack-${checksum.toString('hex')}`;
+  const index = encodeIndex(indexed, checksum);
+  const packTemp = tempPath(packDir);
+  const indexTemp = tempPath(packDir);
+  try {
+    createFileFromChunks(packTemp, chunks, 0o444);
+    writeFileSync(indexTemp, index, { flag: 'wx', mode: 0o444 });
+    renameSync(packTemp, path.join(packDir, `${name}.pack`));
+    renameSync(indexTemp, path.join(packDir, `${name}.idx`));
+  } catch (error) {
+    removeQuietly(packTemp);
+    removeQuietly(indexTemp);
+    throw error;
+  }
+  return { name, bytes: offset + checksum.length + index.length, entries };
+}
+
+/** Removes temp files of packs whose writer died before renaming them (older than an hour unless `minAgeMs` says otherwise). */
+export function removeStalePackTemps(packDir: string, minAgeMs = STALE_TEMP_AGE_MS, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(packDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const file = path.join(packDir, name);
+    const modified = statSafe(file);
+    if (modified !== undefined && now - modified >= minAgeMs) removeQuietly(file);
+  }
+}
+
+// The entry's header (type and size, plus the distance back to the delta
+// base), then the deflated body or delta, as parts written one after the
+// other (a large body is not copied again).
+function encodeEntry(object: PackObject, offset: number, offsets: Map<string, number>, fast: boolean): { parts: Buffer[]; stored: boolean } {
+  if ('entry' in object) return { parts: [object.entry], stored: false };
+  if ('delta' in object) {
+    const baseOffset = offsets.get(object.deltaOf);
+    if (baseOffset === undefined) throw new Error(`the delta base ${object.deltaOf} is not earlier in the pack`);
+    return { parts: [typeAndSize(OFS_DELTA, object.delta.length), baseDistance(offset - baseOffset), deflate(object.delta, 1)], stored: false };
+  }
+  if (object.blocks !== undefined) return { parts: [typeAndSize(TYPE_CODES[object.type], object.body.length), ...storedStream(object.body, object.blocks)], stored: true };
+  const stored = fast && object.body.length > STORED_ABOVE_BYTES;
+  return { parts: [typeAndSize(TYPE_CODES[object.type], object.body.length), deflate(object.body, stored ? 0 : 1)], stored };
+}
+
+// One output buffer about the input's size instead of zlib's 16 KiB chunks,
+// which cost a 16 KiB allocation per small object and a concatenation per large one.
+function deflate(data: Uint8Array, level: number): Buffer {
+  return deflateSync(data, { level, chunkSize: data.length + CHUNK_SLACK_BYTES });
+}
+
+function typeAndSize(type: number, size: number): Buffer {
+  const bytes = [(type << 4) | (size & 0x0f)];
+  let rest = Math.floor(size / 16);
+  while (rest > 0) {
+    bytes[bytes.length - 1] |= 0x80;
+    bytes.push(rest & 0x7f);
+    rest = Math.floor(rest / 128);
+  }
+  return Buffer.from(bytes);
+}
+
+// Git's offset encoding: big-endian groups of 7 bits, each but the last
+// continued, with one added per continued group so no value has two encodings.
+function baseDistance(distance: number): Buffer {
+  const bytes = [distance & 0x7f];
+  let rest = Math.floor(distance / 128);
+  while (rest > 0) {
+    rest -= 1;
+    bytes.unshift(0x80 | (rest & 0x7f));
+    rest = Math.floor(rest / 128);
+  }
+  return Buffer.from(bytes);
+}
+
+function encodeIndex(entries: { oid: Buffer; offset: number; crc: number }[], packChecksum: Buffer): Buffer {
+  const sorted = [...entries].sort((a, b) => Buffer.compare(a.oid, b.oid));
+  const count = sorted.length;
+  const large = sorted.filter(({ offset }) => offset >= 0x80000000);
+  const index = Buffer.alloc(8 + 256 * 4 + count * 28 + large.length * 8 + 40);
+  index.writeUInt32BE(IDX_MAGIC, 0);
+  index.writeUInt32BE(2, 4);
+  const fanout = new Uint32Array(256);
+  for (const { oid } of sorted) fanout[oid[0]] += 1;
+  let total = 0;
+  for (let i = 0; i < 256; i += 1) {
+    total += fanout[i];
+    index.writeUInt32BE(total, 8 + i * 4);
+  }
+  const names = 8 + 256 * 4;
+  const crcs = names + count * 20;
+  const smallOffsets = crcs + count * 4;
+  const largeOffsets = smallOffsets + count * 4;
+  let largeCount = 0;
+  sorted.forEach(({ oid, offset, crc }, i) => {
+    oid.copy(index, names + i * 20);
+    index.writeUInt32BE(crc, crcs + i * 4);
+    if (offset < 0x80000000) {
+      index.writeUInt32BE(offset, smallOffsets + i * 4);
+    } else {
+      index.writeUInt32BE(0x80000000 | largeCount, smallOffsets + i * 4);
+      index.writeBigUInt64BE(BigInt(offset), largeOffsets + largeCount * 8);
+      largeCount += 1;
+    }
+  });
+  const trailer = largeOffsets + large.length * 8;
+  packChecksum.copy(index, trailer);
+  createHash('sha1').update(index.subarray(0, trailer + 20)).digest().copy(index, trailer + 20);
+  return index;
+}
+
+function tempPath(packDir: string): string {
+  return path.join(packDir, `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+}
+
+function statSafe(file: string): number | undefined {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body of a whole (not delta) entry as writePack() made it: the type-and-size header, then one zlib stream. */
+export function entryBody(entry: Buffer): Buffer {
+  let p = 0;
+  let size = entry[p] & 0x0f;
+  for (let shift = 4; entry[p] & 0x80; shift += 7) {
+    p += 1;
+    size += (entry[p] & 0x7f) * 2 ** shift;
+  }
+  return inflateSync(entry.subarray(p + 1), { chunkSize: size + CHUNK_SLACK_BYTES });
+}
