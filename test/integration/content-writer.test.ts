@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { executionAsyncId } from 'node:async_hooks';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,6 +108,23 @@ describe('ContentWriter (the one write path)', () => {
     });
     expect(await repo.readFile(FILE)).to.equal('inner\n');
     expect(await commitCount(repo.dir)).to.equal(3);
+  });
+
+  it('tracks the async context only while a transaction runs, so reads between writes pay nothing for it', async () => {
+    // With promise hooks on, each await resumes in a new async resource.
+    const resumedIds = async () => {
+      await null;
+      const first = executionAsyncId();
+      await null;
+      return [first, executionAsyncId()];
+    };
+    await writer.transaction(async (tx) => {
+      const [first, second] = await resumedIds();
+      expect(first).to.not.equal(second);
+      await tx.commit(change('tracked\n'));
+    });
+    const [first, second] = await resumedIds();
+    expect(first).to.equal(second);
   });
 
   it('refuses a commit through a transaction that has ended, and two commits of one transaction at once', async () => {
