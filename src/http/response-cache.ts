@@ -131,7 +131,7 @@ export function answerFromCache(cache: ResponseCache, tokens: AuthenticateDeps['
     // A read at `?ref=` sets its own caching headers after the cache answered (entries.routes.ts), so it goes the usual way.
     if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(WORKSPACE_ROUTES) && ctx.query.ref === undefined) {
       const header = ctx.get('Authorization');
-      const principal = header === '' ? ANONYMOUS : tokenPrincipal(header, tokens);
+      const principal = header === '' ? ANONYMOUS : tokenPrincipal(header, tokens, ctx.req.socket);
       if (principal !== undefined) {
         ctx.state.principal = principal;
         const workspace = ctx.path.slice(WORKSPACE_ROUTES.length).split('/', 1)[0];

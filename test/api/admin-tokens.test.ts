@@ -2,6 +2,7 @@
 // list, revoke, expiry, malformed tokens, and a token limited to one workspace.
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { adminRequest, buildAdminServer, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { userWithGrants } from '../helpers/admin-users.ts';
@@ -94,6 +95,31 @@ describe('admin API: tokens', () => {
     const again = await adminRequest(server, admin, 'DELETE', `/tokens/${created.body.data.id}`);
     expect(again.status).to.equal(404);
     expect(again.body.error.code).to.equal('not_found');
+  });
+
+  it('checks a token on every request of a keep-alive connection: another secret and a revoked token are refused on it', async () => {
+    const created = await adminRequest(server, admin, 'POST', '/tokens', { name: 'kept-alive', permissions: SCHEMA_READ });
+    const token: string = created.body.data.token;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (authorization: string) =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const request = http.get(`${server.baseUrl}/api/v1/workspaces/default/content-types`, { agent, headers: { authorization } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, reused: request.reusedSocket }));
+        });
+        request.on('error', reject);
+      });
+    try {
+      expect(await get(`Bearer ${token}`)).to.deep.equal({ status: 200, reused: false });
+      expect(await get(`Bearer ${token}`)).to.deep.equal({ status: 200, reused: true });
+      const otherSecret = `${token.slice(0, -1)}${token.endsWith('a') ? 'b' : 'a'}`;
+      expect(await get(`Bearer ${otherSecret}`)).to.deep.equal({ status: 401, reused: true });
+      expect(await get(`Bearer ${token}`)).to.deep.equal({ status: 200, reused: true });
+      expect((await adminRequest(server, admin, 'DELETE', `/tokens/${created.body.data.id}`)).status).to.equal(200);
+      expect(await get(`Bearer ${token}`)).to.deep.equal({ status: 401, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('rejects an expired token with 401', async () => {

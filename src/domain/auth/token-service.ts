@@ -72,6 +72,17 @@ export class TokenService {
     if (!entry) return undefined;
     const presented = hash('sha256', match[2], 'buffer');
     if (presented.length !== entry.hash.length || !timingSafeEqual(presented, entry.hash)) return undefined;
+    return this.principalOfVerified(entry.record.id);
+  }
+
+  /**
+   * The principal for a token whose secret this process already checked
+   * (authenticate()), looked up again so a revoked or expired one is refused
+   * at once; undefined when it is gone. The caller answers for the check.
+   */
+  principalOfVerified(id: string): Principal | undefined {
+    const entry = this.byId.get(id);
+    if (!entry) return undefined;
     const now = this.now();
     if (now >= entry.expiresAt) return undefined;
     this.markUsed(entry.record, now);
