@@ -11,14 +11,14 @@ import path from 'node:path';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
 import { STORED_ABOVE_BYTES } from './objects.ts';
+import type { GitObjectType } from './objects.ts';
 import { storedStream } from './stored-blocks.ts';
 import type { StoredBlocks } from './stored-blocks.ts';
-import type { GitObjectType } from './objects.ts';
 
 /**
  * An object to pack: its body, compressed here (or stored uncompressed, cut
- * into `blocks`); its entry in another pack, copied as it is; or a delta that rebuilds it from `deltaOf`, an object
- * earlier in the same pack.
+ * into `blocks`); its entry in another pack, copied as it is; or a delta
+ * that rebuilds it from `deltaOf`, an object earlier in the same pack.
  */
 export type PackObject = { oid: string; type: GitObjectType; body: Uint8Array; blocks?: StoredBlocks } | { oid: string; entry: Buffer } | { oid: string; deltaOf: string; delta: Buffer };
 
