@@ -384,7 +384,6 @@ function reflogMessage(commit: CommitObject): string {
   return `commit${kind}: ${commit.message.split('\n')[0]}`;
 }
 
-// Synchronous like the object writes: the file is a few megabytes at most, bound for the page cache.
 function stampOf(file: string): string {
   try {
     const info = statSync(file, { bigint: true });

@@ -124,8 +124,7 @@ export class TreeWriter {
 
   // The id of the folder's tree in the current commit (staged trees are not adopted yet).
   private async committedOid(folder: string): Promise<string | undefined> {
-    if (folder === '') return this.rootTree;
-    return (await this.load(parentOf(folder), folder))?.find(folder.slice(folder.lastIndexOf('/') + 1))?.oid;
+    return folder === '' ? this.rootTree : (await this.entryAt(folder))?.oid;
   }
 
   private async load(folder: string, forPath: string): Promise<TreeView | undefined> {
