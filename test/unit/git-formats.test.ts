@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { composeMessage, splitTrailers } from '../../src/storage/git/commit-object.ts';
 import { encodeIndexEntry, GitIndex, IndexFormatError } from '../../src/storage/git/index-file.ts';
+import { deflateFitted } from '../../src/storage/git/deflate.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
 import { encodeDelta, sharedEnds } from '../../src/storage/git/delta-encoding.ts';
 import { entryBody, removeStalePackTemps, writePack } from '../../src/storage/git/pack-writer.ts';
@@ -287,7 +288,7 @@ describe('git formats', () => {
       await run('git', ['-C', repo, 'fsck', '--strict']);
     });
 
-    it('says where each entry is and which bodies it stored uncompressed, and reads whole entries back', async () => {
+    it('says where each entry is and which bodies a later pack should compress, and reads whole entries back', async () => {
       const large = blob(pseudoRandom(100_000, 4));
       const small = blob('a small file\n');
       const packDir = path.join(repo, '.git/objects/pack');
@@ -295,10 +296,30 @@ describe('git formats', () => {
       const pack = await readFile(path.join(packDir, `${written.name}.pack`));
       for (const object of [large, small]) {
         const entry = written.entries.get(object.oid);
-        expect(entry?.stored).to.equal(object === large);
+        expect(entry?.compressLater).to.equal(object === large);
         const bytes = pack.subarray(entry?.offset, (entry?.offset ?? 0) + (entry?.length ?? 0));
         expect(Buffer.compare(entryBody(bytes), Buffer.from(object.body))).to.equal(0);
       }
+    });
+
+    it('frames small trees and commits as stored, copied as they are by later packs, and compresses blobs', async () => {
+      const file = blob('a small file\n'.repeat(20));
+      const tree = prepareObject('tree', Buffer.concat([Buffer.from('100644 a.md\0'), Buffer.from(file.oid, 'hex')]));
+      const commit = prepareObject('commit', Buffer.from(`tree ${tree.oid}\nauthor A <a@b> 1700000000 +0000\ncommitter A <a@b> 1700000000 +0000\n\nm\n`));
+      const packDir = path.join(repo, '.git/objects/pack');
+      const written = writePack(packDir, [commit, tree, file], { fast: true });
+      const pack = await readFile(path.join(packDir, `${written.name}.pack`));
+      for (const object of [commit, tree, file]) {
+        const entry = written.entries.get(object.oid);
+        expect(entry?.compressLater, object.type).to.equal(false);
+        const bytes = pack.subarray(entry?.offset, (entry?.offset ?? 0) + (entry?.length ?? 0));
+        // Past the one-byte type-and-size header (all three are under 2 KiB): 0x01 is zlib's level-0 header byte, a stored first block follows.
+        const stream = bytes.subarray(bytes[0] & 0x80 ? 2 : 1);
+        expect(stream[1] === 0x01 && (stream[2] & 0x06) === 0, object.type).to.equal(object.type !== 'blob');
+      }
+      expect((await run('git', ['-C', repo, 'verify-pack', `.git/objects/pack/${written.name}.idx`])).stderr).to.equal('');
+      expect((await run('git', ['-C', repo, 'cat-file', '-p', commit.oid])).stdout).to.contain(`tree ${tree.oid}`);
+      expect((await run('git', ['-C', repo, 'ls-tree', tree.oid])).stdout).to.contain(`blob ${file.oid}\ta.md`);
     });
 
     it('stores a large body as uncompressed blocks cut from the last version, which git reads', async () => {
@@ -314,7 +335,7 @@ describe('git formats', () => {
         versions.push({ ...blob(body), blocks });
       }
       const written = writePack(path.join(repo, '.git/objects/pack'), versions);
-      expect([...written.entries.values()].every(({ stored }) => stored)).to.equal(true);
+      expect([...written.entries.values()].every(({ compressLater }) => compressLater)).to.equal(true);
       expect((await run('git', ['-C', repo, 'verify-pack', `.git/objects/pack/${written.name}.idx`])).stderr).to.equal('');
       const { stdout } = await run('git', ['-C', repo, 'cat-file', 'blob', versions[19].oid], { encoding: 'buffer', maxBuffer: 1024 * 1024 });
       expect(Buffer.compare(stdout, body)).to.equal(0);
@@ -330,6 +351,16 @@ describe('git formats', () => {
       await utimes(path.join(packDir, 'tmp_pack_Xy12Ab'), hourAgo, hourAgo);
       removeStalePackTemps(packDir);
       expect((await readdir(packDir)).sort()).to.deep.equal(['tmp_cms_ba9876543210', 'tmp_pack_Xy12Ab']);
+    });
+  });
+
+  describe('deflate sized to its input', () => {
+    it('gives streams that inflate back, at every window size and level', () => {
+      const sizes = [0, 1, 249, 250, 251, 762, 763, 2000, 32_768 - 262, 32_768, 100_000];
+      for (const size of sizes) {
+        const body = Buffer.concat([Buffer.from(Array.from({ length: Math.floor(size / 2) }, (_, i) => (i * 7919 + size) % 251)), Buffer.alloc(size - Math.floor(size / 2), 'ab')]);
+        for (const level of [0, 1, 6]) expect(Buffer.compare(inflateSync(deflateFitted(body, level)), body), `${size} bytes at level ${level}`).to.equal(0);
+      }
     });
   });
 

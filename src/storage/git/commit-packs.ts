@@ -190,8 +190,8 @@ class EntryFiles {
 
   constructor(private readonly packDir: string) {}
 
-  /** The object as a roll-up stores it: its entry copied, or its body to compress when the commit pack stored it uncompressed. */
-  whole(pack: string, { oid, type, offset, length, stored }: PackedObject): PackObject {
+  /** The object as a roll-up stores it: its entry copied, or its body to compress when the commit pack left that for later. */
+  whole(pack: string, { oid, type, offset, length, compressLater }: PackedObject): PackObject {
     let fd = this.open.get(pack);
     if (fd === undefined) {
       fd = openSync(path.join(this.packDir, `${pack}.pack`), 'r');
@@ -199,7 +199,7 @@ class EntryFiles {
     }
     const entry = Buffer.allocUnsafe(length);
     if (readSync(fd, entry, 0, length, offset) !== length) throw new Error(`the pack ${pack} ends before its object ${oid}`);
-    return stored ? { oid, type, body: entryBody(entry) } : { oid, entry };
+    return compressLater ? { oid, type, body: entryBody(entry) } : { oid, entry };
   }
 
   close(): void {

@@ -5,10 +5,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
 import { removeQuietly } from '../atomic-write.ts';
+import { deflateFitted } from './deflate.ts';
 
 /** The four git object types. */
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
@@ -101,7 +102,7 @@ export class ObjectStore {
 
   private writePrepared({ oid, type, body }: PreparedObject): void {
     const level = body.length > STORED_ABOVE_BYTES ? 0 : 1;
-    const data = deflateSync(Buffer.concat([objectHeader(type, body.length), body]), { level });
+    const data = deflateFitted(Buffer.concat([objectHeader(type, body.length), body]), level);
     this.written.objects += 1;
     this.written.bytes += data.length;
     const folder = path.join(this.objectsDir, oid.slice(0, 2));

@@ -8,11 +8,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { crc32, inflateSync } from 'node:zlib';
 import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
+import { deflateFitted } from './deflate.ts';
 import { STORED_ABOVE_BYTES } from './objects.ts';
 import type { GitObjectType } from './objects.ts';
-import { storedStream } from './stored-blocks.ts';
+import { blocksOf, storedStream } from './stored-blocks.ts';
 import type { StoredBlocks } from './stored-blocks.ts';
 
 /**
@@ -22,11 +23,11 @@ import type { StoredBlocks } from './stored-blocks.ts';
  */
 export type PackObject = { oid: string; type: GitObjectType; body: Uint8Array; blocks?: StoredBlocks } | { oid: string; entry: Buffer } | { oid: string; deltaOf: string; delta: Buffer };
 
-/** Where an object's entry is in a written `.pack`, and whether its body was stored uncompressed (`fast`). */
+/** Where an object's entry is in a written `.pack`, and whether a later pack should compress its body (`fast` left it uncompressed). */
 export interface PackedEntry {
   offset: number;
   length: number;
-  stored: boolean;
+  compressLater: boolean;
 }
 
 /** A pack in place: its name (`pack-<checksum>`, no extension), the bytes of both files, and its entries by object id. */
@@ -39,8 +40,12 @@ export interface WrittenPack {
 const TYPE_CODES: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 const OFS_DELTA = 6;
 const IDX_MAGIC = 0xff744f63;
-// Room for zlib's framing beyond the input, so one output chunk holds it.
+// Room beyond an entry's size, so one output chunk holds it inflated.
 const CHUNK_SLACK_BYTES = 1024;
+// Trees and commits up to this size are framed as stored, never compressed:
+// they are mostly object ids, which do not compress, and zlib's set-up
+// cost ~30 µs for each of the several a commit writes.
+const STORED_SMALL_BYTES = 4 * 1024;
 const TEMP_PREFIX = 'tmp_cms_';
 // A temp file this old belongs to no pack still being written.
 const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
@@ -62,7 +67,7 @@ export function writePack(packDir: string, objects: PackObject[], options: { fas
   const entries = new Map<string, PackedEntry>();
   let offset = header.length;
   for (const object of objects) {
-    const { parts, stored } = encodeEntry(object, offset, offsets, options.fast ?? false);
+    const { parts, compressLater } = encodeEntry(object, offset, offsets, options.fast ?? false);
     const start = offset;
     offsets.set(object.oid, start);
     let crc = 0;
@@ -72,7 +77,7 @@ export function writePack(packDir: string, objects: PackObject[], options: { fas
       offset += part.length;
     }
     indexed.push({ oid: Buffer.from(object.oid, 'hex'), offset: start, crc });
-    entries.set(object.oid, { offset: start, length: offset - start, stored });
+    entries.set(object.oid, { offset: start, length: offset - start, compressLater });
   }
   const hash = createHash('sha1');
   for (const chunk of chunks) hash.update(chunk);
@@ -114,22 +119,18 @@ export function removeStalePackTemps(packDir: string, minAgeMs = STALE_TEMP_AGE_
 // The entry's header (type and size, plus the distance back to the delta
 // base), then the deflated body or delta, as parts written one after the
 // other (a large body is not copied again).
-function encodeEntry(object: PackObject, offset: number, offsets: Map<string, number>, fast: boolean): { parts: Buffer[]; stored: boolean } {
-  if ('entry' in object) return { parts: [object.entry], stored: false };
+function encodeEntry(object: PackObject, offset: number, offsets: Map<string, number>, fast: boolean): { parts: Buffer[]; compressLater: boolean } {
+  if ('entry' in object) return { parts: [object.entry], compressLater: false };
   if ('delta' in object) {
     const baseOffset = offsets.get(object.deltaOf);
     if (baseOffset === undefined) throw new Error(`the delta base ${object.deltaOf} is not earlier in the pack`);
-    return { parts: [typeAndSize(OFS_DELTA, object.delta.length), baseDistance(offset - baseOffset), deflate(object.delta, 1)], stored: false };
+    return { parts: [typeAndSize(OFS_DELTA, object.delta.length), baseDistance(offset - baseOffset), deflateFitted(object.delta, 1)], compressLater: false };
   }
-  if (object.blocks !== undefined) return { parts: [typeAndSize(TYPE_CODES[object.type], object.body.length), ...storedStream(object.body, object.blocks)], stored: true };
-  const stored = fast && object.body.length > STORED_ABOVE_BYTES;
-  return { parts: [typeAndSize(TYPE_CODES[object.type], object.body.length), deflate(object.body, stored ? 0 : 1)], stored };
-}
-
-// One output buffer about the input's size instead of zlib's 16 KiB chunks,
-// which cost a 16 KiB allocation per small object and a concatenation per large one.
-function deflate(data: Uint8Array, level: number): Buffer {
-  return deflateSync(data, { level, chunkSize: data.length + CHUNK_SLACK_BYTES });
+  const header = typeAndSize(TYPE_CODES[object.type], object.body.length);
+  if (object.blocks !== undefined) return { parts: [header, ...storedStream(object.body, object.blocks)], compressLater: true };
+  if (object.type !== 'blob' && object.body.length <= STORED_SMALL_BYTES) return { parts: [header, ...storedStream(object.body, blocksOf(object.body))], compressLater: false };
+  const compressLater = fast && object.body.length > STORED_ABOVE_BYTES;
+  return { parts: [header, deflateFitted(object.body, compressLater ? 0 : 1)], compressLater };
 }
 
 function typeAndSize(type: number, size: number): Buffer {
