@@ -99,6 +99,24 @@ describe('search: through TypeIndex', () => {
     expect(query('giraffe')).to.deep.equal([]);
   });
 
+  it('answers from writes not yet indexed in the background, and forgets removed ones', async () => {
+    const index = buildIndex(PRODUCTS, buildProducts());
+    const query = (q: string) => index.query(listQueryOf({ q }, PRODUCTS), { mode: 'all' }).entries.map((e) => e.id);
+    expect(query('zebra')).to.deep.equal(['p05']);
+    const p05 = index.get('p05');
+    const p02 = index.get('p02');
+    if (!p05 || !p02) throw new Error('no p05 or p02');
+    index.upsert({ ...p05, title: 'Giraffe cup' });
+    index.remove('p05');
+    index.upsert({ ...p02, title: 'Okapi peeler' });
+    expect(query('giraffe')).to.deep.equal([]);
+    expect(query('zebra')).to.deep.equal([]);
+    index.upsert({ ...p02, title: 'Zebra peeler' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(query('okapi')).to.deep.equal([]);
+    expect(query('zebra')).to.deep.equal(['p02']);
+  });
+
   it('answers the same after warm() as when built on demand', () => {
     const warmed = buildIndex(PRODUCTS, buildProducts());
     warmed.warm();

@@ -55,6 +55,9 @@ export class LocaleView {
   private readonly searches = new Map<string, SearchResult>();
   private searchIndex: SearchIndex | undefined;
   private searchBuild: SearchBuild | undefined;
+  // Slots written since their postings were last indexed; see attach().
+  private readonly unindexed = new Set<number>();
+  private catchUpScheduled = false;
   private readonly idOf: IdOfSlot;
 
   /** Creates an empty view; nothing is computed until asked for. */
@@ -113,7 +116,9 @@ export class LocaleView {
   search(q: string): SearchResult {
     const cached = this.searches.get(q);
     if (cached) return cached;
-    const hits = this.ensureSearchIndex().search(q);
+    const index = this.ensureSearchIndex();
+    this.catchUpSearch();
+    const hits = index.search(q);
     hits.sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
     const ranked: number[] = [];
     for (const hit of hits) {
@@ -163,10 +168,13 @@ export class LocaleView {
     for (const [field, column] of this.columns) column[slot] = this.itemsOf(field, slot);
     for (const dense of this.denseColumns.values()) dense.refresh(slot);
     for (const state of this.orders.values()) insertIntoOrder(state.slots, this.column(state.field), this.idOf, slot, state.order);
-    // A slot the build has not reached yet is read when it gets there.
-    const index = this.searchIndex ?? (this.searchBuild && slot < this.searchBuild.next ? this.searchBuild.index : undefined);
-    const resolved = index ? this.resolve(slot) : undefined;
-    if (resolved) index?.upsert(resolved);
+    // A slot the build has not reached yet is read when it gets there. The
+    // others are indexed once the write has been answered (a few hundred µs of
+    // tokenizing per entry), or by the next search, whichever comes first.
+    if (this.searchIndex || (this.searchBuild && slot < this.searchBuild.next)) {
+      this.unindexed.add(slot);
+      this.scheduleSearchCatchUp();
+    }
     this.searches.clear();
   }
 
@@ -174,12 +182,34 @@ export class LocaleView {
   forget(slot: number, id: string): void {
     for (const column of this.columns.values()) column[slot] = [];
     for (const dense of this.denseColumns.values()) dense.refresh(slot);
+    this.unindexed.delete(slot);
     this.searchIndex?.remove(id);
     this.searchBuild?.index.remove(id);
   }
 
   private *usedSlots(): Generator<number> {
     for (let slot = 0; slot < this.source.slotCount; slot += 1) if (this.source.entryAt(slot)) yield slot;
+  }
+
+  // Indexes the slots written since the last catch-up, as they are now.
+  private catchUpSearch(): void {
+    const index = this.searchIndex ?? this.searchBuild?.index;
+    for (const slot of this.unindexed) {
+      const resolved = this.resolve(slot);
+      if (resolved) index?.upsert(resolved);
+    }
+    this.unindexed.clear();
+  }
+
+  // After the I/O callbacks of this turn of the event loop, which is where
+  // a write's answer is sent.
+  private scheduleSearchCatchUp(): void {
+    if (this.catchUpScheduled) return;
+    this.catchUpScheduled = true;
+    setImmediate(() => {
+      this.catchUpScheduled = false;
+      this.catchUpSearch();
+    });
   }
 
   private ensureSearchIndex(): SearchIndex {
