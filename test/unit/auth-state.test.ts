@@ -163,6 +163,14 @@ describe('TokenService', () => {
     expect(tokens.list(ADMIN)[0].last_used_at).to.equal(new Date(clock.now()).toISOString());
     await tokens.flush();
     expect(state.writes.get('tokens')).to.equal((writes ?? 0) + 1);
+    // A minute is the granularity: a use within it is not recorded, the next one after it is.
+    const firstUse = new Date(clock.now()).toISOString();
+    clock.advance(59_000);
+    tokens.authenticate(token);
+    expect(tokens.list(ADMIN)[0].last_used_at).to.equal(firstUse);
+    clock.advance(1_000);
+    tokens.authenticate(token);
+    expect(tokens.list(ADMIN)[0].last_used_at).to.equal(new Date(clock.now()).toISOString());
   });
 
   it('needs tokens.* grants', async () => {

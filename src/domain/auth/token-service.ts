@@ -47,7 +47,8 @@ const MAX_DESCRIPTION = 500;
 /** Token management for the admin API and token lookup for authenticate(). */
 export class TokenService {
   private readonly file: StateFile<TokenRecord[]>;
-  private byId = new Map<string, { record: TokenRecord; hash: Buffer; expiresAt: number }>();
+  // Per token: its record, and what each request would otherwise derive from it again.
+  private byId = new Map<string, { record: TokenRecord; hash: Buffer; expiresAt: number; lastUsedAt: number; principal: Principal }>();
   private readonly now: () => number;
 
   private constructor(file: StateFile<TokenRecord[]>, now: () => number) {
@@ -85,8 +86,8 @@ export class TokenService {
     if (!entry) return undefined;
     const now = this.now();
     if (now >= entry.expiresAt) return undefined;
-    this.markUsed(entry.record, now);
-    return { kind: 'token', id: entry.record.id, name: entry.record.name, grants: entry.record.permissions };
+    this.markUsed(entry, now);
+    return entry.principal;
   }
 
   /** All tokens, newest first. Throws forbidden (403) without `tokens.read`. */
@@ -150,10 +151,10 @@ export class TokenService {
     return this.file.flush();
   }
 
-  private markUsed(record: TokenRecord, now: number): void {
-    const last = record.last_used_at === null ? 0 : Date.parse(record.last_used_at);
-    if (now - last < LAST_USED_GRANULARITY_MS) return;
-    record.last_used_at = new Date(now).toISOString();
+  private markUsed(entry: { record: TokenRecord; lastUsedAt: number }, now: number): void {
+    if (now - entry.lastUsedAt < LAST_USED_GRANULARITY_MS) return;
+    entry.lastUsedAt = now;
+    entry.record.last_used_at = new Date(now).toISOString();
     this.file.saveSoon(LAST_USED_SAVE_DELAY_MS);
   }
 
@@ -169,7 +170,13 @@ export class TokenService {
     this.byId = new Map(
       this.file.value.map((record) => [
         record.id,
-        { record, hash: Buffer.from(record.hash, 'hex'), expiresAt: record.expires_at === null ? Infinity : Date.parse(record.expires_at) },
+        {
+          record,
+          hash: Buffer.from(record.hash, 'hex'),
+          expiresAt: record.expires_at === null ? Infinity : Date.parse(record.expires_at),
+          lastUsedAt: record.last_used_at === null ? 0 : Date.parse(record.last_used_at),
+          principal: { kind: 'token', id: record.id, name: record.name, grants: record.permissions },
+        },
       ]),
     );
   }
