@@ -31,9 +31,9 @@ export const BASIC_CHALLENGE = 'Basic realm="cms"';
  * failed Basic header is answered with the Basic challenge, so git asks again.
  */
 export function createAuthenticate(deps: AuthenticateDeps) {
-  return async function authenticate(ctx: Context & { state: AppState }, next: Next): Promise<void> {
+  return function authenticate(ctx: Context & { state: AppState }, next: Next): Promise<void> {
     ctx.state.principal = principalOf(ctx, deps);
-    await next();
+    return next();
   };
 }
 

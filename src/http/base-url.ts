@@ -11,9 +11,9 @@ const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
  * own origin; X-Forwarded-Proto/Host count only with CMS_TRUST_PROXY=1.
  */
 export function createBaseUrl(config: Config) {
-  return async function baseUrl(ctx: Context & { state: AppState }, next: Next): Promise<void> {
+  return function baseUrl(ctx: Context & { state: AppState }, next: Next): Promise<void> {
     ctx.state.baseUrl = config.baseUrl ?? deriveBaseUrl(ctx, config.trustProxy);
-    await next();
+    return next();
   };
 }
 
