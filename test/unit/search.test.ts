@@ -115,6 +115,10 @@ describe('search: through TypeIndex', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(query('okapi')).to.deep.equal([]);
     expect(query('zebra')).to.deep.equal(['p02']);
+    // More than one slice of catching up: a search in between still sees every write.
+    for (let i = 0; i < 3000; i += 1) index.upsert({ ...p02, id: `bulk-${i}`, slug: `bulk-${i}`, title: `Quagga ${i}` });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(query('quagga')).to.have.length(3000);
   });
 
   it('answers the same after warm() as when built on demand', () => {

@@ -42,6 +42,8 @@ interface OrderState {
 
 // Enough for the distinct searches of a busy page; cleared by every write.
 const SEARCH_CACHE_SIZE = 64;
+// Longest stretch of indexing written entries' postings between two turns of the event loop.
+const CATCH_UP_SLICE_MS = 5;
 
 /**
  * The caches for one resolution locale (undefined: root values). Callers
@@ -191,24 +193,29 @@ export class LocaleView {
     for (let slot = 0; slot < this.source.slotCount; slot += 1) if (this.source.entryAt(slot)) yield slot;
   }
 
-  // Indexes the slots written since the last catch-up, as they are now.
-  private catchUpSearch(): void {
+  // Indexes the slots written since the last catch-up, as they are now,
+  // until `shouldPause` says so (checked after each slot).
+  private catchUpSearch(shouldPause: () => boolean = () => false): void {
     const index = this.searchIndex ?? this.searchBuild?.index;
     for (const slot of this.unindexed) {
+      this.unindexed.delete(slot);
       const resolved = this.resolve(slot);
       if (resolved) index?.upsert(resolved);
+      if (shouldPause()) return;
     }
-    this.unindexed.clear();
   }
 
   // After the I/O callbacks of this turn of the event loop, which is where
-  // a write's answer is sent.
+  // a write's answer is sent; in slices, so an outside commit of thousands
+  // of entries does not hold other requests up while they are indexed.
   private scheduleSearchCatchUp(): void {
     if (this.catchUpScheduled) return;
     this.catchUpScheduled = true;
     setImmediate(() => {
       this.catchUpScheduled = false;
-      this.catchUpSearch();
+      const deadline = performance.now() + CATCH_UP_SLICE_MS;
+      this.catchUpSearch(() => performance.now() >= deadline);
+      if (this.unindexed.size > 0) this.scheduleSearchCatchUp();
     });
   }
 
