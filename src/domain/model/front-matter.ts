@@ -60,23 +60,29 @@ function parseFloatText(text: string): number {
 // What js-yaml refuses (it is stricter in corners, e.g. `a: -`) is read by
 // `yaml` as before, so a hand-edited file never becomes unreadable.
 function parseYaml(text: string): object {
-  let value: unknown = readSimpleYaml(text);
-  try {
-    value ??= jsYaml.load(text, { schema: CORE_1_2 });
-  } catch {
-    value = YAML.parse(text);
-  }
+  const value = readSimpleYaml(text) ?? readYaml(text);
   assertBounded(value);
   return (value ?? {}) as object;
+}
+
+/** How a YAML block reads when the line reader (readSimpleYaml) leaves it: js-yaml, or `yaml` where js-yaml refuses. */
+export function readYaml(text: string): unknown {
+  try {
+    return jsYaml.load(text, { schema: CORE_1_2 });
+  } catch {
+    return YAML.parse(text);
+  }
 }
 
 /**
  * Reads the YAML the server writes (stringifyFrontMatter): one `key: value`
  * per line, a list as `  - item` lines under a `key:`, each value plain or
- * quoted without escapes, resolved by the same core-schema rules. Undefined
- * for anything else (nesting, flow style, escapes, comments, multi-line
- * scalars, odd keys), which js-yaml reads. js-yaml spent most of a start's
- * parsing on these few shapes; line by line they cost a fraction of it.
+ * quoted without escapes, resolved by the same core-schema rules; and what
+ * hand-written files add to it, a list of such scalars in flow style on its
+ * key's line (`tags: [a, "b c"]`). Undefined for anything else (nesting,
+ * other flow style, escapes, comments, multi-line scalars, odd keys), which
+ * js-yaml reads. js-yaml spent most of a start's parsing on these few
+ * shapes; line by line they cost a fraction of it.
  */
 export function readSimpleYaml(text: string): Record<string, unknown> | undefined {
   const result: Record<string, unknown> = {};
@@ -102,7 +108,7 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
       result[pair[1]] = null;
       continue;
     }
-    const value = quotedOrPlain(pair[2]);
+    const value = pair[2][0] === '[' ? flowSequence(pair[2]) : quotedOrPlain(pair[2]);
     if (value === undefined) return undefined;
     result[pair[1]] = value.value;
   }
@@ -120,6 +126,27 @@ const DOUBLE_QUOTED = /^"([^"\\]*)"$/;
 const SINGLE_QUOTED = /^'([^']*)'$/;
 // A plain scalar that cannot start or continue any other YAML construct.
 const PLAIN = /^(?:[A-Za-z0-9~]|[-+.][0-9.])[A-Za-z0-9 _.:+\/-]*$/;
+
+// An item of a one-line flow sequence and what follows it: a comma (and
+// spaces) before the next item, or the closing bracket at the end of the line.
+const FLOW_ITEM = /(?:"([^"\\]*)"|'([^']*)'|([^,"'[\]{}]+))(, *|\]$)/y;
+
+// `[]` or `[item, item]` whose items are quoted without escapes or plain.
+// A plain item takes no `:` (`[a: b]` is a mapping), no blank at its end
+// and no comma-less gap; an empty item (`[a,,b]`, `[a,]`), nesting, a
+// comment or anything after the bracket is left to js-yaml.
+function flowSequence(text: string): { value: unknown[] } | undefined {
+  if (text === '[]') return { value: [] };
+  const items: unknown[] = [];
+  FLOW_ITEM.lastIndex = 1;
+  for (let match = FLOW_ITEM.exec(text); match; match = FLOW_ITEM.exec(text)) {
+    const [, double, single, plain, after] = match;
+    if (plain !== undefined && (plain.includes(':') || plain.endsWith(' ') || !PLAIN.test(plain))) return undefined;
+    items.push(plain === undefined ? (double ?? single) : plainScalar(plain));
+    if (after === ']') return { value: items };
+  }
+  return undefined;
+}
 
 // A key YAML reads as the very string it is: not one that resolves to null or a boolean, nor one js-yaml treats specially.
 function isPlainKey(key: string): boolean {
