@@ -24,14 +24,13 @@ import { encodeObjects, importObjects, isHistoryComplete, reachableObjects, type
 import { isGcRunning, Packer, type GitCommand, type PackingSchedule } from './git/packing.ts';
 import { readHead } from './git/refs.ts';
 import { resolveRevision, type Revision } from './git/revisions.ts';
-import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.ts';
+import { checkRepoPath, pathInRepo, toFileWrites, type FileChange, type RepoPath } from './git/repo-paths.ts';
 import { checkRepositoryFormat, type RepositoryFormat } from './git/repository-format.ts';
 import { TreeWriter } from './git/tree-writer.ts';
 import type { ChangedPath } from './git/tree-writer.ts';
 import { readCleanFile } from './git/working-tree.ts';
 import { HeadWatcher } from './head-watcher.ts';
 import type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
-import { resolveInside } from './safe-path.ts';
 import { WriteQueue } from './write-queue.ts';
 
 export type { CommitInfo } from './git/commit-object.ts';
@@ -486,14 +485,14 @@ export class ContentRepo {
     await git.setConfig({ fs, dir: this.dir, path: 'core.symlinks', value: native });
   }
 
-  private async readCommitted(tree: string | undefined, file: string): Promise<string | undefined> {
+  private async readCommitted(tree: string | undefined, file: RepoPath): Promise<string | undefined> {
     return this.readBlobOf(file, tree === undefined ? undefined : await this.history.regularFileAt(tree, file));
   }
 
   // The committed file `file` whose blob is `oid`: from the working tree when it holds that blob, else from the object store.
-  private async readBlobOf(file: string, oid: string | undefined): Promise<string | undefined> {
+  private async readBlobOf(file: RepoPath, oid: string | undefined): Promise<string | undefined> {
     if (oid === undefined) return undefined;
-    const clean = readCleanFile(resolveInside(this.dir, file), oid);
+    const clean = readCleanFile(pathInRepo(this.dir, file), oid);
     return (clean ?? (await this.objects.readBlob(oid)))?.toString('utf8');
   }
 
@@ -501,16 +500,16 @@ export class ContentRepo {
   private filesOf(treeOf: () => Promise<string | undefined>): TreeFiles {
     return {
       readFile: async (file) => {
-        checkRepoPath(file);
-        return this.fileReads(async () => this.readCommitted(await treeOf(), file));
+        const checked = checkRepoPath(file);
+        return this.fileReads(async () => this.readCommitted(await treeOf(), checked));
       },
       readFiles: async (files) => {
-        files.forEach(checkRepoPath);
+        const checked = files.map(checkRepoPath);
         return this.fileReads(async () => {
           const tree = await treeOf();
-          const oids = tree === undefined ? [] : await this.history.regularFilesAt(tree, files);
+          const oids = tree === undefined ? [] : await this.history.regularFilesAt(tree, checked);
           const texts: (string | undefined)[] = [];
-          for (const [position, file] of files.entries()) texts.push(await this.readBlobOf(file, oids[position]));
+          for (const [position, file] of checked.entries()) texts.push(await this.readBlobOf(file, oids[position]));
           return texts;
         });
       },
