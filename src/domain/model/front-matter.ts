@@ -41,9 +41,13 @@ const CORE_1_2 = new jsYaml.Schema({
 });
 
 function plainScalar(text: string): unknown {
+  if (text !== '' && !SCALAR_START.test(text)) return text;
   for (const { test, construct } of CORE_SCALARS) if (test(text)) return construct(text);
   return text;
 }
+
+// How every null, boolean and number of CORE_SCALARS starts: other words are strings without testing each pattern.
+const SCALAR_START = /^[~nNtTfF0-9+.-]/;
 
 function parseInteger(text: string): number {
   if (INT_OCT.test(text)) return parseInt(text.slice(2), 8);
@@ -88,11 +92,11 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
   const result: Record<string, unknown> = {};
   // The list under the last `key:` line without a value, while items may follow it.
   let list: { key: string; items: unknown[] } | undefined;
-  if (NON_PRINTABLE.test(text)) return undefined;
+  let keys = 0;
+  if ((!ASCII_LINES.test(text) && NON_PRINTABLE.test(text)) || UNSAFE_LINE.test(text)) return undefined;
   for (const line of text.split('\n')) {
     if (line === '') continue;
-    if (UNSAFE_LINE.test(line)) return undefined;
-    const item = LIST_ITEM.exec(line);
+    const item = line.startsWith('  - ') ? LIST_ITEM.exec(line) : null;
     if (item) {
       const value = list && quotedOrPlain(item[1]);
       if (!list || value === undefined) return undefined;
@@ -103,6 +107,7 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
     const pair = KEY_VALUE.exec(line);
     if (!pair || Object.hasOwn(result, pair[1]) || !isPlainKey(pair[1])) return undefined;
     list = undefined;
+    keys += 1;
     if (pair[2] === undefined) {
       list = { key: pair[1], items: [] };
       result[pair[1]] = null;
@@ -113,13 +118,15 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
     result[pair[1]] = value.value;
   }
   // A document without a key is not a mapping: js-yaml says what it is.
-  return Object.keys(result).length > 0 ? result : undefined;
+  return keys > 0 ? result : undefined;
 }
 
 // What js-yaml refuses to read at all (its own pattern); `yaml` reads such a file.
 const NON_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFEFF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
-// Tabs, carriage returns and trailing blanks take YAML's whitespace rules, which are js-yaml's to apply.
-const UNSAFE_LINE = /[\t\r]|\s$/;
+// Lines of printable ASCII (nearly every file) hold none of that, which this finds faster.
+const ASCII_LINES = /^[\n\x20-\x7e]*$/;
+// Tabs, carriage returns and blanks at the end of a line take YAML's whitespace rules, which are js-yaml's to apply.
+const UNSAFE_LINE = /[\t\r]|[^\S\n](?:\n|$)/;
 const LIST_ITEM = /^ {2}- (.+)$/;
 const KEY_VALUE = /^([A-Za-z_][A-Za-z0-9_]*):(?: (.+))?$/;
 const DOUBLE_QUOTED = /^"([^"\\]*)"$/;
@@ -198,7 +205,18 @@ export function parseFrontMatter(text: string): FrontMatterDocument {
     throw new Error('The front matter is not a YAML mapping.');
   }
   // stringifyFrontMatter surrounds the body with one newline on each side.
-  return { attributes: attributes as Record<string, unknown>, body: parsed.content.replace(/^\r?\n/, '').replace(/\r?\n$/, '') };
+  return { attributes: attributes as Record<string, unknown>, body: withoutSurroundingNewlines(parsed.content) };
+}
+
+// `text` without one \n or \r\n at its start, then one at its end: string
+// ends rather than a regex, which would try every position of a long body.
+function withoutSurroundingNewlines(text: string): string {
+  let body = text;
+  if (body.startsWith('\n')) body = body.slice(1);
+  else if (body.startsWith('\r\n')) body = body.slice(2);
+  if (body.endsWith('\r\n')) body = body.slice(0, -2);
+  else if (body.endsWith('\n')) body = body.slice(0, -1);
+  return body;
 }
 
 /**
@@ -217,7 +235,7 @@ export function splitYamlFrontMatter(text: string, parse: (yaml: string) => unkn
   const close = rest.indexOf('\n---');
   const block = close === -1 ? rest : rest.slice(0, close);
   // A block of nothing but blanks and comment lines is an empty front matter, not YAML.
-  const data = block.replace(/^\s*#[^\n]+/gm, '').trim() === '' ? {} : parse(block);
+  const data = isBlankOrComments(block) ? {} : parse(block);
   if (close === -1) return { data, content: '' };
   let body = rest.slice(close + 4);
   if (body[0] === '\r') body = body.slice(1);
@@ -226,6 +244,14 @@ export function splitYamlFrontMatter(text: string, parse: (yaml: string) => unkn
 }
 
 const OPENING_LINE = /^---\r?\n/;
+
+// Whether nothing is left of `block` once comment lines are taken out. A
+// block whose first character that is not blank is not `#` keeps that
+// character, so only one that starts with a comment needs the replace.
+function isBlankOrComments(block: string): boolean {
+  const first = block.search(/\S/);
+  return first === -1 || (block[first] === '#' && block.replace(/^\s*#[^\n]+/gm, '').trim() === '');
+}
 
 /** Serializes attributes and body into a markdown file with YAML front matter. */
 export function stringifyFrontMatter(document: FrontMatterDocument): string {
