@@ -4,7 +4,8 @@
 // refusing to replace work the server did not make, and undoing the writes of
 // a commit a killed server left unfinished.
 import type { BigIntStats } from 'node:fs';
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, unlinkSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readlinkSync, unlinkSync } from 'node:fs';
 import { mkdir, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -223,14 +224,34 @@ export function readCleanFile(absolute: string, oid: string): Buffer | undefined
   let fd: number | undefined;
   try {
     fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const data = readFileSync(fd);
-    return prepareObject('blob', data).oid === oid ? data : undefined;
+    const blob = readAsBlob(fd);
+    return blob !== undefined && hash('sha1', blob.object, 'hex') === oid ? blob.data : undefined;
   } catch (error) {
     if (isNotFound(error) || errnoCode(error) === 'ELOOP' || errnoCode(error) === 'EISDIR') return undefined;
     throw error;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * The file open at `fd` read into one buffer after the header git hashes
+ * with it (`blob <size>\0`), so its blob id is one hash of that buffer (a
+ * start hashes a hundred thousand files); undefined when it holds fewer
+ * bytes than its size said. Should the file grow meanwhile, the bytes read
+ * are still exactly the committed ones if their id matches.
+ */
+function readAsBlob(fd: number): { object: Buffer; data: Buffer } | undefined {
+  const { size } = fstatSync(fd);
+  const header = `blob ${size}\0`;
+  const object = Buffer.allocUnsafe(header.length + size);
+  let position = object.write(header, 'latin1');
+  while (position < object.length) {
+    const count = readSync(fd, object, position, object.length - position, null);
+    if (count === 0) return undefined;
+    position += count;
+  }
+  return { object, data: object.subarray(header.length) };
 }
 
 function ignoreMissing(error: unknown): void {
