@@ -31,10 +31,12 @@ export function checkRepoPath(file: string): RepoPath {
 /**
  * Where a checked path lies under the repository's root (absolute and
  * resolved): what resolveInside() answers for it, without checking it a
- * second time. A start reads a hundred thousand paths this way.
+ * second time. A start reads a hundred thousand paths this way. A checked
+ * path has no `.`, `..` or empty segment, so on posix nothing needs
+ * normalizing.
  */
 export function pathInRepo(root: string, file: RepoPath): string {
-  return path.join(root, file);
+  return path.sep === '/' && root !== '/' ? `${root}/${file}` : path.join(root, file);
 }
 
 /**
