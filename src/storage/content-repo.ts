@@ -28,7 +28,7 @@ import { checkRepoPath, pathInRepo, toFileWrites, type FileChange, type RepoPath
 import { checkRepositoryFormat, type RepositoryFormat } from './git/repository-format.ts';
 import { TreeWriter } from './git/tree-writer.ts';
 import type { ChangedPath } from './git/tree-writer.ts';
-import { readCleanFile } from './git/working-tree.ts';
+import { readCleanText } from './git/working-tree.ts';
 import { HeadWatcher } from './head-watcher.ts';
 import type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
 import { WriteQueue } from './write-queue.ts';
@@ -492,8 +492,7 @@ export class ContentRepo {
   // The committed file `file` whose blob is `oid`: from the working tree when it holds that blob, else from the object store.
   private async readBlobOf(file: RepoPath, oid: string | undefined): Promise<string | undefined> {
     if (oid === undefined) return undefined;
-    const clean = readCleanFile(pathInRepo(this.dir, file), oid);
-    return (clean ?? (await this.objects.readBlob(oid)))?.toString('utf8');
+    return readCleanText(pathInRepo(this.dir, file), oid) ?? (await this.objects.readBlob(oid))?.toString('utf8');
   }
 
   // The reads of one tree, which `treeOf` names: HEAD's at the time of each call, or a fixed commit's (filesAt).

@@ -10,7 +10,7 @@ import { errnoCode } from '../../src/lib/errno.ts';
 import { createLimiter } from '../../src/lib/limiter.ts';
 import { LruCache } from '../../src/lib/lru-cache.ts';
 import { writeFileAtomic } from '../../src/storage/atomic-write.ts';
-import { readCleanFile } from '../../src/storage/git/working-tree.ts';
+import { readCleanText } from '../../src/storage/git/working-tree.ts';
 import { KeyedWriteQueue, WriteQueue } from '../../src/storage/write-queue.ts';
 
 describe('storage helpers', () => {
@@ -153,7 +153,7 @@ describe('storage helpers', () => {
   });
 
   // Reads at start come from the working tree when a file holds the committed blob: its id, as git computes it, decides.
-  describe('readCleanFile', () => {
+  describe('readCleanText', () => {
     let dir: string;
     beforeEach(async () => {
       dir = await mkdtemp(path.join(os.tmpdir(), 'clean-file-'));
@@ -161,14 +161,14 @@ describe('storage helpers', () => {
     afterEach(() => rm(dir, { recursive: true, force: true }));
     const gitBlobId = (file: string) => execFileSync('git', ['hash-object', file], { encoding: 'utf8' }).trim();
 
-    it('returns the bytes of a file whose blob id is the one given, and nothing for another id', async () => {
-      const contents = ['', 'x', '---\ntitle: "Ünïcödé ✓"\n---\nBody\n', 'a'.repeat(4095), 'b'.repeat(4096), 'c\n'.repeat(40_000)];
+    it('returns the text of a file whose blob id is the one given, and nothing for another id', async () => {
+      const contents = ['', 'x', '---\ntitle: "Ünïcödé ✓"\n---\nBody\n', 'a'.repeat(4095), 'b'.repeat(65_504), 'c'.repeat(65_505), 'd\n'.repeat(100_000), 'x'];
       for (const [position, content] of contents.entries()) {
         const file = path.join(dir, `f${position}.md`);
         await writeFile(file, content);
         const oid = gitBlobId(file);
-        expect(readCleanFile(file, oid)?.toString('utf8'), `${content.length} bytes`).to.equal(content);
-        expect(readCleanFile(file, oid.replace(/^./, (c) => (c === '0' ? '1' : '0'))), `${content.length} bytes`).to.equal(undefined);
+        expect(readCleanText(file, oid), `${content.length} bytes`).to.equal(content);
+        expect(readCleanText(file, oid.replace(/^./, (c) => (c === '0' ? '1' : '0'))), `${content.length} bytes`).to.equal(undefined);
       }
     });
 
@@ -178,9 +178,9 @@ describe('storage helpers', () => {
       await mkdir(path.join(dir, 'folder'));
       await symlink('a.md', path.join(dir, 'link.md'));
       const oid = gitBlobId(file);
-      expect(readCleanFile(path.join(dir, 'missing.md'), oid)).to.equal(undefined);
-      expect(readCleanFile(path.join(dir, 'folder'), oid)).to.equal(undefined);
-      expect(readCleanFile(path.join(dir, 'link.md'), oid)).to.equal(undefined);
+      expect(readCleanText(path.join(dir, 'missing.md'), oid)).to.equal(undefined);
+      expect(readCleanText(path.join(dir, 'folder'), oid)).to.equal(undefined);
+      expect(readCleanText(path.join(dir, 'link.md'), oid)).to.equal(undefined);
     });
   });
 });
