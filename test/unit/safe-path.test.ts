@@ -118,6 +118,27 @@ describe('safe-path', () => {
       });
     }
 
+    // Plain ASCII paths take a shortcut; it must give the verdict of the full rules for every one of them.
+    it('gives every ASCII path the verdict of the full rules', () => {
+      const isGit = (segment: string) => ['.git', 'git~1'].includes(segment.normalize('NFKC').toLowerCase().replace(/[. ]+$/, ''));
+      const segment = fc.oneof(fc.string({ unit: fc.constantFrom(...'aZ09_-.~ gGiItT'.split('')), maxLength: 7 }), fc.constantFrom('.git', 'GIT~1', '.Git.', 'git~1 ', 'x'.repeat(255), 'x'.repeat(256), '-'.repeat(255)));
+      fc.assert(
+        fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), (segments) => {
+          const file = segments.join('/');
+          const expected = relativePathProblem(file) === undefined && !segments.some(isGit);
+          let accepted = true;
+          try {
+            checkRepoPath(file);
+          } catch (error) {
+            expect(error).to.be.instanceOf(AppError);
+            accepted = false;
+          }
+          expect(accepted, JSON.stringify(file)).to.equal(expected);
+        }),
+        { numRuns: 3000 },
+      );
+    });
+
     it('takes names that only look like .git, and joins a checked path as resolveInside does', () => {
       for (const file of ['git/x', 'gitlab/x', '.gitignore', '.github/workflows/ci.yml', 'a/.gitkeep', 'g', 'git~2/x', 'blog/entries/posts/hello.md', 'ünïcödé/日本語.md']) {
         expect(pathInRepo(ROOT, checkRepoPath(file)), file).to.equal(resolveInside(ROOT, file));
