@@ -79,6 +79,10 @@ describe('front matter', () => {
     expect(() => parseFrontMatter(`---\ntitle: Laughs\n${billionLaughs(9)}---\n`)).to.throw(/YAML aliases/);
     const deep = `${'['.repeat(70)}1${']'.repeat(70)}`;
     expect(() => parseFrontMatter(`---\ndata: ${deep}\n---\n`)).to.throw(/nests deeper/);
+    // The simple shapes the line reader takes count too.
+    expect(() => parseFrontMatter(`---\ntags:\n${'  - a\n'.repeat(100_000)}---\n`)).to.throw(/more than 100,000 values/);
+    expect(() => parseFrontMatter(`---\ntags: [${'a,'.repeat(100_000)}a]\n---\n`)).to.throw(/more than 100,000 values/);
+    expect(parseFrontMatter(`---\ntags:\n${'  - a\n'.repeat(1000)}---\n`).attributes.tags).to.have.length(1000);
     const fine = parseFrontMatter(`---\ntitle: A few\n${billionLaughs(2)}---\n`);
     expect(fine.attributes.title).to.equal('A few');
   });

@@ -64,7 +64,10 @@ function parseFloatText(text: string): number {
 // What js-yaml refuses (it is stricter in corners, e.g. `a: -`) is read by
 // `yaml` as before, so a hand-edited file never becomes unreadable.
 function parseYaml(text: string): object {
-  const value = readSimpleYaml(text) ?? readYaml(text);
+  const simple = readSimpleYaml(text);
+  // The line reader makes no aliases and nests two levels at most: what it reads holds fewer values than the text has characters.
+  if (simple !== undefined && text.length < MAX_VALUES) return simple;
+  const value = simple ?? readYaml(text);
   assertBounded(value);
   return (value ?? {}) as object;
 }
