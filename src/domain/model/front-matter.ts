@@ -103,7 +103,7 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
     if (item) {
       const value = list && quotedOrPlain(item[1]);
       if (!list || value === undefined) return undefined;
-      list.items.push(value.value);
+      list.items.push(value);
       result[list.key] = list.items;
       continue;
     }
@@ -118,7 +118,7 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
     }
     const value = pair[2][0] === '[' ? flowSequence(pair[2]) : quotedOrPlain(pair[2]);
     if (value === undefined) return undefined;
-    result[pair[1]] = value.value;
+    result[pair[1]] = value;
   }
   // A document without a key is not a mapping: js-yaml says what it is.
   return keys > 0 ? result : undefined;
@@ -145,15 +145,15 @@ const FLOW_ITEM = /(?:"([^"\\]*)"|'([^']*)'|([^,"'[\]{}]+))(, *|\]$)/y;
 // A plain item takes no `:` (`[a: b]` is a mapping), no blank at its end
 // and no comma-less gap; an empty item (`[a,,b]`, `[a,]`), nesting, a
 // comment or anything after the bracket is left to js-yaml.
-function flowSequence(text: string): { value: unknown[] } | undefined {
-  if (text === '[]') return { value: [] };
+function flowSequence(text: string): unknown[] | undefined {
+  if (text === '[]') return [];
   const items: unknown[] = [];
   FLOW_ITEM.lastIndex = 1;
   for (let match = FLOW_ITEM.exec(text); match; match = FLOW_ITEM.exec(text)) {
     const [, double, single, plain, after] = match;
     if (plain !== undefined && (plain.includes(':') || plain.endsWith(' ') || !PLAIN.test(plain))) return undefined;
     items.push(plain === undefined ? (double ?? single) : plainScalar(plain));
-    if (after === ']') return { value: items };
+    if (after === ']') return items;
   }
   return undefined;
 }
@@ -163,11 +163,12 @@ function isPlainKey(key: string): boolean {
   return !NULL.test(key) && !BOOL.test(key) && key !== '__proto__';
 }
 
-function quotedOrPlain(text: string): { value: unknown } | undefined {
-  const quoted = DOUBLE_QUOTED.exec(text) ?? SINGLE_QUOTED.exec(text);
-  if (quoted) return { value: quoted[1] };
+// A quoted or plain scalar's value (never undefined, which YAML has not), or undefined when it is neither.
+function quotedOrPlain(text: string): unknown {
+  const quoted = text[0] === '"' ? DOUBLE_QUOTED.exec(text) : text[0] === "'" ? SINGLE_QUOTED.exec(text) : null;
+  if (quoted) return quoted[1];
   if (!PLAIN.test(text) || text.includes(': ') || text.endsWith(':')) return undefined;
-  return { value: plainScalar(text) };
+  return plainScalar(text);
 }
 
 // YAML aliases share one parsed node, so a few lines can stand for billions
