@@ -253,8 +253,9 @@ const SYSTEM_FILE_KEYS = new Set([...SHARED_FILE_KEYS, 'title', 'deleted_at', 'd
 // Everything that is not a key of the files' own is a field value; a custom field may be named like a tool key (`date`).
 function customValues(attributes: Record<string, unknown>, body: string, bodyField: string | undefined, type: ContentType) {
   const data: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(attributes)) {
-    if (!SYSTEM_FILE_KEYS.has(key) || (!isToolKey(type, key) && key !== 'title')) data[key] = storedValue(type, key, value);
+  // Keys, not entries: no [key, value] pair is made for each key of each file at start.
+  for (const key of Object.keys(attributes)) {
+    if (!SYSTEM_FILE_KEYS.has(key) || (!isToolKey(type, key) && key !== 'title')) data[key] = storedValue(type, key, attributes[key]);
   }
   if (bodyField && body !== '') data[bodyField] = body;
   return data;
