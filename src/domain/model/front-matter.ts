@@ -4,9 +4,18 @@
 // plain scalars exactly like `yaml`'s YAML 1.2 core schema: dates stay
 // strings, and YAML 1.1 forms (1_000, 12:30, 010 as octal, yes/no) are not
 // numbers or booleans, so every file reads back as `yaml` would read it.
-import matter from 'gray-matter';
-import jsYaml from 'js-yaml';
+import { createRequire } from 'node:module';
+import type matterModule from 'gray-matter';
+import type jsYamlModule from 'js-yaml';
 import YAML from 'yaml';
+
+// js-yaml and gray-matter load with the first front matter that needs them
+// (synchronously, like sanitize-html): the files the server writes and
+// hand-written ones like the seeded posts never do, and loading both cost
+// every start ~40 ms.
+const require = createRequire(import.meta.url);
+let jsYamlCore: ((text: string) => unknown) | undefined;
+let matter: typeof matterModule | undefined;
 
 export interface FrontMatterDocument {
   attributes: Record<string, unknown>;
@@ -22,10 +31,6 @@ const INT_HEX = /^0x[0-9a-fA-F]+$/;
 const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$|^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
-function scalarType(tag: string, test: (text: string) => boolean, construct: (text: string) => unknown): jsYaml.Type {
-  return new jsYaml.Type(tag, { kind: 'scalar', resolve: (data) => test(data ?? ''), construct: (data) => construct(data ?? '') });
-}
-
 // How a plain (unquoted) scalar resolves: the first of these whose test
 // passes makes its value; none passing leaves the text a string.
 const CORE_SCALARS = [
@@ -35,10 +40,18 @@ const CORE_SCALARS = [
   { tag: 'tag:yaml.org,2002:float', test: (text: string) => FLOAT_NAN.test(text) || FLOAT.test(text), construct: parseFloatText },
 ];
 
-const CORE_1_2 = new jsYaml.Schema({
-  include: [jsYaml.FAILSAFE_SCHEMA],
-  implicit: CORE_SCALARS.map(({ tag, test, construct }) => scalarType(tag, test, construct)),
-});
+// js-yaml's load under a schema of CORE_SCALARS, made on first use.
+function loadJsYaml(text: string): unknown {
+  if (jsYamlCore === undefined) {
+    const jsYaml = require('js-yaml') as typeof jsYamlModule;
+    const schema = new jsYaml.Schema({
+      include: [jsYaml.FAILSAFE_SCHEMA],
+      implicit: CORE_SCALARS.map(({ tag, test, construct }) => new jsYaml.Type(tag, { kind: 'scalar', resolve: (data) => test(data ?? ''), construct: (data) => construct(data ?? '') })),
+    });
+    jsYamlCore = (yaml) => jsYaml.load(yaml, { schema });
+  }
+  return jsYamlCore(text);
+}
 
 function plainScalar(text: string): unknown {
   if (text !== '' && !SCALAR_START.test(text)) return text;
@@ -75,7 +88,7 @@ function parseYaml(text: string): object {
 /** How a YAML block reads when the line reader (readSimpleYaml) leaves it: js-yaml, or `yaml` where js-yaml refuses. */
 export function readYaml(text: string): unknown {
   try {
-    return jsYaml.load(text, { schema: CORE_1_2 });
+    return loadJsYaml(text);
   } catch {
     return YAML.parse(text);
   }
@@ -197,13 +210,18 @@ const ENGINES = { yaml: { parse: parseYaml, stringify: (data: object) => YAML.st
 // the server. Only YAML is read, whatever the opening line names.
 const FRONT_MATTER_LANGUAGE = /^\uFEFF?---([^\r\n]*)/;
 
+function readWithGrayMatter(text: string): { data: unknown; content: string } {
+  matter ??= require('gray-matter') as typeof matterModule;
+  return matter(text, { engines: ENGINES, language: 'yaml' });
+}
+
 /** Parses a markdown file; throws a plain Error (with cause) when the front matter is not a YAML mapping or names another language. */
 export function parseFrontMatter(text: string): FrontMatterDocument {
   const language = FRONT_MATTER_LANGUAGE.exec(text)?.[1].trim().toLowerCase() ?? '';
   if (language !== '' && language !== 'yaml' && language !== 'yml') {
     throw new Error(`The front matter is marked as "${language.slice(0, 20)}"; only YAML front matter (a first line of ---) is read.`);
   }
-  const parsed = splitYamlFrontMatter(text, parseYaml) ?? matter(text, { engines: ENGINES, language: 'yaml' });
+  const parsed = splitYamlFrontMatter(text, parseYaml) ?? readWithGrayMatter(text);
   const attributes: unknown = parsed.data;
   if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)) {
     throw new Error('The front matter is not a YAML mapping.');
