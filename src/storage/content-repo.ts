@@ -95,10 +95,17 @@ const README = '# Content\n\nThis repository holds the content of a git-cms serv
 const GIT_LISTING_MS = 500;
 const NEW_REPOSITORY: RepositoryFormat = { preciousObjects: false, logAllRefUpdates: true };
 
+/** A file and its utf8 text (undefined when its blob cannot be read). */
+export interface FileText {
+  path: string;
+  text: string | undefined;
+}
+
 /** The reads of one commit's files, as filesAt() hands them out; the HEAD reads of ContentRepo have the same shape. */
 export interface TreeFiles {
   readFile(file: string): Promise<string | undefined>;
   readFiles(files: string[]): Promise<(string | undefined)[]>;
+  readFilesUnder(prefix: string): Promise<FileText[]>;
   listFiles(prefix: string): Promise<string[]>;
   listFolders(prefix: string): Promise<string[]>;
 }
@@ -237,6 +244,15 @@ export class ContentRepo {
   /** Like readFile for each of `files`, in order, all from the same HEAD (a start-up reads thousands at once). */
   readFiles(files: string[]): Promise<(string | undefined)[]> {
     return this.atHead.readFiles(files);
+  }
+
+  /**
+   * listFiles() and readFiles() of what it lists, from one listing: the blob
+   * ids come with the names, so a start does not look each of a type's
+   * hundred thousand files up again. Throws `invalid_request` for an unsafe prefix or path.
+   */
+  readFilesUnder(prefix: string): Promise<FileText[]> {
+    return this.atHead.readFilesUnder(prefix);
   }
 
   /** Every regular file under the folder `prefix` ('' for all) at HEAD: repo-relative, sorted; [] when missing. */
@@ -510,6 +526,17 @@ export class ContentRepo {
           const texts: (string | undefined)[] = [];
           for (const [position, file] of checked.entries()) texts.push(await this.readBlobOf(file, oids[position]));
           return texts;
+        });
+      },
+      readFilesUnder: async (prefix) => {
+        const folder = checkFolder(prefix);
+        return this.fileReads(async () => {
+          const tree = await treeOf();
+          const listed = tree === undefined ? [] : await this.history.listFileIds(tree, folder, { regularOnly: true });
+          const checked = listed.map(({ path: file }) => checkRepoPath(file));
+          const read: FileText[] = [];
+          for (const [position, file] of checked.entries()) read.push({ path: file, text: await this.readBlobOf(file, listed[position].oid) });
+          return read;
         });
       },
       listFiles: async (prefix) => {
