@@ -24,14 +24,13 @@ import { encodeObjects, importObjects, isHistoryComplete, reachableObjects, type
 import { isGcRunning, Packer, type GitCommand, type PackingSchedule } from './git/packing.ts';
 import { readHead } from './git/refs.ts';
 import { resolveRevision, type Revision } from './git/revisions.ts';
-import { checkRepoPath, toFileWrites, type FileChange } from './git/repo-paths.ts';
+import { checkRepoPath, pathInRepo, toFileWrites, type FileChange, type RepoPath } from './git/repo-paths.ts';
 import { checkRepositoryFormat, type RepositoryFormat } from './git/repository-format.ts';
 import { TreeWriter } from './git/tree-writer.ts';
 import type { ChangedPath } from './git/tree-writer.ts';
-import { readCleanFile } from './git/working-tree.ts';
+import { readCleanText } from './git/working-tree.ts';
 import { HeadWatcher } from './head-watcher.ts';
 import type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
-import { resolveInside } from './safe-path.ts';
 import { WriteQueue } from './write-queue.ts';
 
 export type { CommitInfo } from './git/commit-object.ts';
@@ -96,10 +95,17 @@ const README = '# Content\n\nThis repository holds the content of a git-cms serv
 const GIT_LISTING_MS = 500;
 const NEW_REPOSITORY: RepositoryFormat = { preciousObjects: false, logAllRefUpdates: true };
 
+/** A file and its utf8 text (undefined when its blob cannot be read). */
+export interface FileText {
+  path: string;
+  text: string | undefined;
+}
+
 /** The reads of one commit's files, as filesAt() hands them out; the HEAD reads of ContentRepo have the same shape. */
 export interface TreeFiles {
   readFile(file: string): Promise<string | undefined>;
   readFiles(files: string[]): Promise<(string | undefined)[]>;
+  readFilesUnder(prefix: string): Promise<FileText[]>;
   listFiles(prefix: string): Promise<string[]>;
   listFolders(prefix: string): Promise<string[]>;
 }
@@ -238,6 +244,15 @@ export class ContentRepo {
   /** Like readFile for each of `files`, in order, all from the same HEAD (a start-up reads thousands at once). */
   readFiles(files: string[]): Promise<(string | undefined)[]> {
     return this.atHead.readFiles(files);
+  }
+
+  /**
+   * listFiles() and readFiles() of what it lists, from one listing: the blob
+   * ids come with the names, so a start does not look each of a type's
+   * hundred thousand files up again. Throws `invalid_request` for an unsafe prefix or path.
+   */
+  readFilesUnder(prefix: string): Promise<FileText[]> {
+    return this.atHead.readFilesUnder(prefix);
   }
 
   /** Every regular file under the folder `prefix` ('' for all) at HEAD: repo-relative, sorted; [] when missing. */
@@ -486,32 +501,42 @@ export class ContentRepo {
     await git.setConfig({ fs, dir: this.dir, path: 'core.symlinks', value: native });
   }
 
-  private async readCommitted(tree: string | undefined, file: string): Promise<string | undefined> {
+  private async readCommitted(tree: string | undefined, file: RepoPath): Promise<string | undefined> {
     return this.readBlobOf(file, tree === undefined ? undefined : await this.history.regularFileAt(tree, file));
   }
 
   // The committed file `file` whose blob is `oid`: from the working tree when it holds that blob, else from the object store.
-  private async readBlobOf(file: string, oid: string | undefined): Promise<string | undefined> {
+  private async readBlobOf(file: RepoPath, oid: string | undefined): Promise<string | undefined> {
     if (oid === undefined) return undefined;
-    const clean = readCleanFile(resolveInside(this.dir, file), oid);
-    return (clean ?? (await this.objects.readBlob(oid)))?.toString('utf8');
+    return readCleanText(pathInRepo(this.dir, file), oid) ?? (await this.objects.readBlob(oid))?.toString('utf8');
   }
 
   // The reads of one tree, which `treeOf` names: HEAD's at the time of each call, or a fixed commit's (filesAt).
   private filesOf(treeOf: () => Promise<string | undefined>): TreeFiles {
     return {
       readFile: async (file) => {
-        checkRepoPath(file);
-        return this.fileReads(async () => this.readCommitted(await treeOf(), file));
+        const checked = checkRepoPath(file);
+        return this.fileReads(async () => this.readCommitted(await treeOf(), checked));
       },
       readFiles: async (files) => {
-        files.forEach(checkRepoPath);
+        const checked = files.map(checkRepoPath);
         return this.fileReads(async () => {
           const tree = await treeOf();
-          const oids = tree === undefined ? [] : await this.history.regularFilesAt(tree, files);
+          const oids = tree === undefined ? [] : await this.history.regularFilesAt(tree, checked);
           const texts: (string | undefined)[] = [];
-          for (const [position, file] of files.entries()) texts.push(await this.readBlobOf(file, oids[position]));
+          for (const [position, file] of checked.entries()) texts.push(await this.readBlobOf(file, oids[position]));
           return texts;
+        });
+      },
+      readFilesUnder: async (prefix) => {
+        const folder = checkFolder(prefix);
+        return this.fileReads(async () => {
+          const tree = await treeOf();
+          const listed = tree === undefined ? [] : await this.history.listFileIds(tree, folder, { regularOnly: true });
+          const checked = listed.map(({ path: file }) => checkRepoPath(file));
+          const read: FileText[] = [];
+          for (const [position, file] of checked.entries()) read.push({ path: file, text: await this.readBlobOf(file, listed[position].oid) });
+          return read;
         });
       },
       listFiles: async (prefix) => {

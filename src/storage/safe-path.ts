@@ -11,6 +11,10 @@ const LONE_SURROGATE = /\p{Cs}/u;
 const WINDOWS_DRIVE = /^[a-zA-Z]:/;
 const MAX_SEGMENT_BYTES = 255;
 const MAX_SAFE_SEGMENT_CHARS = 200;
+// ASCII letters, digits, `_`, `-` and `.` (nearly every name in a repository):
+// such a name passes every check after the dot segments' (ASCII is its own
+// NFKC form), so it skips them; a start checks a hundred thousand paths.
+const PLAIN_SEGMENT = /^[\w.-]{1,255}$/;
 
 /**
  * Resolves a posix path relative to `root` and returns the absolute path,
@@ -64,6 +68,7 @@ export function isSafeSegment(name: string): boolean {
 function segmentProblem(segment: string): string | undefined {
   if (segment.length === 0) return 'it has an empty segment';
   if (segment === '.' || segment === '..') return 'it has a "." or ".." segment';
+  if (PLAIN_SEGMENT.test(segment)) return undefined;
   if (UNSAFE_CHARS.test(segment)) return 'it contains a control character';
   if (LONE_SURROGATE.test(segment)) return 'it is not well-formed unicode';
   if (segment.includes('\\')) return 'it contains a backslash';

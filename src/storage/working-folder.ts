@@ -44,6 +44,13 @@ export class WorkingFolder {
     return Promise.all(files.map((file) => this.readFile(file)));
   }
 
+  /** Every regular file under the folder `prefix` with its text, as listFiles() and readFiles() give them. */
+  async readFilesUnder(prefix: string): Promise<{ path: string; text: string | undefined }[]> {
+    const files = await this.listFiles(prefix);
+    const texts = await this.readFiles(files);
+    return files.map((file, position) => ({ path: file, text: texts[position] }));
+  }
+
   /** Every regular file under the folder `prefix` ('' for all): repo-relative, sorted; [] when missing. */
   async listFiles(prefix: string): Promise<string[]> {
     const entries = await this.entriesOf(prefix, true);

@@ -172,6 +172,29 @@ describe('ContentRepo', () => {
       expect(await repo.readFiles([`${POSTS}/d.md`, `${POSTS}/link.md`])).to.deep.equal([entry('d', 'D'), undefined]);
     });
 
+    it('reads the files under a folder from one listing exactly as listing and reading them does', async () => {
+      await commit([
+        ...['c', 'a', 'b'].map((slug) => ({ path: `${POSTS}/${slug}.md`, content: entry(slug, slug.toUpperCase()) })),
+        { path: `${POSTS}/sub/deep.md`, content: entry('deep', 'Deep') },
+        { path: `${POSTS}/a-b.md`, content: entry('a-b', 'AB') },
+        { path: 'blog/entries/pages/about.md', content: entry('about', 'About') },
+      ]);
+      await writeFile(path.join(repo.dir, POSTS, 'b.md'), entry('b', 'Edited by hand'));
+      await symlink('a.md', path.join(repo.dir, POSTS, 'link.md'));
+      await git(repo.dir, 'add', `${POSTS}/link.md`);
+      await git(repo.dir, 'commit', '-q', '-m', 'Add a link by hand');
+      const first = await repo.head();
+      for (const prefix of [POSTS, `${POSTS}/`, 'blog', '', 'nope']) {
+        const paths = await repo.listFiles(prefix);
+        const texts = await repo.readFiles(paths);
+        expect(await repo.readFilesUnder(prefix), prefix).to.deep.equal(paths.map((file, position) => ({ path: file, text: texts[position] })));
+      }
+      expect((await repo.readFilesUnder(POSTS)).map(({ path: file }) => file)).to.deep.equal([`${POSTS}/a-b.md`, `${POSTS}/a.md`, `${POSTS}/b.md`, `${POSTS}/c.md`, `${POSTS}/sub/deep.md`]);
+      const atFirst = await repo.filesAt(first);
+      expect(await atFirst.readFilesUnder(POSTS)).to.deep.equal(await repo.readFilesUnder(POSTS));
+      expect((await caughtAppError(repo.readFilesUnder('../x'))).code).to.equal('invalid_request');
+    });
+
     it('reads files at earlier commits and lists nothing for missing folders', async () => {
       const first = await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'One') }]);
       await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'Two') }]);

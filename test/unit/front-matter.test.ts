@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import YAML from 'yaml';
 import matter from 'gray-matter';
-import { parseFrontMatter, readSimpleYaml, splitYamlFrontMatter, stringifyFrontMatter } from '../../src/domain/model/front-matter.ts';
+import { parseFrontMatter, readSimpleYaml, readYaml, splitYamlFrontMatter, stringifyFrontMatter } from '../../src/domain/model/front-matter.ts';
 import { billionLaughs } from '../helpers/hostile-yaml.ts';
 
 // Plain scalars where YAML 1.1 (js-yaml's own schemas) and YAML 1.2 core (the `yaml` package) disagree, and friends.
@@ -79,6 +79,10 @@ describe('front matter', () => {
     expect(() => parseFrontMatter(`---\ntitle: Laughs\n${billionLaughs(9)}---\n`)).to.throw(/YAML aliases/);
     const deep = `${'['.repeat(70)}1${']'.repeat(70)}`;
     expect(() => parseFrontMatter(`---\ndata: ${deep}\n---\n`)).to.throw(/nests deeper/);
+    // The simple shapes the line reader takes count too.
+    expect(() => parseFrontMatter(`---\ntags:\n${'  - a\n'.repeat(100_000)}---\n`)).to.throw(/more than 100,000 values/);
+    expect(() => parseFrontMatter(`---\ntags: [${'a,'.repeat(100_000)}a]\n---\n`)).to.throw(/more than 100,000 values/);
+    expect(parseFrontMatter(`---\ntags:\n${'  - a\n'.repeat(1000)}---\n`).attributes.tags).to.have.length(1000);
     const fine = parseFrontMatter(`---\ntitle: A few\n${billionLaughs(2)}---\n`);
     expect(fine.attributes.title).to.equal('A few');
   });
@@ -140,7 +144,8 @@ describe('front matter', () => {
 
     it('reads hand-written lines as YAML reads them, or leaves them to js-yaml', () => {
       const keys = fc.constantFrom('a', 'title', 'null', 'True', 'y', '__proto__', 'constructor', '_x', 'a-b', '1', 'a b');
-      const values = fc.constantFrom(...TRICKY_SCALARS, '', ' ', '"q"', '"a\\"b"', "'s'", "'it''s'", '"x" y', '- a', '-5', '+.5', '.5.', '...', 'a: b', 'a:', 'a #c', '[1]', '{}', '&x 1', '*x', '!t', '|', '>', 'a\tb');
+      const values = fc.constantFrom(...TRICKY_SCALARS, '', ' ', '"q"', '"a\\"b"', "'s'", "'it''s'", '"x" y', '- a', '-5', '+.5', '.5.', '...', 'a: b', 'a:', 'a #c', '[1]', '{}', '&x 1', '*x', '!t', '|', '>', 'a\tb',
+        '[a, b]', '[]', '[ ]', '["a, b", \'c\']', '[a, [b]]', '[a,]', '[a,,b]', '[a: b]', '[a] #c', '[{]');
       const line = fc.oneof(
         fc.tuple(keys, values).map(([key, value]) => `${key}: ${value}`),
         keys.map((key) => `${key}:`),
@@ -157,6 +162,55 @@ describe('front matter', () => {
         { numRuns: 5000 },
       );
       expect(taken).to.be.above(100);
+    });
+  });
+
+  // Hand-written files list tags in flow style; the line reader takes a one-line list of scalars, exactly as js-yaml (its fallback) reads it.
+  describe('one-line flow sequences', () => {
+    const slowOutcome = (block: string) => {
+      try {
+        return { value: readYaml(block) };
+      } catch {
+        return { error: true };
+      }
+    };
+
+    it('reads them as js-yaml does, or leaves them to it', () => {
+      const chars = fc.constantFrom(...'aZ09 :#-_.,\'"\\/[]{}&*!|>%@`~?é'.split(''));
+      const item = fc.oneof(
+        fc.constantFrom(...TRICKY_SCALARS, 'a', 'b c', 'a  b', '"a, b"', "'c, d'", '"[x]"', "'a\"b'", '"a # b"', '""', "''", '"a\\"b"', "'it''s'", 'é'),
+        fc.constantFrom('[b]', '[]', '{b}', '{', '}', ']', '[', 'a: b', 'a:', 'a:b', '#c', 'a #c', '', ' ', ' a', 'a ', '"a"b', '- a', '? a'),
+        fc.string({ unit: chars, maxLength: 6 }),
+      );
+      const separator = fc.constantFrom(', ', ',', ',   ', ' , ', ' ,', ',,', ', ,');
+      const sequence = fc.tuple(fc.array(item, { maxLength: 4 }), separator, fc.constantFrom('', '', ' ', ','), fc.constantFrom('', '', '', ' ', ',', ', '), fc.constantFrom('', '', '', ' ', ' # c', ']', 'x', ' ]'))
+        .map(([items, between, first, last, after]) => `[${first}${items.join(between)}${last}]${after}`);
+      const other = fc.constantFrom('title: "Post 1: A"', 'status: published', 'tags:\n  - a', 'views: 12', '# comment');
+      let taken = 0;
+      fc.assert(
+        fc.property(fc.array(fc.oneof(sequence.map((value) => `tags: ${value}`), other), { minLength: 1, maxLength: 3 }), (lines) => {
+          const block = `\n${lines.join('\n')}\n`;
+          const fast = readSimpleYaml(block);
+          if (fast === undefined) return;
+          taken += 1;
+          expect({ value: fast }, JSON.stringify(block)).to.deep.equal(slowOutcome(block));
+          expect(fast, JSON.stringify(block)).to.deep.equal(YAML.parse(block));
+        }),
+        { numRuns: 5000 },
+      );
+      expect(taken).to.be.above(500);
+    });
+
+    it('takes the front matter of a hand-written post, and reads it as js-yaml does', () => {
+      for (const tags of ['[epsilon, gamma]', '[a,b, "c d", \'e, f\']', '[]', '[1, true, null, ~, 0x1F, 1_000, 12.5]']) {
+        const block = `\ntitle: "Post 1: Esse velit planet"\nstatus: published\npublished_at: 2025-05-05T16:18:30Z\ncategory: food\ntags: ${tags}\nviews: 2192\nfeatured: false\n`;
+        const fast = readSimpleYaml(block);
+        expect(fast, tags).to.not.equal(undefined);
+        expect(fast, tags).to.deep.equal(readYaml(block));
+      }
+      for (const tags of ['[a, [b]]', '[a,]', '[a,,b]', '[ a ]', '[a] # c', '[a: b]', '[12:30]', '{a: b}', '[a', '[a #b]']) {
+        expect(readSimpleYaml(`\ntitle: T\ntags: ${tags}\n`), tags).to.equal(undefined);
+      }
     });
   });
 

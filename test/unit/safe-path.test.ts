@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import path from 'node:path';
 import { AppError } from '../../src/errors/app-error.ts';
+import { checkRepoPath, pathInRepo } from '../../src/storage/git/repo-paths.ts';
 import { isSafeSegment, relativePathProblem, resolveInside } from '../../src/storage/safe-path.ts';
 
 const ROOT = path.resolve('/srv/data/content');
@@ -92,6 +93,56 @@ describe('safe-path', () => {
       expect(relativePathProblem('blog/entries/posts/hello.md')).to.equal(undefined);
       expect(relativePathProblem('../x')).to.equal('it has a "." or ".." segment');
       expect(relativePathProblem('/x')).to.equal('it is absolute');
+    });
+
+    // Such names skip the unicode checks, which they pass anyway; the rules for them are the few below.
+    it('finds a problem in a path of ASCII letters, digits, `_`, `-` and `.` only for an empty, dot or over-long segment', () => {
+      const segment = fc.oneof(fc.string({ unit: fc.constantFrom(...'aZ09_-.'.split('')), maxLength: 6 }), fc.constantFrom('.', '..', '...', 'x'.repeat(255), 'x'.repeat(256)));
+      fc.assert(
+        fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), (segments) => {
+          const expected = segments.map((part) => (part === '' ? 'it has an empty segment'
+            : part === '.' || part === '..' ? 'it has a "." or ".." segment'
+              : part.length > 255 ? 'a segment is longer than 255 bytes' : undefined)).find((problem) => problem !== undefined);
+          const file = segments.join('/');
+          expect(relativePathProblem(file), JSON.stringify(segments)).to.equal(file === '' ? 'it is empty' : file.startsWith('/') ? 'it is absolute' : expected);
+        }),
+        { numRuns: 1000 },
+      );
+    });
+  });
+
+  describe('checkRepoPath', () => {
+    for (const file of ['.git/config', '.GIT/hooks/post-commit', 'a/.Git/x', '.git./x', '.git  /x', 'GIT~1/x', 'git~1', 'a/Git~1./b', '\uff0egit/x', '\uff47it~1/x', '.\uff27IT']) {
+      it(`refuses ${JSON.stringify(file)}, inside .git`, () => {
+        expect(() => checkRepoPath(file)).to.throw(AppError, /\.git folder/);
+      });
+    }
+
+    // Plain ASCII paths take a shortcut; it must give the verdict of the full rules for every one of them.
+    it('gives every ASCII path the verdict of the full rules', () => {
+      const isGit = (segment: string) => ['.git', 'git~1'].includes(segment.normalize('NFKC').toLowerCase().replace(/[. ]+$/, ''));
+      const segment = fc.oneof(fc.string({ unit: fc.constantFrom(...'aZ09_-.~ gGiItT'.split('')), maxLength: 7 }), fc.constantFrom('.git', 'GIT~1', '.Git.', 'git~1 ', 'x'.repeat(255), 'x'.repeat(256), '-'.repeat(255)));
+      fc.assert(
+        fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), (segments) => {
+          const file = segments.join('/');
+          const expected = relativePathProblem(file) === undefined && !segments.some(isGit);
+          let accepted = true;
+          try {
+            checkRepoPath(file);
+          } catch (error) {
+            expect(error).to.be.instanceOf(AppError);
+            accepted = false;
+          }
+          expect(accepted, JSON.stringify(file)).to.equal(expected);
+        }),
+        { numRuns: 3000 },
+      );
+    });
+
+    it('takes names that only look like .git, and joins a checked path as resolveInside does', () => {
+      for (const file of ['git/x', 'gitlab/x', '.gitignore', '.github/workflows/ci.yml', 'a/.gitkeep', 'g', 'git~2/x', 'blog/entries/posts/hello.md', 'ünïcödé/日本語.md']) {
+        expect(pathInRepo(ROOT, checkRepoPath(file)), file).to.equal(resolveInside(ROOT, file));
+      }
     });
   });
 

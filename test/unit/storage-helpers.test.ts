@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,6 +10,7 @@ import { errnoCode } from '../../src/lib/errno.ts';
 import { createLimiter } from '../../src/lib/limiter.ts';
 import { LruCache } from '../../src/lib/lru-cache.ts';
 import { writeFileAtomic } from '../../src/storage/atomic-write.ts';
+import { readCleanText } from '../../src/storage/git/working-tree.ts';
 import { KeyedWriteQueue, WriteQueue } from '../../src/storage/write-queue.ts';
 
 describe('storage helpers', () => {
@@ -147,6 +149,38 @@ describe('storage helpers', () => {
       }
       expect(code).to.be.oneOf(['EISDIR', 'ENOTEMPTY', 'EEXIST']);
       expect(await readdir(dir)).to.deep.equal(['taken']);
+    });
+  });
+
+  // Reads at start come from the working tree when a file holds the committed blob: its id, as git computes it, decides.
+  describe('readCleanText', () => {
+    let dir: string;
+    beforeEach(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'clean-file-'));
+    });
+    afterEach(() => rm(dir, { recursive: true, force: true }));
+    const gitBlobId = (file: string) => execFileSync('git', ['hash-object', file], { encoding: 'utf8' }).trim();
+
+    it('returns the text of a file whose blob id is the one given, and nothing for another id', async () => {
+      const contents = ['', 'x', '---\ntitle: "Ünïcödé ✓"\n---\nBody\n', 'a'.repeat(4095), 'b'.repeat(65_504), 'c'.repeat(65_505), 'd\n'.repeat(100_000), 'x'];
+      for (const [position, content] of contents.entries()) {
+        const file = path.join(dir, `f${position}.md`);
+        await writeFile(file, content);
+        const oid = gitBlobId(file);
+        expect(readCleanText(file, oid), `${content.length} bytes`).to.equal(content);
+        expect(readCleanText(file, oid.replace(/^./, (c) => (c === '0' ? '1' : '0'))), `${content.length} bytes`).to.equal(undefined);
+      }
+    });
+
+    it('returns nothing for a missing file, a folder or a symbolic link to a clean file', async () => {
+      const file = path.join(dir, 'a.md');
+      await writeFile(file, 'A');
+      await mkdir(path.join(dir, 'folder'));
+      await symlink('a.md', path.join(dir, 'link.md'));
+      const oid = gitBlobId(file);
+      expect(readCleanText(path.join(dir, 'missing.md'), oid)).to.equal(undefined);
+      expect(readCleanText(path.join(dir, 'folder'), oid)).to.equal(undefined);
+      expect(readCleanText(path.join(dir, 'link.md'), oid)).to.equal(undefined);
     });
   });
 });

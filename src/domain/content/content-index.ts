@@ -189,7 +189,8 @@ export class ContentIndex {
 
   // The files are read before the index changes, so a read meanwhile sees the old entry, never none.
   private async reloadEntry(workspace: string, indexed: IndexedType, slug: string, files: string[], committedAt?: string): Promise<StoredEntry | undefined> {
-    const [entry] = await this.parseEntryFiles(workspace, indexed.type, files);
+    const texts = await this.repo.readFiles(files);
+    const [entry] = this.parseEntryFiles(workspace, indexed.type, files.map((path, position) => ({ path, text: texts[position] })));
     const previous = indexed.index.getBySlug(slug);
     if (entry) {
       const path = `${entriesDir(workspace, indexed.type.name)}/${slug}.md`;
@@ -226,18 +227,16 @@ export class ContentIndex {
   }
 
   private async readEntries(workspace: string, type: ContentType): Promise<StoredEntry[]> {
-    const entries = await this.parseEntryFiles(workspace, type, await this.repo.listFiles(entriesDir(workspace, type.name)));
+    const entries = this.parseEntryFiles(workspace, type, await this.repo.readFilesUnder(entriesDir(workspace, type.name)));
     if (this.commitDates.isEmpty) return entries;
     for (const entry of entries) entry.updated_at = this.commitDates.updatedAt(`${entriesDir(workspace, type.name)}/${entry.slug}.md`, entry.updated_at);
     return entries;
   }
 
-  private async parseEntryFiles(workspace: string, type: ContentType, paths: string[]): Promise<StoredEntry[]> {
+  private parseEntryFiles(workspace: string, type: ContentType, files: { path: string; text: string | undefined }[]): StoredEntry[] {
     const sets = new Map<string, { root?: string; translations: Record<string, string> }>();
-    const texts = await this.repo.readFiles(paths);
-    for (const [position, path] of paths.entries()) {
+    for (const { path, text } of files) {
       const file = parseEntryFileName(basename(path));
-      const text = texts[position];
       if (!file) {
         this.reportStray(workspace, path, NOT_AN_ENTRY_NAME);
         continue;

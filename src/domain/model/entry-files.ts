@@ -253,8 +253,9 @@ const SYSTEM_FILE_KEYS = new Set([...SHARED_FILE_KEYS, 'title', 'deleted_at', 'd
 // Everything that is not a key of the files' own is a field value; a custom field may be named like a tool key (`date`).
 function customValues(attributes: Record<string, unknown>, body: string, bodyField: string | undefined, type: ContentType) {
   const data: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(attributes)) {
-    if (!SYSTEM_FILE_KEYS.has(key) || (!isToolKey(type, key) && key !== 'title')) data[key] = storedValue(type, key, value);
+  // Keys, not entries: no [key, value] pair is made for each key of each file at start.
+  for (const key of Object.keys(attributes)) {
+    if (!SYSTEM_FILE_KEYS.has(key) || (!isToolKey(type, key) && key !== 'title')) data[key] = storedValue(type, key, attributes[key]);
   }
   if (bodyField && body !== '') data[bodyField] = body;
   return data;
@@ -276,17 +277,20 @@ function optionalDate(value: unknown, key: string): string | undefined {
 }
 
 // toISOString's own form with a day and hour every month and day has, so
-// that formatting the parsed time gives the very same text back.
-const ISO_FORM = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+// that formatting the parsed time gives the very same text back; or that
+// form without its milliseconds (as people write dates), which formatting
+// gives back with `.000`.
+const ISO_FORM = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{3})?Z$/;
 
 /**
  * A file's date as the ISO 8601 UTC text the API answers, or undefined when
  * Date.parse cannot read it. The server writes dates in that form already;
  * those are returned as they are, which spares the formatting of tens of
- * thousands of dates at every start.
+ * thousands of dates at every start (and those written without
+ * milliseconds get them added).
  */
 export function isoDate(text: string): string | undefined {
-  if (ISO_FORM.test(text)) return text;
+  if (ISO_FORM.test(text)) return text.length === 24 ? text : `${text.slice(0, 19)}.000Z`;
   const time = Date.parse(text);
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }

@@ -157,17 +157,23 @@ export class History {
 
   /** Every file path under `folder` ('' for all) in a root tree, sorted; [] when the folder is missing. With `regularOnly`, links and submodules are left out. */
   async listFiles(rootTree: string, folder: string, options: { regularOnly?: boolean } = {}): Promise<string[]> {
+    return (await this.listFileIds(rootTree, folder, options)).map(({ path }) => path);
+  }
+
+  /** listFiles() with the blob id of each file, from the same reading of its folders. */
+  async listFileIds(rootTree: string, folder: string, options: { regularOnly?: boolean } = {}): Promise<{ path: string; oid: string }[]> {
     const start = await this.folderOid(rootTree, folder);
-    const found: string[] = [];
+    const found: { path: string; oid: string }[] = [];
     const visit = async (tree: string, base: string): Promise<void> => {
       for (const entry of (await this.reader.readTree(tree)).entries()) {
         const file = base === '' ? entry.name : `${base}/${entry.name}`;
         if (entry.isTree) await visit(entry.oid, file);
-        else if (!options.regularOnly || isRegularFile(entry.mode)) found.push(file);
+        else if (!options.regularOnly || isRegularFile(entry.mode)) found.push({ path: file, oid: entry.oid });
       }
     };
     if (start !== undefined) await visit(start, folder);
-    return found.sort();
+    // The order of sort() on the paths themselves; a folder of plain names comes in it already, which the sort finds in one pass.
+    return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   /** The names of the folders directly inside `folder` in a root tree, sorted; [] when it is missing. */

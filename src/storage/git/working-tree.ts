@@ -4,7 +4,8 @@
 // refusing to replace work the server did not make, and undoing the writes of
 // a commit a killed server left unfinished.
 import type { BigIntStats } from 'node:fs';
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, unlinkSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, readSync, readlinkSync, unlinkSync } from 'node:fs';
 import { mkdir, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -211,25 +212,53 @@ function blobIdOf(previous: Exclude<Previous, { kind: 'missing' }>): string {
 }
 
 /**
- * The bytes of the committed file `oid` if the working tree holds exactly
- * them at `absolute` (checked by hashing), else undefined. The server's own
- * files are clean, so reads come from the working tree, like a cache the
- * blob id verifies, and only what differs is read from the object store.
- * Synchronous like the other small reads here: a start-up reads ten thousand
- * files, and a thread-pool round trip for each open, read and close cost
- * ten times the reading.
+ * The text of the committed file `oid` if the working tree holds exactly
+ * its bytes at `absolute` (checked by hashing), else undefined. The server's
+ * own files are clean, so reads come from the working tree, like a cache
+ * the blob id verifies, and only what differs is read from the object store.
+ * Synchronous like the other small reads here: a start-up reads a hundred
+ * thousand files, and a thread-pool round trip for each open, read and
+ * close cost ten times the reading.
  */
-export function readCleanFile(absolute: string, oid: string): Buffer | undefined {
+export function readCleanText(absolute: string, oid: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const data = readFileSync(fd);
-    return prepareObject('blob', data).oid === oid ? data : undefined;
+    const { buffer, end } = readAfterHeaderRoom(fd);
+    // The header git hashes with the bytes goes right before them, so the blob id is one hash of one buffer.
+    const header = `blob ${end - HEADER_ROOM}\0`;
+    const start = HEADER_ROOM - header.length;
+    buffer.write(header, start, 'latin1');
+    return hash('sha1', buffer.subarray(start, end), 'hex') === oid ? buffer.toString('utf8', HEADER_ROOM, end) : undefined;
   } catch (error) {
     if (isNotFound(error) || errnoCode(error) === 'ELOOP' || errnoCode(error) === 'EISDIR') return undefined;
     throw error;
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+// Room for the longest blob header (`blob `, 20 digits, NUL) before a file's bytes.
+const HEADER_ROOM = 32;
+// The buffer every clean read goes through (they are synchronous, one at a
+// time); a file that does not fit in it is read into a bigger one of its own.
+const scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+/**
+ * Reads the file open at `fd` into a buffer from HEADER_ROOM on and says
+ * where its bytes end. A read that fills less than it was offered ends it,
+ * without a stat for the size first: should that be short of the file's
+ * end, its blob id differs and the object store is read instead.
+ */
+function readAfterHeaderRoom(fd: number): { buffer: Buffer; end: number } {
+  let buffer = scratch;
+  let end = HEADER_ROOM;
+  for (;;) {
+    end += readSync(fd, buffer, end, buffer.length - end, null);
+    if (end < buffer.length) return { buffer, end };
+    const bigger = Buffer.allocUnsafe(buffer.length * 2);
+    buffer.copy(bigger, 0, 0, end);
+    buffer = bigger;
   }
 }
 
