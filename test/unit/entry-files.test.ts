@@ -43,6 +43,17 @@ function read(root: string, translations: Record<string, string> = {}) {
 }
 
 describe('entry files (the layout site generators build from)', () => {
+  it('keeps a `__proto__` key of a file as a value of its own, never as the prototype of the values', () => {
+    const entry = read('---\ntitle: Hi\n__proto__:\n  tags: [tech]\n---\nBody\n', { de: '---\ntitle: Hallo\n__proto__:\n  tags: [news]\n---\nText\n' });
+    for (const data of [entry.data, entry.translations.de.data]) {
+      expect(Object.getPrototypeOf(data)).to.equal(Object.prototype);
+      expect(Object.hasOwn(data, 'tags')).to.equal(false);
+      expect(data.tags).to.equal(undefined);
+    }
+    expect(Object.hasOwn(entry.data, '__proto__')).to.equal(true);
+    expect(Object.hasOwn(entry.translations.de.data, '__proto__')).to.equal(true);
+  });
+
   it('writes one complete page per locale: the default locale in the root file, never a {slug}.{default}.md', () => {
     const files = pages(entryOf());
     expect(Object.keys(files)).to.deep.equal(['hello.md', 'hello.de.md']);

@@ -8,6 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isLocalized, type ContentType } from './content-type.ts';
 import { ENTRY_STATUSES, isPubliclyVisible, type EntryStatus, type StoredEntry, type Translation } from './entry.ts';
+import { setOwn } from './field-values.ts';
 import { parseFrontMatter, stringifyFrontMatter } from './front-matter.ts';
 import { IDENTIFIER_PATTERN } from './slug.ts';
 
@@ -243,7 +244,7 @@ function sameScalar(a: unknown, b: unknown): boolean {
 export function ownTranslationValues(values: Record<string, unknown>, defaults: Record<string, unknown>): Record<string, unknown> {
   const own: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
-    if (!isDeepStrictEqual(value, defaults[name])) own[name] = value;
+    if (!isDeepStrictEqual(value, Object.hasOwn(defaults, name) ? defaults[name] : undefined)) setOwn(own, name, value);
   }
   return own;
 }
@@ -255,7 +256,7 @@ function customValues(attributes: Record<string, unknown>, body: string, bodyFie
   const data: Record<string, unknown> = {};
   // Keys, not entries: no [key, value] pair is made for each key of each file at start.
   for (const key of Object.keys(attributes)) {
-    if (!SYSTEM_FILE_KEYS.has(key) || (!isToolKey(type, key) && key !== 'title')) data[key] = storedValue(type, key, attributes[key]);
+    if (!SYSTEM_FILE_KEYS.has(key) || (!isToolKey(type, key) && key !== 'title')) setOwn(data, key, storedValue(type, key, attributes[key]));
   }
   if (bodyField && body !== '') data[bodyField] = body;
   return data;

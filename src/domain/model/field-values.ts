@@ -35,11 +35,13 @@ export interface FieldValuesResult {
 
 type Checker = (subject: string, value: unknown, field: FieldDefinition) => ValueCheck;
 
-// Keys come from request bodies: define them as own properties so a key such
-// as "__proto__" is stored (and reported) instead of changing the prototype.
-// "__proto__" (the one accessor on Object.prototype) is the only key for
-// which plain assignment does something else, so only it takes the slower way.
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+// Keys come from request bodies and files: define them as own properties so a
+// key such as "__proto__" is stored (and reported) instead of changing the
+// prototype. "__proto__" (the one accessor on Object.prototype) is the only
+// key for which plain assignment does something else, so only it takes the
+// slower way.
+/** Sets `target[key]` as an own property, `__proto__` included. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
