@@ -290,8 +290,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const adminApp = once(() => AppBundle.load(config.adminAppDir));
   const apiDocs = once(async () => AppBundle.of(Buffer.from(DOCS_PAGE_HTML), { ...(await loadSwaggerUi()), 'docs.js': Buffer.from(DOCS_PAGE_SCRIPT) }));
   // Started last and not awaited, with nothing awaited after it: its first slice runs after the caller has started listening.
+  // Again after every change, for the types it leaves without a search index (a new type, an outside commit's entries).
   const searchWarmUp = new AbortController();
-  const warmingSearch = content.warmSearch({ signal: searchWarmUp.signal }).catch((error: unknown) => logger.error('could not build the search indexes ahead of time', { error }));
+  const warmSearch = () => content.warmSearchSoon({ signal: searchWarmUp.signal }).catch((error: unknown) => logger.error('could not build the search indexes ahead of time', { error }));
+  let warmingSearch = warmSearch();
+  events.onGroup(() => {
+    warmingSearch = warmSearch();
+  });
   return {
     config,
     logger,

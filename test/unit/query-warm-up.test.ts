@@ -81,6 +81,18 @@ describe('ContentIndex.warmSearch', () => {
     expect(index.warmSearchStep(() => true)).to.equal(true);
   });
 
+  it('runs once more when asked again while it runs, for a type added meanwhile', async () => {
+    const { content, index } = contentWithProducts();
+    const signal = new AbortController().signal;
+    const first = content.warmSearchSoon({ signal, sliceMs: 0 });
+    const { index: pages } = content.putType('default', PAGES);
+    for (const entry of buildPages()) pages.upsert(entry);
+    const second = content.warmSearchSoon({ signal, sliceMs: 0 });
+    await Promise.all([first, second]);
+    expect(index.warmSearchStep(() => true)).to.equal(true);
+    expect(pages.warmSearchStep(() => true)).to.equal(true);
+  });
+
   it('stops when its signal aborts', async () => {
     const { content, index } = contentWithProducts();
     const controller = new AbortController();

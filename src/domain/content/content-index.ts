@@ -50,6 +50,8 @@ export interface WarmSearchOptions {
 /** The in-memory content of every workspace; the read model of all entry reads. */
 export class ContentIndex {
   private readonly workspaces = new Map<string, Map<string, IndexedType>>();
+  private warming: Promise<void> | undefined;
+  private warmAgain = false;
 
   constructor(
     private readonly repo: ContentFiles,
@@ -96,6 +98,31 @@ export class ContentIndex {
         }
       }
     }
+  }
+
+  /**
+   * Runs warmSearch() now, or once more after the one running, which may have
+   * passed a type before it changed: types made since the start, and the
+   * entries of an outside commit (thousands, whose first `q` would otherwise
+   * wait seconds for them). Resolves when no warm-up is left to run.
+   */
+  warmSearchSoon(options: WarmSearchOptions): Promise<void> {
+    if (this.warming) {
+      this.warmAgain = true;
+      return this.warming;
+    }
+    const warming = (async () => {
+      try {
+        do {
+          this.warmAgain = false;
+          await this.warmSearch(options);
+        } while (this.warmAgain && !options.signal.aborted);
+      } finally {
+        this.warming = undefined;
+      }
+    })();
+    this.warming = warming;
+    return warming;
   }
 
   /** The first moment after `now` when a scheduled entry of `workspace` goes public (Infinity when none): public reads change then without a commit. */
