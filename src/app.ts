@@ -1,14 +1,17 @@
-// createApp builds the Koa application from config and services; it never
-// listens. The middleware order is the request path of STYLE.md.
+// createRequestListener builds what the HTTP server calls with each request:
+// cached public reads answered at once, everything else through the Koa
+// application (createApp), whose middleware order is the request path of
+// STYLE.md. Neither listens.
+import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import type { Config } from './config/config.ts';
 import { ANONYMOUS } from './domain/auth/principal.ts';
-import { createBaseUrl } from './http/base-url.ts';
+import { baseUrlOf, createBaseUrl } from './http/base-url.ts';
 import { createErrorHandler } from './http/error-handler.ts';
 import { requestId } from './http/request-id.ts';
 import type { AppState } from './http/state.ts';
 import { createAnswerCache, createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
-import { answerFromCache } from './http/response-cache.ts';
+import { createCachedReadAnswerer, type ResponseCache } from './http/response-cache.ts';
 import { createAdminRouter } from './api/admin.ts';
 import { createMediaFilesRouter } from './api/media/media-files.routes.ts';
 import { createAdminAppRouter } from './api/admin-app/admin-app.routes.ts';
@@ -26,8 +29,18 @@ import type { Services } from './services.ts';
 // How long a replica holds a forwarded write's answer back while it takes the write in.
 const FORWARDED_WRITE_WAIT_MS = 10_000;
 
-/** The Koa app with every middleware and router mounted, for main.ts and the tests; it never listens. */
-export function createApp(config: Config, services: Services): Koa<AppState> {
+/** The server's request listener: hot public reads from the answer cache, the rest through the Koa app. */
+export function createRequestListener(config: Config, services: Services): RequestListener {
+  const answers = createAnswerCache(services);
+  const answerCached = createCachedReadAnswerer(answers, services.tokens, (request) => baseUrlOf(request, config));
+  const app = createApp(config, services, answers).callback();
+  return (request, response) => {
+    if (!answerCached(request, response)) void app(request, response);
+  };
+}
+
+/** The Koa app with every middleware and router mounted; the entry routes keep their answers in `answers`. */
+function createApp(config: Config, services: Services, answers: ResponseCache): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: config.trustProxy });
   // Pass-through middlewares return next() instead of awaiting it: an async
   // layer costs a promise and a resumption on every request, hot reads too.
@@ -41,8 +54,6 @@ export function createApp(config: Config, services: Services): Koa<AppState> {
   // Replication (docs/deployment.md): a primary marks where each write left it; a replica sends writes to its primary.
   const { replication, replica } = services;
   if (replication) app.use(createReplicationHeaders(() => replication.point()));
-  const answers = createAnswerCache(services);
-  app.use(answerFromCache(answers, services.tokens));
   if (replica && config.primaryUrl) {
     app.use(
       createReplicaForwarder({

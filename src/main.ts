@@ -1,8 +1,8 @@
 // Process entry: load config, bind the port, take the data root's lock,
 // create services, create the app. The port comes first so that a port in
 // use stops the start before anything is written to the data root.
-import { createServer, type Server } from 'node:http';
-import { createApp } from './app.ts';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { createRequestListener } from './app.ts';
 import { loadConfig, settingName, type Config, type ConfigSources } from './config/config.ts';
 import { StartupError } from './errors/startup-error.ts';
 import { errnoCode } from './lib/errno.ts';
@@ -19,8 +19,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-type RequestHandler = ReturnType<ReturnType<typeof createApp>['callback']>;
-
 /**
  * Starts the CMS; used by the CLI and by tests (port 0). Throws ConfigError
  * for a malformed setting and StartupError (naming the flag or variable) for a
@@ -28,12 +26,16 @@ type RequestHandler = ReturnType<ReturnType<typeof createApp>['callback']>;
  */
 export async function startServer(sources: ConfigSources = {}): Promise<RunningServer> {
   const config = loadConfig(sources);
-  // Requests that arrive while the services load wait for them.
-  let handle: (handler: RequestHandler) => void = () => undefined;
-  const ready = new Promise<RequestHandler>((resolve) => {
+  // Requests that arrive while the services load wait for them; later ones go straight to the listener.
+  let listener: RequestListener | undefined;
+  let handle: (loaded: RequestListener) => void = () => undefined;
+  const ready = new Promise<RequestListener>((resolve) => {
     handle = resolve;
   });
-  const server = createServer((request, response) => void ready.then((handler) => handler(request, response)));
+  const server = createServer((request, response) => {
+    if (listener !== undefined) listener(request, response);
+    else void ready.then((loaded) => loaded(request, response));
+  });
   await listen(server, config, sources);
   let lock: DataLock | undefined;
   let services: Services;
@@ -46,7 +48,8 @@ export async function startServer(sources: ConfigSources = {}): Promise<RunningS
     await lock?.release();
     throw error;
   }
-  handle(createApp(config, services).callback());
+  listener = createRequestListener(config, services);
+  handle(listener);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

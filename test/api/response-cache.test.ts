@@ -83,6 +83,14 @@ describe('response cache of public reads', () => {
     expect(second.headers.get('x-request-id')).to.be.a('string').and.not.equal(first.headers.get('x-request-id'));
     const notModified = await server.request('GET', url, { headers: { 'if-none-match': first.headers.get('etag') as string } });
     expect(notModified.status).to.equal(304);
+    expect(notModified.headers.get('etag')).to.equal(first.headers.get('etag'));
+    expect(notModified.headers.get('content-type')).to.equal(null);
+    expect((await server.request('GET', url, { headers: { 'x-request-id': 'client-id-1' } })).headers.get('x-request-id'), 'a hot read echoes the client\'s request id').to.equal('client-id-1');
+    const listUrl = `${ROOT}/content/posts?limit=7`;
+    const heads = [await server.request('HEAD', listUrl), await server.request('HEAD', listUrl)];
+    expect(heads.map((head) => [head.status, head.text])).to.deep.equal([[200, ''], [200, '']]);
+    expect(headers(heads[1]), 'a hot HEAD has the headers the route gave').to.deep.equal(headers(heads[0]));
+    expect(heads[1].headers.get('content-length')).to.equal((await server.request('GET', listUrl)).headers.get('content-length'));
     const atHead = `${url}&ref=${await headOid(contentRepoOf(server.dataDir))}`;
     await server.request('GET', atHead);
     expect((await server.request('GET', atHead)).headers.get('cache-control'), 'a read at a full commit id keeps its caching headers when hot').to.contain('immutable');
