@@ -93,6 +93,15 @@ describe('ContentIndex.warmSearch', () => {
     expect(pages.warmSearchStep(() => true)).to.equal(true);
   });
 
+  it('passes built types without a turn of the event loop', async () => {
+    const { content, index } = contentWithProducts();
+    while (!index.warmSearchStep(() => false));
+    let turned = false;
+    setImmediate(() => (turned = true));
+    await content.warmSearch({ signal: new AbortController().signal });
+    expect(turned).to.equal(false);
+  });
+
   it('stops when its signal aborts', async () => {
     const { content, index } = contentWithProducts();
     const controller = new AbortController();

@@ -133,6 +133,11 @@ export class LocaleView {
     return result;
   }
 
+  /** Whether the search index is built. */
+  get hasSearchIndex(): boolean {
+    return this.searchIndex !== undefined;
+  }
+
   /** Builds the search index now rather than on the first `q`. */
   warmSearch(): void {
     this.ensureSearchIndex();

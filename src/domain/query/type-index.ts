@@ -172,6 +172,11 @@ export class TypeIndex {
     return this.localeView(effectiveLocale(this.currentType)).buildSearchStep(shouldPause);
   }
 
+  /** Whether the default locale's search index is built (warmSearchStep() has nothing left to do). */
+  get isSearchWarm(): boolean {
+    return this.localeView(effectiveLocale(this.currentType)).hasSearchIndex;
+  }
+
   /** The first publish time after `now` of a scheduled entry (Infinity when none). */
   nextPublishAfter(now: number): number {
     return this.visibility.nextPublishAfter(now);
