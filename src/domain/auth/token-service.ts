@@ -44,11 +44,19 @@ const LAST_USED_SAVE_DELAY_MS = 10_000;
 const MAX_NAME = 100;
 const MAX_DESCRIPTION = 500;
 
+// Per token: its record, and what each request would otherwise derive from it again.
+interface TokenEntry {
+  record: TokenRecord;
+  hash: Buffer;
+  expiresAt: number;
+  lastUsedAt: number;
+  principal: Principal;
+}
+
 /** Token management for the admin API and token lookup for authenticate(). */
 export class TokenService {
   private readonly file: StateFile<TokenRecord[]>;
-  // Per token: its record, and what each request would otherwise derive from it again.
-  private byId = new Map<string, { record: TokenRecord; hash: Buffer; expiresAt: number; lastUsedAt: number; principal: Principal }>();
+  private byId = new Map<string, TokenEntry>();
   private readonly now: () => number;
 
   private constructor(file: StateFile<TokenRecord[]>, now: () => number) {
@@ -151,7 +159,7 @@ export class TokenService {
     return this.file.flush();
   }
 
-  private markUsed(entry: { record: TokenRecord; lastUsedAt: number }, now: number): void {
+  private markUsed(entry: TokenEntry, now: number): void {
     if (now - entry.lastUsedAt < LAST_USED_GRANULARITY_MS) return;
     entry.lastUsedAt = now;
     entry.record.last_used_at = new Date(now).toISOString();
