@@ -160,6 +160,20 @@ describe('packing the content repository', () => {
     }
   });
 
+  it('packs the commit packs a stopped server left behind (more than git gc --auto allows) once the next start is over', async () => {
+    await withRepo({ packing: { commitsPerRollUp: 1000, packsPerRun: 1000 } }, (repo) => commitVersions(repo, 55, 1).then(() => undefined));
+    const left = await packCount(dir);
+    expect(left).to.be.at.least(55);
+    const packer = await Packer.start(path.join(dir, '.git'), { startupDelayMs: 1500 });
+    try {
+      expect(await packCount(dir)).to.equal(left);
+      expect(await pollUntil(() => packCount(dir), (count) => count < 10, { timeoutMs: 20_000, intervalMs: 100 })).to.be.below(10);
+    } finally {
+      await packer?.close();
+    }
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
   it('packs with the git CLI it was given (CMS_GIT_PATH), in the environment it was given', async () => {
     const calls = path.join(root, 'calls.log');
     const wrapper = path.join(root, 'my-git');

@@ -47,7 +47,7 @@ export interface PackerOptions extends PackingSchedule {
   logger?: Logger;
   /** Called after each background run, so readers drop packs it deleted. */
   onPacked?: () => void;
-  /** How long loose objects found at start wait for their run (default 15 s). */
+  /** How long loose objects or packs found at start wait for their run (default 15 s). */
   startupDelayMs?: number;
 }
 
@@ -62,9 +62,14 @@ const OLDEST_GIT: [number, number] = [2, 32];
 // Where they exist, git runs under `nice` and `ionice -c 3` (idle I/O) so
 // requests win both the CPU and the disk; its own subprocesses inherit both.
 const LOW_PRIORITY = [['nice', '-n', '10'], ['ionice', '-c', '3']];
-// Loose objects found at start wait this long, so packing them does not
-// compete with the start itself (reading every entry) for the CPU.
+// Loose objects or packs found at start wait this long, so packing them does
+// not compete with the start itself (reading every entry) for the CPU.
 const STARTUP_DELAY_MS = 15_000;
+// git's own gc.autoPackLimit: more packs than this found at start call for a
+// run. Commit packs that a stopped or killed server never rolled up (up to a
+// roll-up's worth per start) pile up here, and no write of the next process
+// counts them.
+const PACKS_AT_START = 50;
 
 /** Schedules background packing of one repository; a no-op without a usable git CLI. */
 export class Packer {
@@ -99,8 +104,8 @@ export class Packer {
     }
     const lowPriority = (await Promise.all(LOW_PRIORITY.map(async (command) => ((await succeeds([...command, 'true'])) ? command : [])))).flat();
     const packer = new Packer(gitdir, lowPriority, options);
-    // Loose objects from before (an older server, commits made with git) are packed once the start is over.
-    if ((await estimateLooseObjects(gitdir)) >= packer.objectsPerRun) {
+    // Loose objects and packs from before (an older server, commits made with git) are packed once the start is over.
+    if ((await estimateLooseObjects(gitdir)) >= packer.objectsPerRun || (await countPacks(gitdir)) > PACKS_AT_START) {
       packer.startupRun = setTimeout(() => {
         if (packer.running === undefined && !packer.closed) packer.run();
       }, options.startupDelayMs ?? STARTUP_DELAY_MS);
@@ -260,6 +265,12 @@ export function isGcRunning(gitdir: string): boolean {
   } catch (error) {
     return errnoCode(error) === 'EPERM';
   }
+}
+
+// Packs git would merge: those without a .keep file, as git gc --auto counts them.
+async function countPacks(gitdir: string): Promise<number> {
+  const names = new Set(await readdir(path.join(gitdir, 'objects', 'pack')).catch(() => []));
+  return [...names].filter((name) => name.endsWith('.idx') && !names.has(`${name.slice(0, -4)}.keep`)).length;
 }
 
 // git's own estimate: the objects in one of the 256 folders, times 256.
