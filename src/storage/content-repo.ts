@@ -437,12 +437,16 @@ export class ContentRepo {
     }
   }
 
-  // Queued after a commit, so that commit is answered first, or after a `git
-  // repack` that made it wait.
+  // Queued after a commit, or after a `git repack` that made it wait. The
+  // queue would start it in the commit's own microtasks, before the commit is
+  // answered; a roll-up takes milliseconds (it compresses each folder's
+  // newest tree), so it is queued from the next turn of the event loop.
   private queueRollUpIfDue(): void {
     if (!this.objects.commitPacks.rollUpDue || this.rollUpQueued || this.closing || this.format.preciousObjects) return;
     this.rollUpQueued = true;
-    void this.serialize(() => this.rollUpPacks());
+    setImmediate(() => {
+      if (!this.closing) void this.serialize(() => this.rollUpPacks());
+    });
   }
 
   // A failure costs only space: the commit packs stay until a later roll-up or repack.
