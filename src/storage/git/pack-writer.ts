@@ -42,9 +42,11 @@ const OFS_DELTA = 6;
 const IDX_MAGIC = 0xff744f63;
 // Room beyond an entry's size, so one output chunk holds it inflated.
 const CHUNK_SLACK_BYTES = 1024;
-// Trees and commits up to this size are framed as stored, never compressed:
-// they are mostly object ids, which do not compress, and zlib's set-up
-// cost ~30 µs for each of the several a commit writes.
+// Trees, commits and deltas up to this size are framed as stored, never
+// compressed: trees and commits are mostly object ids, which do not
+// compress, a roll-up's deltas are a few dozen bytes each, and zlib's set-up
+// cost ~30 µs for each of the several a commit writes (and the hundreds a
+// roll-up writes).
 const STORED_SMALL_BYTES = 4 * 1024;
 const TEMP_PREFIX = 'tmp_cms_';
 // A temp file this old belongs to no pack still being written.
@@ -124,7 +126,8 @@ function encodeEntry(object: PackObject, offset: number, offsets: Map<string, nu
   if ('delta' in object) {
     const baseOffset = offsets.get(object.deltaOf);
     if (baseOffset === undefined) throw new Error(`the delta base ${object.deltaOf} is not earlier in the pack`);
-    return { parts: [typeAndSize(OFS_DELTA, object.delta.length), baseDistance(offset - baseOffset), deflateFitted(object.delta, 1)], compressLater: false };
+    const delta = object.delta.length <= STORED_SMALL_BYTES ? storedStream(object.delta, blocksOf(object.delta)) : [deflateFitted(object.delta, 1)];
+    return { parts: [typeAndSize(OFS_DELTA, object.delta.length), baseDistance(offset - baseOffset), ...delta], compressLater: false };
   }
   const header = typeAndSize(TYPE_CODES[object.type], object.body.length);
   if (object.blocks !== undefined) return { parts: [header, ...storedStream(object.body, object.blocks)], compressLater: true };
