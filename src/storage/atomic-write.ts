@@ -1,10 +1,10 @@
 // Crash-safe file replacement: readers see the old file or the new one, never
 // a half-written one. Used for working-tree files, git refs and state files.
-import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, renameSync, unlinkSync, writeFileSync, writevSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../lib/errno.ts';
+import { tempSuffix } from '../lib/temp-suffix.ts';
 
 /** Options of writeFileAtomic(). */
 export interface AtomicWriteOptions {
@@ -119,7 +119,7 @@ export function linkQuietly(existing: string, link: string): boolean {
 }
 
 function tempPathFor(filePath: string): string {
-  return path.join(path.dirname(filePath), `.${path.basename(filePath)}.${randomBytes(6).toString('hex')}.tmp`);
+  return path.join(path.dirname(filePath), `.${path.basename(filePath)}.${tempSuffix()}.tmp`);
 }
 
 /**

@@ -5,10 +5,11 @@
 // pack through its index, so nobody ever reads a partial one. Two files per
 // pack instead of one per object: creating files is most of what a commit
 // costs on disk.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, inflateSync } from 'node:zlib';
+import { tempSuffix } from '../../lib/temp-suffix.ts';
 import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
 import { deflateFitted } from './deflate.ts';
 import { STORED_ABOVE_BYTES } from './objects.ts';
@@ -197,7 +198,7 @@ function encodeIndex(entries: { oid: Buffer; offset: number; crc: number }[], pa
 }
 
 function tempPath(packDir: string): string {
-  return path.join(packDir, `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+  return path.join(packDir, `${TEMP_PREFIX}${tempSuffix()}`);
 }
 
 function statSafe(file: string): number | undefined {

@@ -1,13 +1,13 @@
 // HEAD and branch refs, read cheaply (one or two small files, no git
 // command) and updated with git's own lock-file protocol, so the server and
 // a developer's git CLI never overwrite each other's commits silently.
-import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
+import { tempSuffix } from '../../lib/temp-suffix.ts';
 import { linkQuietly, removeQuietly } from '../atomic-write.ts';
 import { appendReflogs, type ReflogEntry } from './reflog.ts';
 
@@ -182,7 +182,7 @@ function writeSpare(spare: string, content: string): void {
 
 /** A fresh temp file name in `.git` that start-up recovery recognises (GIT_TEMP_FILE). */
 export function gitTempPath(gitdir: string): string {
-  return path.join(gitdir, `cms-${randomBytes(6).toString('hex')}.tmp`);
+  return path.join(gitdir, `cms-${tempSuffix()}.tmp`);
 }
 
 /**
