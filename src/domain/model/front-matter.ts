@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import type matterModule from 'gray-matter';
 import type jsYamlModule from 'js-yaml';
 import YAML from 'yaml';
+import { writeSimpleYaml } from './front-matter-writer.ts';
 
 // js-yaml and gray-matter load with the first front matter that needs them
 // (synchronously, like sanitize-html): the files the server writes and
@@ -277,7 +278,8 @@ function isBlankOrComments(block: string): boolean {
 
 /** Serializes attributes and body into a markdown file with YAML front matter. */
 export function stringifyFrontMatter(document: FrontMatterDocument): string {
-  const yaml = YAML.stringify(document.attributes, { lineWidth: 0 });
+  // The library's own text, written directly for the flat maps most entries are (front-matter-writer.ts).
+  const yaml = writeSimpleYaml(document.attributes) ?? YAML.stringify(document.attributes, { lineWidth: 0 });
   const body = document.body === '' ? '' : `\n${document.body}\n`;
   return `---\n${yaml}---\n${body}`;
 }
