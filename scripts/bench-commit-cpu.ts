@@ -1,0 +1,57 @@
+// CPU time per commit of sequential creates into an existing repository,
+// through ContentRepo as the server commits (one new ~1.4 KB markdown file
+// per commit, server-style message and trailers, index write-behind, commit
+// packs and their roll-ups). The repository is copied first, never written.
+// Run: node --import tsx scripts/bench-commit-cpu.ts <repo> [commits] [folder]
+// (<repo>: e.g. a server's CMS_DATA_DIR/content seeded with 10,000 posts by
+// /work/shared/perf/seed-git.mjs; TMPDIR picks where the copy goes). Add
+// `--cpu-prof` to node's options for a profile of the commits.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ContentRepo } from '../src/storage/content-repo.ts';
+
+const run = promisify(execFile);
+const [source, countArg, folderArg] = process.argv.slice(2);
+if (source === undefined) throw new Error('usage: bench-commit-cpu.ts <repo> [commits] [folder]');
+const commits = Number(countArg ?? 2_000);
+const folder = folderArg ?? 'default/entries/posts';
+const author = { name: 'Bench', email: 'bench@example.com' };
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-commit-cpu-'));
+  try {
+    await run('cp', ['-a', `${path.resolve(source)}/.`, dir]);
+    const template = await readFile(path.join(dir, folder, (await readdir(path.join(dir, folder))).sort()[0]), 'utf8');
+    const filler = 'x'.repeat(Math.max(0, 1400 - template.length - 40));
+    const repo = await ContentRepo.open(dir, { packing: false });
+    const create = (i: number) =>
+      repo.serialize(() =>
+        repo.commitChanges({
+          changes: [{ path: `${folder}/bench-${i}.md`, content: `${template}\nBench entry ${i}. ${filler}\n` }],
+          message: `Create posts/bench-${i}`,
+          author,
+          trailers: { Workspace: 'default', Type: 'posts', Entry: `bench-${i}`, Actor: 'token:bench' },
+        }),
+      );
+    // A few hundred commits first, so JIT and caches settle as in a running server.
+    for (let i = 0; i < 200; i += 1) await create(i);
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    for (let i = 200; i < 200 + commits; i += 1) await create(i);
+    const used = process.cpuUsage(cpu);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `${commits} creates in ${seconds.toFixed(2)} s = ${(commits / seconds).toFixed(0)}/s; CPU per commit ${((used.user + used.system) / commits).toFixed(0)} µs (user ${(used.user / commits).toFixed(0)}, system ${(used.system / commits).toFixed(0)}); load ${os.loadavg()[0].toFixed(1)}`,
+    );
+    await repo.close();
+    const status = await run('git', ['-C', dir, 'status', '--porcelain']);
+    console.log(`git status --porcelain: ${status.stdout.trim() === '' ? 'clean' : status.stdout.slice(0, 500)}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
