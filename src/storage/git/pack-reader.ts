@@ -157,7 +157,8 @@ class Pack {
 
 /** Finds and reads packed objects of one repository; packs are re-listed when an object is not found. */
 export class PackReader {
-  private packs = new Map<string, Pack>();
+  // In search order: the packs this process added, newest first, then the others as listed.
+  private packs: Pack[] = [];
   private readonly bases = new LruCache<string, RawObject>(BASE_CACHE_BYTES, (object) => object.body.length + 64);
 
   constructor(
@@ -182,7 +183,7 @@ export class PackReader {
         // objects are in the pack that replaced it (a roll-up's, added
         // first; a repack's, found by relisting) or nowhere. Each turn drops a pack.
         if (!(error instanceof PackGone)) throw error;
-        if (this.packs.get(error.pack.name) === error.pack) this.packs.delete(error.pack.name);
+        this.packs = this.packs.filter((pack) => pack !== error.pack);
       }
     }
   }
@@ -191,7 +192,7 @@ export class PackReader {
   idsWithPrefix(prefix: string, limit: number): string[] {
     this.relist();
     const found = new Set<string>();
-    for (const pack of this.packs.values()) {
+    for (const pack of this.packs) {
       for (const oid of pack.idsWithPrefix(prefix, limit)) found.add(oid);
       if (found.size >= limit) break;
     }
@@ -200,18 +201,18 @@ export class PackReader {
 
   /** Takes a pack this process just wrote (its `.idx` in place) and looks in it first: new objects are the ones read next. */
   add(written: WrittenPack): void {
-    if (this.packs.has(written.name)) return;
-    this.packs = new Map([[written.name, Pack.written(this.packDir, written)], ...this.packs]);
+    if (this.packs.some(({ name }) => name === written.name)) return;
+    this.packs.unshift(Pack.written(this.packDir, written));
   }
 
   /** Closes every open pack. */
   close(): void {
-    for (const pack of this.packs.values()) pack.close();
-    this.packs.clear();
+    for (const pack of this.packs) pack.close();
+    this.packs = [];
   }
 
   private find(oid: string): { pack: Pack; offset: number } | undefined {
-    for (const pack of this.packs.values()) {
+    for (const pack of this.packs) {
       const offset = pack.offsetOf(oid);
       if (offset !== undefined) return { pack, offset };
     }
@@ -227,23 +228,22 @@ export class PackReader {
       if (isNotFound(error)) return;
       throw error;
     }
-    const next = new Map<string, Pack>();
+    const listed = new Set(names);
+    const kept = this.packs.filter(({ name }) => listed.has(name));
+    const known = new Set(kept.map(({ name }) => name));
+    const found: Pack[] = [];
     for (const name of names) {
-      const known = this.packs.get(name);
-      if (known !== undefined) {
-        next.set(name, known);
-        continue;
-      }
+      if (known.has(name)) continue;
       try {
-        next.set(name, Pack.open(this.packDir, name));
+        found.push(Pack.open(this.packDir, name));
       } catch (error) {
         // A pack being written has its .idx renamed into place last; one being deleted may lose its .pack first.
         if (!isNotFound(error)) throw error;
       }
     }
     // Open descriptors keep a pack that a repack deleted readable until here.
-    for (const [name, pack] of this.packs) if (!next.has(name)) pack.close();
-    this.packs = next;
+    for (const pack of this.packs) if (!listed.has(pack.name)) pack.close();
+    this.packs = [...kept, ...found];
   }
 
   // Only delta bases are cached here: the objects callers ask for are cached
