@@ -1,7 +1,9 @@
 // CPU time per commit of sequential creates into an existing repository,
-// through ContentRepo as the server commits (one new ~1.4 KB markdown file
-// per commit, server-style message and trailers, index write-behind, commit
-// packs and their roll-ups). The repository is copied first, never written.
+// through ContentRepo as the server commits: one new ~1.4 KB markdown file
+// per commit (by default into `default/entries/writes`, the small folder
+// /work/shared/perf/create-bench.mjs creates in), server-style message and
+// trailers, index write-behind, commit packs and their roll-ups. The
+// repository is copied first, never written.
 // Run: node --import tsx scripts/bench-commit-cpu.ts <repo> [commits] [folder]
 // (<repo>: e.g. a server's CMS_DATA_DIR/content seeded with 10,000 posts by
 // /work/shared/perf/seed-git.mjs; TMPDIR picks where the copy goes). Add
@@ -17,7 +19,7 @@ const run = promisify(execFile);
 const [source, countArg, folderArg] = process.argv.slice(2);
 if (source === undefined) throw new Error('usage: bench-commit-cpu.ts <repo> [commits] [folder]');
 const commits = Number(countArg ?? 2_000);
-const folder = folderArg ?? 'default/entries/posts';
+const folder = folderArg ?? 'default/entries/writes';
 const author = { name: 'Bench', email: 'bench@example.com' };
 
 async function main(): Promise<void> {
