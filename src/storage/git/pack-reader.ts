@@ -31,7 +31,7 @@ class PackGone extends Error {
   }
 }
 
-/** One pack: its index in memory, its data file open for positional reads. */
+/** One pack: its index in memory, its data file open for positional reads (from the first read on, for a pack this process wrote). */
 class Pack {
   // Every entry's offset, ascending (a typed array: sorting and searching it costs a few ms where a Map of a pack's objects cost tens of ms at start).
   private starts: Float64Array | undefined;
