@@ -5,11 +5,12 @@
 // trailers, index write-behind, commit packs and their roll-ups. The
 // repository is copied first, never written.
 // Run: node --import tsx scripts/bench-commit-cpu.ts <repo> [commits] [folder]
-// (<repo>: e.g. a server's CMS_DATA_DIR/content seeded with 10,000 posts by
-// /work/shared/perf/seed-git.mjs; TMPDIR picks where the copy goes). Add
+// (<repo>: a server's CMS_DATA_DIR/content with 10,000 posts, e.g. seeded by
+// /work/shared/perf/seed-git.mjs; the folder is created when missing; TMPDIR
+// picks where the copy goes, tmpfs keeps the disk out of the figure). Add
 // `--cpu-prof` to node's options for a profile of the commits.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,14 +21,17 @@ const [source, countArg, folderArg] = process.argv.slice(2);
 if (source === undefined) throw new Error('usage: bench-commit-cpu.ts <repo> [commits] [folder]');
 const commits = Number(countArg ?? 2_000);
 const folder = folderArg ?? 'default/entries/writes';
+const type = path.basename(folder);
 const author = { name: 'Bench', email: 'bench@example.com' };
+// An entry file as the server writes one (~1.4 KB with the body).
+const front = `---\ntitle: "Bench entry"\nstatus: published\ncategory: tech\ntags: [alpha, beta]\nviews: 1234\nfeatured: false\n---\n\n`;
+const body = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. '.repeat(13);
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-commit-cpu-'));
   try {
     await run('cp', ['-a', `${path.resolve(source)}/.`, dir]);
-    const template = await readFile(path.join(dir, folder, (await readdir(path.join(dir, folder))).sort()[0]), 'utf8');
-    const filler = 'x'.repeat(Math.max(0, 1400 - template.length - 40));
+    // No background `git repack` (a child process, not counted here), so every run rolls commit packs up alike.
     const repo = await ContentRepo.open(dir, { packing: false });
     // Each create after a turn of the event loop, as a server's requests come:
     // without one, the commits' awaits all settle as microtasks, and timers
@@ -36,10 +40,10 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setImmediate(resolve));
       return repo.serialize(() =>
         repo.commitChanges({
-          changes: [{ path: `${folder}/bench-${i}.md`, content: `${template}\nBench entry ${i}. ${filler}\n` }],
-          message: `Create posts/bench-${i}`,
+          changes: [{ path: `${folder}/bench-${i}.md`, content: `${front}Entry ${i}. ${body}\n` }],
+          message: `Create ${type}/bench-${i}`,
           author,
-          trailers: { Workspace: 'default', Type: 'posts', Entry: `bench-${i}`, Actor: 'token:bench' },
+          trailers: { Workspace: 'default', Type: type, Entry: `bench-${i}`, Actor: 'token:bench' },
         }),
       );
     };
