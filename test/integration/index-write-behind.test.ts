@@ -59,6 +59,33 @@ describe('index writes after bursts of commits', () => {
     await repo.close();
   });
 
+  it('writes the index of a long burst as git sees the branch, leaving out commits that failed midway', async () => {
+    // Hundreds of edits layered on one index (split-index.ts, index-delta.ts),
+    // and commits that fail after their edit: the burst goes on from the index before them.
+    const repo = await open();
+    const branchLock = path.join(dir, '.git/refs/heads/main.lock');
+    const present = new Set<string>();
+    for (let i = 0; i < 300; i += 1) {
+      const file = `${POSTS}/p${(i * 7) % 40}.md`;
+      const remove = present.has(file) && i % 4 === 3;
+      await repo.serialize(() => repo.commitChanges({ changes: [{ path: file, content: remove ? null : `v${i}\n` }], message: `Write ${i}`, author: AUTHOR }));
+      if (remove) present.delete(file);
+      else present.add(file);
+      if (i % 60 !== 59) continue;
+      await writeFile(branchLock, '');
+      const failed = await repo
+        .serialize(() => repo.commitChanges({ changes: [{ path: `${POSTS}/failed-${i}.md`, content: 'never\n' }], message: 'Fails', author: AUTHOR }))
+        .then(() => undefined, (error: unknown) => error);
+      expect(failed).to.have.property('code', 'conflict');
+      await rm(branchLock);
+    }
+    await repo.close();
+    expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal('');
+    const staged = gitNow('ls-files', '-s').stdout.split('\n').filter(Boolean).map((line) => line.replace(/^(\d+) ([0-9a-f]{40}) 0\t/, '$1 blob $2\t'));
+    expect(staged).to.deep.equal(gitNow('ls-tree', '-r', 'HEAD').stdout.split('\n').filter(Boolean));
+    expect(staged.filter((line) => line.endsWith('.md') && line.includes(POSTS)).map((line) => line.split('\t')[1]).sort()).to.deep.equal([...present].sort());
+  });
+
   it('writes a pending index when the repository closes', async () => {
     const repo = await open();
     await burst(repo, ['a', 'b']);

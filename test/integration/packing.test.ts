@@ -4,6 +4,7 @@
 // packs by hand, and without a git CLI the server works and says so once.
 import { expect } from 'chai';
 import { execFile, spawnSync } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import type { Logger } from '../../src/lib/logger.ts';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
 import type { ContentRepoOptions } from '../../src/storage/content-repo.ts';
 import { ObjectReader } from '../../src/storage/git/object-reader.ts';
+import { prepareObject } from '../../src/storage/git/objects.ts';
 import { Packer } from '../../src/storage/git/packing.ts';
 import { git } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -150,6 +152,55 @@ describe('packing the content repository', () => {
     });
     expect(await git(dir, ['status', '--porcelain'])).to.equal('');
     await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
+  it('opens a commit pack only to read from it, and reads its objects after a repack or a roll-up deleted it', async () => {
+    await git(root, ['init', '-q', dir]);
+    const packDir = path.join(dir, '.git/objects/pack');
+    // The pack files this process holds open (Linux): a deleted one shows as "… (deleted)".
+    const openPacks = () =>
+      readdirSync('/proc/self/fd').flatMap((fd) => {
+        const target = (() => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`);
+          } catch {
+            return '';
+          }
+        })();
+        return target.startsWith(packDir) && target.includes('.pack') ? [path.basename(target)] : [];
+      });
+    const reader = new ObjectReader(path.join(dir, '.git/objects'), 3);
+    try {
+      const blobs = Array.from({ length: 8 }, (_, i) => prepareObject('blob', Buffer.from(`object ${i}\n`)));
+      const readsBack = async (i: number) => expect((await reader.readBlob(blobs[i].oid))?.toString(), `object ${i}`).to.equal(`object ${i}\n`);
+      reader.commitPacks.write([blobs[0]]);
+      reader.commitPacks.write([blobs[1]]);
+      expect(openPacks()).to.deep.equal([]);
+      await readsBack(0);
+      expect(openPacks()).to.have.length(1);
+      // git repack replaces both packs, one of them never opened.
+      await git(dir, ['repack', '-a', '-d', '-q', '--keep-unreachable']);
+      await readsBack(1);
+      await readsBack(0);
+      expect(openPacks().filter((name) => name.includes('(deleted)'))).to.deep.equal([]);
+      // A roll-up of three commit packs, one read from, then deleted in the background.
+      for (const i of [2, 3, 4]) reader.commitPacks.write([blobs[i]]);
+      await readsBack(3);
+      reader.commitPacks.rollUp();
+      await reader.commitPacks.settled();
+      for (const i of [2, 3, 4]) await readsBack(i);
+      expect(openPacks().filter((name) => name.includes('(deleted)'))).to.deep.equal([]);
+      // Commit packs deleted behind the reader's back, before their first read; the objects are in a repack's pack.
+      for (const i of [5, 6]) reader.commitPacks.write([blobs[i]]);
+      await git(dir, ['repack', '-a', '-d', '-q', '--keep-unreachable']);
+      for (const i of [5, 6]) await readsBack(i);
+      // A pack deleted with its objects nowhere else: missing, not an error.
+      reader.commitPacks.write([blobs[7]]);
+      for (const name of await readdir(packDir)) if (name.endsWith('.idx') || name.endsWith('.pack')) await rm(path.join(packDir, name));
+      expect(await reader.readBlob(blobs[7].oid)).to.equal(undefined);
+    } finally {
+      reader.close();
+    }
   });
 
   it('packs the loose objects found at start once the start is over, not during it', async () => {

@@ -200,6 +200,35 @@ describe('git formats', () => {
         await rm(dir, { recursive: true, force: true });
       }
     });
+
+    it('leaves every index an edit was made on as it was, for any tree of edits', async () => {
+      // A commit that fails after edit() keeps the index it started from: edits of a derived index must never show in it.
+      const files = Array.from({ length: 24 }, (_, i) => `posts/p${String(i).padStart(2, '0')}.md`);
+      const entry = (file: string, oid: string) => encodeIndexEntry(file, oid, 0o100644);
+      const base = GitIndex.EMPTY.edit(files.slice(0, 12).map((file) => ({ path: file, entry: entry(file, BLOB) })));
+      const editArbitrary = fc.record({ file: fc.constantFrom(...files), oid: fc.constantFrom(BLOB, OTHER_BLOB, null) });
+      const stepArbitrary = fc.record({ from: fc.option(fc.nat(), { nil: undefined }), edits: fc.uniqueArray(editArbitrary, { selector: (edit) => edit.file, minLength: 1, maxLength: 3 }) });
+      await fc.assert(
+        fc.asyncProperty(fc.array(stepArbitrary, { maxLength: 80 }), async (steps) => {
+          const states = [{ index: SplitIndex.fromFull(base), reference: base }];
+          for (const { from, edits } of steps) {
+            // Mostly a chain (a burst of commits), sometimes a branch off an older index (a failed commit's).
+            const parent = states[from === undefined ? states.length - 1 : from % states.length];
+            const edit = edits.map(({ file, oid }) => ({ path: file, entry: oid === null ? null : entry(file, oid) }));
+            states.push({ index: parent.index.edit(edit), reference: parent.reference.edit(edit) });
+          }
+          for (const { index, reference } of states) {
+            for (const file of files) {
+              const [from, to] = reference.rangeOf(file);
+              expect(index.stagedOid(file)).to.equal(to > from ? reference.oidAt(from) : undefined);
+            }
+            const prepared = await index.prepare(os.tmpdir(), false);
+            expect(Buffer.concat(prepared.chunks).equals(Buffer.concat(reference.toChunks()))).to.equal(true);
+          }
+        }),
+        { numRuns: 100 },
+      );
+    });
   });
 
   describe('GitIndex', () => {

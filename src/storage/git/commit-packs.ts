@@ -16,7 +16,7 @@ import path from 'node:path';
 import { encodeDelta, sharedEnds } from './delta-encoding.ts';
 import type { GitObjectType, PreparedObject } from './objects.ts';
 import { entryBody, writePack } from './pack-writer.ts';
-import type { PackedEntry, PackObject } from './pack-writer.ts';
+import type { PackedEntry, PackObject, WrittenPack } from './pack-writer.ts';
 import { blocksOf, reframe } from './stored-blocks.ts';
 import type { StoredBlocks } from './stored-blocks.ts';
 
@@ -41,8 +41,8 @@ interface CommitPack {
 
 /** The pack reader, told of the packs a CommitPacks writes and deletes. */
 export interface PackRegistry {
-  /** A pack was just written: look in it first. */
-  add(name: string): void;
+  /** A pack was just written (its `.idx` in place): look in it first. */
+  add(pack: WrittenPack): void;
   /** Packs were deleted: stop reading them. */
   relist(): void;
 }
@@ -87,7 +87,7 @@ export class CommitPacks {
     }
     const prepared = objects.map((object) => this.prepare(object));
     const written = writePack(this.packDir, prepared.map(({ packed }) => packed), { fast: true });
-    this.packs.add(written.name);
+    this.packs.add(written);
     const packed = prepared.map(({ packed: { oid }, type, folder, replaced }): PackedObject => ({ oid, type, ...(written.entries.get(oid) as PackedEntry), folder, replaced }));
     this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: packed });
   }
@@ -117,7 +117,7 @@ export class CommitPacks {
     const written = writePack(this.packDir, this.planRollUp(packs));
     this.waiting = this.waiting.filter((pack) => !packs.includes(pack));
     this.rolled = { packs: this.rolled.packs + 1, bytes: this.rolled.bytes + written.bytes };
-    this.packs.add(written.name);
+    this.packs.add(written);
     this.deleting = Promise.all([this.deleting, this.deletePacks(packs.map(({ name }) => name))]).then(() => undefined);
   }
 

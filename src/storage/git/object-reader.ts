@@ -29,7 +29,7 @@ export class ObjectReader {
     this.packs = new PackReader(path.join(objectsDir, 'pack'), (oid) => this.store.read(oid));
     this.store = new ObjectStore(objectsDir, (oid) => this.packs.read(oid));
     this.commitPacks = new CommitPacks(path.join(objectsDir, 'pack'), {
-      add: (name) => this.packs.add(name),
+      add: (pack) => this.packs.add(pack),
       relist: () => this.packs.relist(),
     }, commitsPerRollUp);
   }

@@ -12,6 +12,7 @@ import { lowerBound } from '../../lib/binary-search.ts';
 import { isNotFound } from '../../lib/errno.ts';
 import { LruCache } from '../../lib/lru-cache.ts';
 import type { GitObjectType, RawObject } from './objects.ts';
+import type { WrittenPack } from './pack-writer.ts';
 
 /** Reads an object wherever it is (loose or packed): the base of a ref-delta may live anywhere. */
 export type AnyObjectReader = (oid: string) => Promise<RawObject | undefined>;
@@ -23,16 +24,25 @@ const TYPES: Record<number, GitObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob'
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
-/** One pack: its index in memory, its data file open for positional reads. */
+/** Thrown when a pack this process wrote is first read after its files were deleted (a roll-up, a repack). */
+class PackGone extends Error {
+  constructor(readonly pack: Pack) {
+    super(`the pack ${pack.name} was deleted`);
+  }
+}
+
+/** One pack: its index in memory, its data file open for positional reads (from the first read on, for a pack this process wrote). */
 class Pack {
   // Every entry's offset, ascending (a typed array: sorting and searching it costs a few ms where a Map of a pack's objects cost tens of ms at start).
   private starts: Float64Array | undefined;
+  private closed = false;
 
   private constructor(
     readonly name: string,
+    private readonly file: string,
     private readonly idx: Buffer,
     private readonly count: number,
-    private readonly fd: number,
+    private fd: number | undefined,
     private readonly packSize: number,
   ) {}
 
@@ -44,8 +54,19 @@ class Pack {
     }
     const count = idx.readUInt32BE(8 + 255 * 4);
     if (idx.length < 8 + 256 * 4 + count * 28 + 40) throw damaged(`the pack index ${name}.idx is truncated`);
-    const fd = openSync(path.join(dir, `${name}.pack`), 'r');
-    return new Pack(name, idx, count, fd, fstatSync(fd).size);
+    const file = path.join(dir, `${name}.pack`);
+    const fd = openSync(file, 'r');
+    return new Pack(name, file, idx, count, fd, fstatSync(fd).size);
+  }
+
+  /**
+   * A pack pack-writer.ts just put in `dir`, from the `.idx` bytes it wrote
+   * (no read back); the `.pack` is opened at the first read from it. Most
+   * commit packs are never read before the roll-up deletes them: opening and
+   * reading their files cost ~50 µs per commit.
+   */
+  static written(dir: string, { name, index, bytes }: WrittenPack): Pack {
+    return new Pack(name, path.join(dir, `${name}.pack`), index, index.readUInt32BE(8 + 255 * 4), undefined, bytes - index.length);
   }
 
   /** The offset of `oid` in the pack, or undefined when this pack does not hold it. */
@@ -89,8 +110,9 @@ class Pack {
 
   /** `length` bytes at `position` (fewer at the end of the file). */
   read(position: number, length: number): Buffer {
+    const fd = this.fd ?? this.openData();
     const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, this.packSize - position)));
-    const read = readSync(this.fd, buffer, 0, buffer.length, position);
+    const read = readSync(fd, buffer, 0, buffer.length, position);
     return buffer.subarray(0, read);
   }
 
@@ -108,7 +130,20 @@ class Pack {
   }
 
   close(): void {
-    closeSync(this.fd);
+    this.closed = true;
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private openData(): number {
+    if (this.closed) throw new PackGone(this);
+    try {
+      this.fd = openSync(this.file, 'r');
+    } catch (error) {
+      if (isNotFound(error)) throw new PackGone(this);
+      throw error;
+    }
+    return this.fd;
   }
 
   private offsetAt(i: number): number {
@@ -122,7 +157,8 @@ class Pack {
 
 /** Finds and reads packed objects of one repository; packs are re-listed when an object is not found. */
 export class PackReader {
-  private packs = new Map<string, Pack>();
+  // In search order: the packs this process added, newest first, then the others as listed.
+  private packs: Pack[] = [];
   private readonly bases = new LruCache<string, RawObject>(BASE_CACHE_BYTES, (object) => object.body.length + 64);
 
   constructor(
@@ -132,40 +168,51 @@ export class PackReader {
 
   /** Reads a packed object; undefined when no pack holds it. Throws `internal_error` for a damaged pack. */
   async read(oid: string): Promise<RawObject | undefined> {
-    let found = this.find(oid);
-    if (found === undefined) {
-      // A repack since the last listing may have moved the object to a new pack.
-      this.relist();
-      found = this.find(oid);
+    for (;;) {
+      let found = this.find(oid);
+      if (found === undefined) {
+        // A repack since the last listing may have moved the object to a new pack.
+        this.relist();
+        found = this.find(oid);
+      }
+      if (found === undefined) return undefined;
+      try {
+        return await this.readEntry(found.pack, found.offset);
+      } catch (error) {
+        // A pack added unopened was deleted before its first read: its
+        // objects are in the pack that replaced it (a roll-up's, added
+        // first; a repack's, found by relisting) or nowhere. Each turn drops a pack.
+        if (!(error instanceof PackGone)) throw error;
+        this.packs = this.packs.filter((pack) => pack !== error.pack);
+      }
     }
-    return found === undefined ? undefined : this.readEntry(found.pack, found.offset);
   }
 
   /** Up to `limit` packed object ids starting with the hex `prefix` (at least two digits), for abbreviated ids. */
   idsWithPrefix(prefix: string, limit: number): string[] {
     this.relist();
     const found = new Set<string>();
-    for (const pack of this.packs.values()) {
+    for (const pack of this.packs) {
       for (const oid of pack.idsWithPrefix(prefix, limit)) found.add(oid);
       if (found.size >= limit) break;
     }
     return [...found].slice(0, limit);
   }
 
-  /** Opens a pack this process just wrote and looks in it first: new objects are the ones read next. */
-  add(name: string): void {
-    if (this.packs.has(name)) return;
-    this.packs = new Map([[name, Pack.open(this.packDir, name)], ...this.packs]);
+  /** Takes a pack this process just wrote (its `.idx` in place) and looks in it first: new objects are the ones read next. */
+  add(written: WrittenPack): void {
+    if (this.packs.some(({ name }) => name === written.name)) return;
+    this.packs.unshift(Pack.written(this.packDir, written));
   }
 
   /** Closes every open pack. */
   close(): void {
-    for (const pack of this.packs.values()) pack.close();
-    this.packs.clear();
+    for (const pack of this.packs) pack.close();
+    this.packs = [];
   }
 
   private find(oid: string): { pack: Pack; offset: number } | undefined {
-    for (const pack of this.packs.values()) {
+    for (const pack of this.packs) {
       const offset = pack.offsetOf(oid);
       if (offset !== undefined) return { pack, offset };
     }
@@ -181,23 +228,22 @@ export class PackReader {
       if (isNotFound(error)) return;
       throw error;
     }
-    const next = new Map<string, Pack>();
+    const listed = new Set(names);
+    const kept = this.packs.filter(({ name }) => listed.has(name));
+    const known = new Set(kept.map(({ name }) => name));
+    const found: Pack[] = [];
     for (const name of names) {
-      const known = this.packs.get(name);
-      if (known !== undefined) {
-        next.set(name, known);
-        continue;
-      }
+      if (known.has(name)) continue;
       try {
-        next.set(name, Pack.open(this.packDir, name));
+        found.push(Pack.open(this.packDir, name));
       } catch (error) {
         // A pack being written has its .idx renamed into place last; one being deleted may lose its .pack first.
         if (!isNotFound(error)) throw error;
       }
     }
     // Open descriptors keep a pack that a repack deleted readable until here.
-    for (const [name, pack] of this.packs) if (!next.has(name)) pack.close();
-    this.packs = next;
+    for (const pack of this.packs) if (!listed.has(pack.name)) pack.close();
+    this.packs = [...kept, ...found];
   }
 
   // Only delta bases are cached here: the objects callers ask for are cached

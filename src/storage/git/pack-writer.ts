@@ -31,11 +31,12 @@ export interface PackedEntry {
   compressLater: boolean;
 }
 
-/** A pack in place: its name (`pack-<checksum>`, no extension), the bytes of both files, and its entries by object id. */
+/** A pack in place: its name (`pack-<checksum>`, no extension), the bytes of both files, its entries by object id, and its `.idx` as written. */
 export interface WrittenPack {
   name: string;
   bytes: number;
   entries: Map<string, PackedEntry>;
+  index: Buffer;
 }
 
 const TYPE_CODES: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
@@ -100,7 +101,7 @@ export function writePack(packDir: string, objects: PackObject[], options: { fas
     removeQuietly(indexTemp);
     throw error;
   }
-  return { name, bytes: offset + checksum.length + index.length, entries };
+  return { name, bytes: offset + checksum.length + index.length, entries, index };
 }
 
 /** Removes temp files of packs whose writer died before renaming them (older than an hour unless `minAgeMs` says otherwise). */

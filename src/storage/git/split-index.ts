@@ -9,6 +9,7 @@ import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isNotFound } from '../../lib/errno.ts';
+import { IndexDelta } from './index-delta.ts';
 import { GitIndex, IndexFormatError, indexFileChunks, renameIndexEntry } from './index-file.ts';
 import type { IndexEdit, ParsedIndex } from './index-file.ts';
 
@@ -43,12 +44,12 @@ export class SplitIndex {
   private constructor(
     private readonly base: GitIndex,
     private readonly baseHash: string | undefined,
-    private readonly delta: ReadonlyMap<string, Buffer | null>,
+    private readonly delta: IndexDelta,
   ) {}
 
   /** Wraps a full index; the next prepare() writes it as a new shared index. */
   static fromFull(index: GitIndex): SplitIndex {
-    return new SplitIndex(index, undefined, new Map());
+    return new SplitIndex(index, undefined, IndexDelta.EMPTY);
   }
 
   /**
@@ -104,11 +105,9 @@ export class SplitIndex {
     return to > from && this.base.stageAt(from) !== 0;
   }
 
-  /** Records edits (one per path) and returns the new state. */
+  /** Records edits (one per path) and returns the new state; this one stays as it was. */
   edit(edits: IndexEdit[]): SplitIndex {
-    const delta = new Map(this.delta);
-    for (const { path: file, entry } of edits) delta.set(file, entry);
-    return new SplitIndex(this.base, this.baseHash, delta);
+    return new SplitIndex(this.base, this.baseHash, this.delta.with(edits));
   }
 
   /**
@@ -122,21 +121,21 @@ export class SplitIndex {
       // A plain index for tools that cannot read split indexes (libgit2): O(entries) per write.
       // The bytes are slices of the base and the changed entries; the base is
       // rebuilt only once the changes pile up (see PLAIN_CHANGES_KEPT).
-      if (this.delta.size <= PLAIN_CHANGES_KEPT) return { index: this, chunks: this.base.editedChunks(toEdits(this.delta)) };
-      const full = this.base.edit(toEdits(this.delta));
+      if (this.delta.size <= PLAIN_CHANGES_KEPT) return { index: this, chunks: this.base.editedChunks(toEdits(this.delta.entries())) };
+      const full = this.base.edit(toEdits(this.delta.entries()));
       return { index: SplitIndex.fromFull(full), chunks: full.toChunks() };
     }
     if (this.baseHash !== undefined && this.delta.size <= reshareThreshold(this.base.size)) {
       return { index: this, chunks: this.encode() };
     }
-    const merged = this.base.edit(toEdits(this.delta));
+    const merged = this.base.edit(toEdits(this.delta.entries()));
     const chunks = merged.toChunks();
     const hash = chunks[chunks.length - 1].toString('hex');
     const sharedFile = path.join(gitdir, `${SHARED_PREFIX}${hash}`);
     const temp = path.join(gitdir, `sharedindex_${randomBytes(6).toString('hex')}`);
     await writeFile(temp, Buffer.concat(chunks), { flag: 'wx', mode: 0o644 });
     await rename(temp, sharedFile);
-    const index = new SplitIndex(merged, hash, new Map());
+    const index = new SplitIndex(merged, hash, IndexDelta.EMPTY);
     return { index, chunks: index.encode(), sharedFile };
   }
 
@@ -159,7 +158,7 @@ export class SplitIndex {
     const replacements: { pos: number; entry: Buffer }[] = [];
     const deleted: number[] = [];
     const added: { key: Buffer; entry: Buffer }[] = [];
-    for (const [file, entry] of this.delta) {
+    for (const [file, entry] of this.delta.entries()) {
       const [from, to] = this.base.rangeOf(file);
       if (entry !== null && to - from === 1 && this.base.stageAt(from) === 0) {
         // Replacing entries carry no path: git takes it from the shared entry.
