@@ -442,7 +442,7 @@ export class ContentRepo {
   // answered; a roll-up takes milliseconds (it compresses each folder's
   // newest tree), so it is queued from the next turn of the event loop.
   private queueRollUpIfDue(): void {
-    if (!this.objects.commitPacks.rollUpDue || this.rollUpQueued || this.closing || this.format.preciousObjects) return;
+    if (this.rollUpQueued || this.closing || this.format.preciousObjects || !this.objects.commitPacks.isRollUpDue(this.spareBefore())) return;
     this.rollUpQueued = true;
     setImmediate(() => {
       if (!this.closing) void this.serialize(() => this.rollUpPacks());
@@ -454,14 +454,21 @@ export class ContentRepo {
     this.rollUpQueued = false;
     // `git gc` may be reading any pack; a later commit tries again.
     if (isGcRunning(this.gitdir)) return;
-    // Packs that a running `git repack` may have listed are left to it.
-    const gitStarted = this.packer?.runningSince;
     try {
-      this.objects.commitPacks.rollUp(gitStarted === undefined ? undefined : gitStarted + GIT_LISTING_MS);
+      this.objects.commitPacks.rollUp(this.spareBefore());
     } catch (error) {
       this.options.logger?.error('could not roll up the packs of recent commits into one; trying again after the next commits', { error });
     }
     this.notePacking();
+  }
+
+  // Commit packs written before this (performance.now()) are left to a running
+  // `git repack`, which may have listed them; undefined while none runs.
+  // Counting only the others for a roll-up keeps a long repack from making
+  // every commit try one.
+  private spareBefore(): number | undefined {
+    const gitStarted = this.packer?.runningSince;
+    return gitStarted === undefined ? undefined : gitStarted + GIT_LISTING_MS;
   }
 
   private afterRepack(): void {

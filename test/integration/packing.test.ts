@@ -15,6 +15,7 @@ import { ContentRepo } from '../../src/storage/content-repo.ts';
 import type { ContentRepoOptions } from '../../src/storage/content-repo.ts';
 import { ObjectReader } from '../../src/storage/git/object-reader.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
+import { prepareObject } from '../../src/storage/git/objects.ts';
 import { Packer } from '../../src/storage/git/packing.ts';
 import { git } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -138,6 +139,23 @@ describe('packing the content repository', () => {
     });
     expect(await packCount(dir)).to.equal(1);
     await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
+  it('counts for a roll-up only the commit packs written after a running git repack listed the folder', async () => {
+    await git(root, ['init', '-q', dir]);
+    const reader = new ObjectReader(path.join(dir, '.git/objects'), 3);
+    try {
+      const commitPack = (i: number) => reader.commitPacks.write([prepareObject('blob', Buffer.from(`blob ${i}\n`))]);
+      [0, 1, 2].forEach(commitPack);
+      const repackListed = performance.now();
+      commitPack(3);
+      expect(reader.commitPacks.isRollUpDue()).to.equal(true);
+      expect(reader.commitPacks.isRollUpDue(repackListed)).to.equal(false);
+      [4, 5].forEach(commitPack);
+      expect(reader.commitPacks.isRollUpDue(repackListed)).to.equal(true);
+    } finally {
+      reader.close();
+    }
   });
 
   it('packs in the background while the server commits, and every commit stays readable', async () => {

@@ -92,9 +92,9 @@ export class CommitPacks {
     this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: packed });
   }
 
-  /** Whether enough commit packs piled up for rollUp(). */
-  get rollUpDue(): boolean {
-    return this.isDue(this.waiting);
+  /** Whether enough commit packs written since `spareBefore` (see rollUp()) piled up for rollUp(). */
+  isRollUpDue(spareBefore = Number.NEGATIVE_INFINITY): boolean {
+    return this.isDue(this.waiting.filter(({ writtenAt }) => writtenAt >= spareBefore));
   }
 
   /** Roll-up packs written by this process so far, and their bytes; the background packing schedule reads it. */
