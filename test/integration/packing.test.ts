@@ -15,7 +15,6 @@ import { ContentRepo } from '../../src/storage/content-repo.ts';
 import type { ContentRepoOptions } from '../../src/storage/content-repo.ts';
 import { ObjectReader } from '../../src/storage/git/object-reader.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
-import { prepareObject } from '../../src/storage/git/objects.ts';
 import { Packer } from '../../src/storage/git/packing.ts';
 import { git } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
