@@ -210,8 +210,9 @@ export class ContentRepo {
       throw asWriteFailure(error);
     }
     await this.indexWrites.afterCommit(deferIndex);
-    this.queueRollUpIfDue();
-    this.notePacking();
+    // A due roll-up tells the packer itself, after it: a `git repack` started
+    // first would leave it only the commit packs written after its start.
+    if (!this.queueRollUpIfDue()) this.notePacking();
     this.history.remember(written.oid, written.changes);
     this.objects.rememberCommit(written.oid, written.commit);
     this.watcher.recordOwnCommit(written.oid, written.commit.parents[0]);
@@ -441,12 +442,14 @@ export class ContentRepo {
   // queue would start it in the commit's own microtasks, before the commit is
   // answered; a roll-up takes milliseconds (it compresses each folder's
   // newest tree), so it is queued from the next turn of the event loop.
-  private queueRollUpIfDue(): void {
-    if (this.rollUpQueued || this.closing || this.format.preciousObjects || !this.objects.commitPacks.isRollUpDue(this.spareBefore())) return;
+  // Whether a roll-up is queued (now or before).
+  private queueRollUpIfDue(): boolean {
+    if (this.rollUpQueued || this.closing || this.format.preciousObjects || !this.objects.commitPacks.isRollUpDue(this.spareBefore())) return this.rollUpQueued;
     this.rollUpQueued = true;
     setImmediate(() => {
       if (!this.closing) void this.serialize(() => this.rollUpPacks());
     });
+    return true;
   }
 
   // A failure costs only space: the commit packs stay until a later roll-up or repack.
