@@ -49,13 +49,7 @@ export interface PackRegistry {
 
 /** How many commit packs wait for a roll-up, at most; and how many of their bytes. */
 const PACKS_PER_ROLL_UP = 64;
-// Each roll-up stores every folder's newest tree whole (compressed), ~250 KB
-// for a folder of 10,000 entries, so rolling up less often keeps the
-// repository smaller: at 8 MiB a burst of creates into such a folder rolled
-// up every 17 commits and `.git` held ~130 MB of roll-ups after 10,000
-// creates, waiting for git to merge them. The waiting commit packs are files
-// (page cache), not heap.
-const BYTES_PER_ROLL_UP = 32 * 1024 * 1024;
+const BYTES_PER_ROLL_UP = 8 * 1024 * 1024;
 // Folder trees above this size are stored uncompressed (stored-blocks.ts):
 // deflating a 60 KB tree at level 1 took ~0.4 ms per commit, and a commit
 // pack lives only until the next roll-up, which compresses.
