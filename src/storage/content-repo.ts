@@ -442,7 +442,7 @@ export class ContentRepo {
   // queue would start it in the commit's own microtasks, before the commit is
   // answered; a roll-up takes milliseconds (it compresses each folder's
   // newest tree), so it is queued from the next turn of the event loop.
-  // Whether a roll-up is queued (now or before).
+  // Returns whether a roll-up is queued, by this call or an earlier one.
   private queueRollUpIfDue(): boolean {
     if (this.rollUpQueued || this.closing || this.format.preciousObjects || !this.objects.commitPacks.isRollUpDue(this.spareBefore())) return this.rollUpQueued;
     this.rollUpQueued = true;

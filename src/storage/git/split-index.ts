@@ -7,8 +7,8 @@
 // such as libgit2, cannot read the server's own index).
 import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { isNotFound } from '../../lib/errno.ts';
+import { tempSuffix } from '../../lib/temp-suffix.ts';
 import { IndexDelta } from './index-delta.ts';
 import { GitIndex, IndexFormatError, indexFileChunks, renameIndexEntry } from './index-file.ts';
 import type { IndexEdit, ParsedIndex } from './index-file.ts';
@@ -132,7 +132,7 @@ export class SplitIndex {
     const chunks = merged.toChunks();
     const hash = chunks[chunks.length - 1].toString('hex');
     const sharedFile = path.join(gitdir, `${SHARED_PREFIX}${hash}`);
-    const temp = path.join(gitdir, `sharedindex_${randomBytes(6).toString('hex')}`);
+    const temp = path.join(gitdir, `sharedindex_${tempSuffix()}`);
     await writeFile(temp, Buffer.concat(chunks), { flag: 'wx', mode: 0o644 });
     await rename(temp, sharedFile);
     const index = new SplitIndex(merged, hash, IndexDelta.EMPTY);
