@@ -525,6 +525,13 @@ export class ContentRepo {
     return readCleanText(pathInRepo(this.dir, file), oid) ?? (await this.objects.readBlob(oid))?.toString('utf8');
   }
 
+  // The texts of `files`, whose blobs are `oids` (in the same order), one file at a time.
+  private async readBlobsOf(files: RepoPath[], oids: (string | undefined)[]): Promise<(string | undefined)[]> {
+    const texts: (string | undefined)[] = [];
+    for (const [position, file] of files.entries()) texts.push(await this.readBlobOf(file, oids[position]));
+    return texts;
+  }
+
   // The reads of one tree, which `treeOf` names: HEAD's at the time of each call, or a fixed commit's (filesAt).
   private filesOf(treeOf: () => Promise<string | undefined>): TreeFiles {
     return {
@@ -537,9 +544,7 @@ export class ContentRepo {
         return this.fileReads(async () => {
           const tree = await treeOf();
           const oids = tree === undefined ? [] : await this.history.regularFilesAt(tree, checked);
-          const texts: (string | undefined)[] = [];
-          for (const [position, file] of checked.entries()) texts.push(await this.readBlobOf(file, oids[position]));
-          return texts;
+          return this.readBlobsOf(checked, oids);
         });
       },
       readFilesUnder: async (prefix) => {
@@ -548,9 +553,8 @@ export class ContentRepo {
           const tree = await treeOf();
           const listed = tree === undefined ? [] : await this.history.listFileIds(tree, folder, { regularOnly: true });
           const checked = listed.map(({ path: file }) => checkRepoPath(file));
-          const read: FileText[] = [];
-          for (const [position, file] of checked.entries()) read.push({ path: file, text: await this.readBlobOf(file, listed[position].oid) });
-          return read;
+          const texts = await this.readBlobsOf(checked, listed.map(({ oid }) => oid));
+          return checked.map((file, position): FileText => ({ path: file, text: texts[position] }));
         });
       },
       listFiles: async (prefix) => {
