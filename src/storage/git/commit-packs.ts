@@ -49,10 +49,11 @@ export interface PackRegistry {
 
 /** How many commit packs wait for a roll-up, at most; and how many of their bytes. */
 const PACKS_PER_ROLL_UP = 64;
-// Also a memory bound: the small buffers that live until the next roll-up sit
-// among the ~450 KB trees of a large folder in the malloc heap, which cannot
-// give that space back. At 32 MiB the server's RSS after 10,000 creates and
-// the reads grew from ~270 to 330 MiB, and `.git` right after them to 154 MB.
+// Also a bound on `.git` right after a burst (the waiting commit packs of a
+// 10,000-entry folder are ~30 MB at 64 commits: at 32 MiB it measured 154 MB
+// after 10,000 creates, over the 150 MB budget) and on memory (the small
+// buffers that live until the next roll-up sit among the ~450 KB trees in the
+// malloc heap, which cannot give that space back).
 const BYTES_PER_ROLL_UP = 8 * 1024 * 1024;
 // Folder trees above this size are stored uncompressed (stored-blocks.ts):
 // deflating a 60 KB tree at level 1 took ~0.4 ms per commit, and a commit
