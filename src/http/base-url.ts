@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Context, Next } from 'koa';
 import type { Config } from '../config/config.ts';
+import { headerOf } from './header-of.ts';
 import type { AppState } from './state.ts';
 
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
@@ -32,9 +33,4 @@ export function baseUrlOf(request: IncomingMessage, config: Pick<Config, 'baseUr
   }
   if (!FORWARDED_HOST.test(host)) host = 'localhost';
   return `${protocol}://${host}`;
-}
-
-function headerOf(request: IncomingMessage, name: string): string {
-  const value = request.headers[name];
-  return typeof value === 'string' ? value : '';
 }

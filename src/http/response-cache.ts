@@ -10,6 +10,7 @@ import type { Grant, Principal } from '../domain/auth/principal.ts';
 import { ANONYMOUS } from '../domain/auth/principal.ts';
 import { tokenPrincipal, type AuthenticateDeps } from './authenticate.ts';
 import { conditionMatches, sendJson, serializeWithEtag } from './etag.ts';
+import { headerOf } from './header-of.ts';
 import { requestIdOf } from './request-id.ts';
 import type { AppState } from './state.ts';
 
@@ -145,8 +146,8 @@ export function createCachedReadAnswerer(cache: ResponseCache, tokens: Authentic
     const queryAt = url.indexOf('?');
     // A read at `?ref=` sets its own caching headers (entries.routes.ts), so it goes the usual way.
     if (queryAt !== -1 && new URLSearchParams(url.slice(queryAt + 1)).has('ref')) return false;
-    const header = request.headers.authorization;
-    const reader = header === undefined || header === '' ? ANONYMOUS : tokenPrincipal(header, tokens, request.socket);
+    const header = headerOf(request, 'authorization');
+    const reader = header === '' ? ANONYMOUS : tokenPrincipal(header, tokens, request.socket);
     if (reader === undefined) return false;
     const workspace = url.slice(WORKSPACE_ROUTES.length, queryAt === -1 ? undefined : queryAt).split('/', 1)[0];
     const answer = cache.answerFor(reader, workspace, baseUrlOf(request), url);
@@ -159,10 +160,9 @@ export function createCachedReadAnswerer(cache: ResponseCache, tokens: Authentic
 // The headers and status sendJson() gives through Koa: 304 without a body
 // for a matching If-None-Match, no body for HEAD.
 function writeAnswer(request: IncomingMessage, response: ServerResponse, { json, tag }: { json: Buffer; tag: string }): void {
-  const sentId = request.headers['x-request-id'];
-  response.setHeader('X-Request-Id', requestIdOf(typeof sentId === 'string' ? sentId : ''));
+  response.setHeader('X-Request-Id', requestIdOf(headerOf(request, 'x-request-id')));
   response.setHeader('ETag', `"${tag}"`);
-  if (conditionMatches(request.headers['if-none-match'] ?? '', `"${tag}"`)) {
+  if (conditionMatches(headerOf(request, 'if-none-match'), `"${tag}"`)) {
     response.statusCode = 304;
     response.end();
     return;
