@@ -18,6 +18,8 @@ import type { WrittenPack } from './pack-writer.ts';
 export type AnyObjectReader = (oid: string) => Promise<RawObject | undefined>;
 
 const IDX_MAGIC = 0xff744f63;
+// The last fan-out entry of a version 2 index: how many objects it lists.
+const OBJECT_COUNT_AT = 8 + 255 * 4;
 const HEADER_READ_BYTES = 64;
 const BASE_CACHE_BYTES = 24 * 1024 * 1024;
 const TYPES: Record<number, GitObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
@@ -52,7 +54,7 @@ class Pack {
     if (idx.length < 8 + 256 * 4 + 40 || idx.readUInt32BE(0) !== IDX_MAGIC || idx.readUInt32BE(4) !== 2) {
       throw damaged(`the pack index ${name}.idx is not a version 2 index`);
     }
-    const count = idx.readUInt32BE(8 + 255 * 4);
+    const count = idx.readUInt32BE(OBJECT_COUNT_AT);
     if (idx.length < 8 + 256 * 4 + count * 28 + 40) throw damaged(`the pack index ${name}.idx is truncated`);
     const file = path.join(dir, `${name}.pack`);
     const fd = openSync(file, 'r');
@@ -66,7 +68,7 @@ class Pack {
    * reading their files cost ~50 µs per commit.
    */
   static written(dir: string, { name, index, bytes }: WrittenPack): Pack {
-    return new Pack(name, path.join(dir, `${name}.pack`), index, index.readUInt32BE(8 + 255 * 4), undefined, bytes - index.length);
+    return new Pack(name, path.join(dir, `${name}.pack`), index, index.readUInt32BE(OBJECT_COUNT_AT), undefined, bytes - index.length);
   }
 
   /** The offset of `oid` in the pack, or undefined when this pack does not hold it. */
