@@ -280,13 +280,9 @@ function unlinkQuietly(file: string): boolean {
 // Metadata calls and small reads are synchronous on purpose: they take
 // microseconds, while each thread-pool round trip adds latency to every commit.
 function readPrevious(file: string, relative: string): Previous {
-  let info;
-  try {
-    info = lstatSync(file);
-  } catch (error) {
-    if (isNotFound(error)) return { kind: 'missing' };
-    throw error;
-  }
+  // Without a throw: every create asks about a file that is not there, and an error with its stack costs more than the lstat.
+  const info = lstatSync(file, { throwIfNoEntry: false });
+  if (info === undefined) return { kind: 'missing' };
   if (info.isSymbolicLink()) return { kind: 'link', target: readlinkSync(file) };
   if (info.isDirectory()) throw new AppError('conflict', `Cannot write "${relative}": it is a folder in the working tree.`);
   return { kind: 'file', data: readFileSync(file) };
