@@ -15,6 +15,8 @@ describe('search: helpers', () => {
     expect(foldTerm('Crème')).to.equal('creme');
     expect(foldTerm('BRÛLÉE')).to.equal('brulee');
     expect(foldTerm('Naïve')).to.equal('naive');
+    expect(foldTerm('Cafe\u0301')).to.equal('cafe');
+    expect(foldTerm('MiXeD-42')).to.equal('mixed-42');
   });
 
   it('strips HTML tags, entities and markdown link targets', () => {
