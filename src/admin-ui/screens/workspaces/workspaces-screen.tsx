@@ -49,6 +49,7 @@ export function WorkspacesScreen() {
       </form>
       <DataTable
         caption="Workspaces"
+        stackOnPhone
         rows={workspaces}
         rowKey={(workspace) => workspace.slug}
         columns={[
