@@ -28,12 +28,18 @@ export interface DataTableProps<Row> {
   sort?: TableSort;
   /** Called with the new sort when a sortable header is pressed. */
   onSort?: (sort: TableSort) => void;
+  /**
+   * Below 768 px each row becomes a block of "header: value" lines with its
+   * buttons last, so no action hides past a phone's edge. For short lists
+   * with row actions; long lists keep the table, which scrolls in its frame.
+   */
+  stackOnPhone?: boolean;
 }
 
 /** A scrollable table whose header stays in view. */
-export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, stackOnPhone }: DataTableProps<Row>) {
   return (
-    <div class="table-wrap">
+    <div class={stackOnPhone ? 'table-wrap table-wrap--stack' : 'table-wrap'}>
       <table class="table">
         <caption class="visually-hidden">{caption}</caption>
         <thead>
@@ -64,7 +70,10 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort }:
           {rows.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((column) => (
-                <td key={column.key}>{column.cell(row)}</td>
+                // A stacked row shows each value under its column's header (styles.css).
+                <td key={column.key} data-label={stackOnPhone && typeof column.header === 'string' ? column.header : undefined}>
+                  {column.cell(row)}
+                </td>
               ))}
             </tr>
           ))}

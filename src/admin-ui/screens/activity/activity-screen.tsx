@@ -9,7 +9,9 @@ import { authorName, useAuthors } from '../../content/authors.ts';
 import { formatDateTime } from '../../content/status-badge.tsx';
 import { setQuery, useLocation } from '../../router/router.tsx';
 import { useTitle } from '../../router/router-view.tsx';
+import { Button } from '../../ui/button.tsx';
 import { DataTable } from '../../ui/data-table.tsx';
+import { EmptyState } from '../../ui/empty-state.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { Pager } from '../../ui/pager.tsx';
 
@@ -24,6 +26,8 @@ const KINDS: [string, string][] = [
   ['webhook', 'Webhooks'],
   ['git', 'Git'],
 ];
+
+const NO_FILTERS = { type: undefined, actor: undefined, content_type: undefined, from: undefined, until: undefined, offset: undefined };
 
 export function ActivityScreen() {
   const { query } = useLocation();
@@ -63,8 +67,9 @@ export function ActivityScreen() {
       </div>
       {error && <p class="form-error" role="alert">{error}</p>}
       <p class="list-count" aria-live="polite">
-        {records ? `${total.toLocaleString()} ${total === 1 ? 'record' : 'records'}` : 'Loading…'}
+        {records ? total > 0 && `${total.toLocaleString()} ${total === 1 ? 'record' : 'records'}` : 'Loading…'}
       </p>
+      {records && total === 0 && <NoActivity filtered={Object.values(filters).some(Boolean)} onClear={() => setQuery(NO_FILTERS)} />}
       {records && records.length > 0 && (
         <DataTable
           caption="Activity"
@@ -81,4 +86,16 @@ export function ActivityScreen() {
       <Pager label="Activity pages" offset={offset} limit={PAGE_SIZE} total={total} onOffset={(next) => setQuery({ offset: next ? String(next) : undefined })} />
     </div>
   );
+}
+
+/** Why the log is empty: nothing recorded yet, or nothing the filters let through. */
+function NoActivity({ filtered, onClear }: { filtered: boolean; onClear: () => void }) {
+  if (filtered) {
+    return (
+      <EmptyState title="No activity matches these filters" action={<Button onClick={onClear}>Clear the filters</Button>}>
+        Try other dates or another person, or clear the filters to see everything.
+      </EmptyState>
+    );
+  }
+  return <EmptyState title="No activity yet">Saves, uploads, sign-ins and changes to content types show up here as they happen.</EmptyState>;
 }

@@ -49,6 +49,7 @@ export function WebhooksScreen() {
       ) : (
         <DataTable
           caption="Webhooks"
+          stackOnPhone
           rows={webhooks}
           rowKey={(hook) => hook.id}
           columns={[

@@ -6,6 +6,7 @@ import { createWorkspace, listAllWorkspaces, updateWorkspace } from '../../api/o
 import type { Workspace } from '../../api/types.ts';
 import { slugify } from '../../content/slugify.ts';
 import { useTitle } from '../../router/router-view.tsx';
+import { announceWorkspacesChanged } from '../../session/workspace-changes.ts';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { DataTable } from '../../ui/data-table.tsx';
@@ -21,6 +22,8 @@ export function WorkspacesScreen() {
   const create = useAction({ progress: 'Creating the workspace…', success: 'Workspace created.' });
   const change = useAction({ progress: 'Saving…', success: 'Saved.' });
   const load = () => void listAllWorkspaces().then(setWorkspaces, (failure: unknown) => setError(failure instanceof ApiError ? failure.message : 'The workspaces could not be loaded.'));
+  // After a saved change: this list, and the switcher's.
+  const reloadAll = () => (announceWorkspacesChanged(), load());
   useEffect(load, []);
   useTitle('Workspaces');
   if (error) return <p class="screen form-error" role="alert">{error}</p>;
@@ -30,11 +33,11 @@ export function WorkspacesScreen() {
     event.preventDefault();
     if (await create.run(() => createWorkspace(form.slug, form.label))) {
       setForm({ label: '', slug: '' });
-      load();
+      reloadAll();
     }
   };
   const save = async (slug: string, patch: { label?: string; archived?: boolean }) => {
-    if (await change.run(() => updateWorkspace(slug, patch))) load();
+    if (await change.run(() => updateWorkspace(slug, patch))) reloadAll();
   };
   return (
     <div class="screen screen--wide">
@@ -49,6 +52,7 @@ export function WorkspacesScreen() {
       </form>
       <DataTable
         caption="Workspaces"
+        stackOnPhone
         rows={workspaces}
         rowKey={(workspace) => workspace.slug}
         columns={[
@@ -98,7 +102,7 @@ export function WorkspacesScreen() {
           },
         ]}
       />
-      <ConfirmDialog open={archiving !== undefined} title={`Archive ${archiving?.label ?? ''}?`} confirmLabel="Archive the workspace" danger onConfirm={async () => (await updateWorkspace(archiving?.slug ?? '', { archived: true }), load())} onClose={() => setArchiving(undefined)}>
+      <ConfirmDialog open={archiving !== undefined} title={`Archive ${archiving?.label ?? ''}?`} confirmLabel="Archive the workspace" danger onConfirm={async () => (await updateWorkspace(archiving?.slug ?? '', { archived: true }), reloadAll())} onClose={() => setArchiving(undefined)}>
         Its content stays in the repository, but the public API and the app stop showing it until it is brought back.
       </ConfirmDialog>
     </div>
