@@ -95,10 +95,11 @@ describe('empty fields in the committed files', function () {
     expect(cleared.data).to.deep.include(NEVER_SET);
   });
 
-  it('keeps an emptied text as "", which it is in the API too', async () => {
-    const created = await send('POST', '/content/events', { title: 'Text', slug: 'text', subtitle: 'Sub' });
-    const cleared = await send('PATCH', `/content/events/${created.id}`, { subtitle: '' });
+  it('keeps an emptied text as "", which it is in the API too, and clears the body with ""', async () => {
+    const created = await send('POST', '/content/events', { title: 'Text', slug: 'text', subtitle: 'Sub', body: 'Words.' });
+    const cleared = await send('PATCH', `/content/events/${created.id}`, { subtitle: '', body: '' });
     expect(cleared.data.subtitle).to.equal('');
+    expect(cleared.data).not.to.have.property('body');
     expect((await attributesOf('events/text.md')).subtitle).to.equal('');
   });
 

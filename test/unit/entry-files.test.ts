@@ -187,9 +187,9 @@ describe('entry files (the layout site generators build from)', () => {
       extra: { type: 'json' },
     }, { locales: ['en', 'de'], default_locale: 'en' });
     const ABSENT = Symbol('absent');
-    // Each field's empty forms (null, [], '' for text, or no key) and a value; the body is never '' (an empty body is no body).
+    // Each field's empty forms (null, [], '', or no key) and a value.
     const VALUES: Record<string, unknown[]> = {
-      body: [ABSENT, 'Text'],
+      body: [ABSENT, null, '', 'Text'],
       subtitle: [ABSENT, null, '', 'Sub'],
       cover: [ABSENT, null, [], ['a.png']],
       gallery: [ABSENT, null, [], ['a.png', 'b.png']],

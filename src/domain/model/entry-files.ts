@@ -109,27 +109,34 @@ function fileValue(type: ContentType, name: string, value: unknown): unknown {
 }
 
 /**
- * `values` without the fields that hold no value: null, or an empty list.
- * A cleared optional field is a missing key in the file, which every site
- * generator reads as "not set" and Astro's `.optional()` schemas accept, where
- * `null` breaks the build (docs/static-sites.md, "Empty fields"). The API
- * answers a missing key as it answers null or [] (locales/resolve.ts), so
- * entries keep their answers. Keys that are not fields of the type, and
- * empty strings (a text's value), stay as they are. Throws nothing.
+ * `values` without the fields that hold no value: null, an empty list, or an
+ * empty body (the file has none). A cleared optional field is a missing key
+ * in the file, which every site generator reads as "not set" and Astro's
+ * `.optional()` schemas accept, where `null` breaks the build
+ * (docs/static-sites.md, "Empty fields"). The API answers a missing key as
+ * it answers null or [] (locales/resolve.ts), so entries keep their answers.
+ * Keys that are not fields of the type, and the empty string of another
+ * field (a text's value), stay as they are. Throws nothing.
  */
 export function withoutEmptyValues(values: Record<string, unknown>, type: ContentType): Record<string, unknown> {
-  return valuesWithout(values, type, (value) => value === null || value === undefined || (Array.isArray(value) && value.length === 0));
+  const bodyField = bodyFieldOf(type);
+  return valuesWithout(values, type, (value, name) => isCleared(value, name, bodyField) || (Array.isArray(value) && value.length === 0));
 }
 
 /**
- * A translation's own values without the cleared ones: null, or an empty
- * single media field. The locale then has no value of its own there and
- * its page repeats the default locale's, which is what the API answers for
- * such a value already. An empty list of a multiple field stays: it is that
- * locale's own "none", and `tags: []` is a value every generator accepts. Throws nothing.
+ * A translation's own values without the cleared ones: null, an empty single
+ * media field or an empty body. The locale then has no value of its own
+ * there and its page repeats the default locale's, which is what the API
+ * answers for a null already. An empty list of a multiple field stays: it
+ * is that locale's own "none", and `tags: []` is a value every generator accepts. Throws nothing.
  */
 export function withoutClearedValues(values: Record<string, unknown>, type: ContentType): Record<string, unknown> {
-  return valuesWithout(values, type, (value, name) => value === null || value === undefined || (Array.isArray(value) && value.length === 0 && isSingleMedia(type, name)));
+  const bodyField = bodyFieldOf(type);
+  return valuesWithout(values, type, (value, name) => isCleared(value, name, bodyField) || (Array.isArray(value) && value.length === 0 && isSingleMedia(type, name)));
+}
+
+function isCleared(value: unknown, name: string, bodyField: string | undefined): boolean {
+  return value === null || value === undefined || (value === '' && name === bodyField);
 }
 
 function isSingleMedia(type: ContentType, name: string): boolean {
