@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { EntryFileError, entryFromFiles, entryToFiles, isoDate } from '../../src/domain/model/entry-files.ts';
+import { EntryFileError, entryFromFiles, entryToFiles, isoDate, ownTranslationValues, withoutClearedValues, withoutEmptyValues } from '../../src/domain/model/entry-files.ts';
 import { parseFrontMatter } from '../../src/domain/model/front-matter.ts';
 import type { StoredEntry } from '../../src/domain/model/entry.ts';
 import { buildType } from './query-fixtures.ts';
@@ -171,5 +171,73 @@ describe('entry files (the layout site generators build from)', () => {
       expect(error).to.be.instanceOf(EntryFileError);
       expect(error).to.include({ file: 'hello.de.md', field: 'status' });
     }
+  });
+
+  describe('empty fields (docs/static-sites.md, "Empty fields")', () => {
+    const events = buildType('events', {
+      body: { type: 'markdown' },
+      subtitle: { type: 'text' },
+      cover: { type: 'media' },
+      gallery: { type: 'media', multiple: true },
+      tags: { type: 'select', multiple: true, options: [{ value: 'news', label: 'News' }] },
+      kind: { type: 'select', options: [{ value: 'talk', label: 'Talk' }] },
+      venue: { type: 'relation', target: 'venues' },
+      day: { type: 'date' },
+      seats: { type: 'number' },
+      extra: { type: 'json' },
+    }, { locales: ['en', 'de'], default_locale: 'en' });
+    const ABSENT = Symbol('absent');
+    // Each field's empty forms (null, [], '', or no key) and a value.
+    const VALUES: Record<string, unknown[]> = {
+      body: [ABSENT, null, '', 'Text'],
+      subtitle: [ABSENT, null, '', 'Sub'],
+      cover: [ABSENT, null, [], ['a.png']],
+      gallery: [ABSENT, null, [], ['a.png', 'b.png']],
+      tags: [ABSENT, null, [], ['news']],
+      kind: [ABSENT, null, 'talk'],
+      venue: [ABSENT, null, 'v1'],
+      day: [ABSENT, null, '2026-01-02'],
+      seats: [ABSENT, null, 0, 40],
+      extra: [ABSENT, null, { a: 1 }],
+    };
+    const valuesArbitrary = fc.record(Object.fromEntries(Object.entries(VALUES).map(([name, options]) => [name, fc.constantFrom(...options)])))
+      .map((drawn) => Object.fromEntries(Object.entries(drawn).filter(([, value]) => value !== ABSENT)));
+    const eventOf = (root: Record<string, unknown>, de: Record<string, unknown>): StoredEntry => ({
+      ...entryOf({ type: 'events' }),
+      data: root,
+      translations: { en: { title: 'Hello', data: root }, de: { title: 'Hallo', data: de } },
+    });
+    const fieldKeys = (attributes: Record<string, unknown>) => Object.keys(attributes).filter((key) => Object.hasOwn(events.fields, key));
+
+    it('never writes null, nor an empty list in the default page, nor an empty single media field, whatever the entry holds', () => {
+      fc.assert(fc.property(valuesArbitrary, valuesArbitrary, (root, de) => {
+        const files = entryToFiles(eventOf(root, de), events, {}, NOW);
+        for (const [file, text] of files) {
+          const { attributes } = parseFrontMatter(text);
+          for (const key of fieldKeys(attributes)) {
+            const value = attributes[key];
+            expect(value, `${file}: ${key}`).not.to.equal(null);
+            if (key === 'cover') expect(value, `${file}: cover`).to.be.a('string');
+            if (file === 'hello.md' && Array.isArray(value)) expect(value, `hello.md: ${key}`).not.to.be.empty;
+          }
+        }
+      }));
+    });
+
+    it('reads back exactly the entry a write stores, cleared fields included', () => {
+      fc.assert(fc.property(valuesArbitrary, valuesArbitrary, (written, writtenDe) => {
+        // What entry-changes.ts stores for a write of these values.
+        const root = withoutEmptyValues(written, events);
+        const entry = eventOf(root, ownTranslationValues(withoutClearedValues(writtenDe, events), root));
+        const files = entryToFiles(entry, events, {}, NOW);
+        const { extra: _extra, ...back } = entryFromFiles({ slug: 'hello', root: files.get('hello.md') as string, translations: { de: files.get('hello.de.md') as string } }, events);
+        expect(back).to.deep.equal(entry);
+      }));
+    });
+
+    it('leaves keys that are not fields of the type as they are', () => {
+      const text = entryToFiles(eventOf({ removed: null, old_list: [] }, {}), events, {}, NOW).get('hello.md') as string;
+      expect(parseFrontMatter(text).attributes).to.include({ removed: null }).and.to.have.deep.property('old_list', []);
+    });
   });
 });

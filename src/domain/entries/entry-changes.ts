@@ -4,7 +4,7 @@
 import { AppError, validationFailed, type FieldErrors } from '../../errors/app-error.ts';
 import type { IndexedType } from '../content/content-index.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
-import { ownTranslationValues } from '../model/entry-files.ts';
+import { ownTranslationValues, withoutClearedValues, withoutEmptyValues } from '../model/entry-files.ts';
 import type { EntryInput } from './entry-input.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { applyDefaults, validateFieldValues } from '../model/field-values.ts';
@@ -39,7 +39,7 @@ export function buildCreatedEntry(indexed: IndexedType, input: EntryInput, conte
     published_at: input.published_at ?? (status === 'published' ? context.now : null),
     created_at: context.now,
     updated_at: context.now,
-    data: checked.values,
+    data: withoutEmptyValues(checked.values, type),
     translations: {},
   };
   if (context.actor) entry.author_id = entry.updated_by = context.actor;
@@ -98,17 +98,20 @@ export function buildUpdatedEntry(indexed: IndexedType, current: StoredEntry, in
 
 // Values of a localized type go to the chosen locale's translation; the
 // default locale's values are mirrored into the root file, which is what
-// non-localized readers (and a later "disable localization") see.
+// non-localized readers (and a later "disable localization") see. A cleared
+// value leaves the data as the files will read back (no key), so the entry
+// in memory, its ETag and its answers are those of the next start.
 function writeValues(entry: StoredEntry, type: ContentType, input: EntryInput, values: Record<string, unknown>): void {
   const locale = isLocalized(type) ? input.locale ?? type.default_locale : undefined;
   if (locale === undefined || locale === type.default_locale) {
     entry.title = input.title ?? entry.title;
-    entry.data = { ...entry.data, ...values };
+    entry.data = withoutEmptyValues({ ...entry.data, ...values }, type);
     if (locale !== undefined) entry.translations[locale] = { title: entry.title, data: entry.data };
     return;
   }
   const previous = entry.translations[locale] ?? { title: entry.title, data: {} };
-  entry.translations[locale] = { title: input.title ?? previous.title, data: ownTranslationValues({ ...previous.data, ...values }, entry.data) };
+  const own = withoutClearedValues({ ...previous.data, ...values }, type);
+  entry.translations[locale] = { title: input.title ?? previous.title, data: ownTranslationValues(own, entry.data) };
 }
 
 

@@ -53,11 +53,12 @@ export function entryToFiles(entry: StoredEntry, type: ContentType, extra: Recor
   const files = new Map<string, string>();
   const bodyField = bodyFieldOf(type);
   const shared = { ...sharedKeys(entry, type, now), ...extra };
-  files.set(entryFileName(entry.slug), pageText(entry.title, shared, entry.data, type, bodyField));
+  const rootValues = withoutEmptyValues(entry.data, type);
+  files.set(entryFileName(entry.slug), pageText(entry.title, shared, rootValues, type, bodyField));
   const defaultLocale = isLocalized(type) ? type.default_locale : undefined;
   for (const [locale, translation] of Object.entries(entry.translations)) {
     if (locale === defaultLocale) continue;
-    const values = { ...entry.data, ...translation.data };
+    const values = { ...rootValues, ...withoutClearedValues(translation.data, type) };
     files.set(entryFileName(entry.slug, locale), pageText(translation.title || entry.title, shared, values, type, bodyField));
   }
   return files;
@@ -100,11 +101,58 @@ function pageText(title: string, shared: Record<string, unknown>, values: Record
   return stringifyFrontMatter({ attributes, body });
 }
 
-// A single media field is one filename in the file (the API still answers a list, as SPEC says).
+// A single media field is one filename in the file (the API still answers a list, as SPEC says); an empty one is never written (withoutEmptyValues).
 function fileValue(type: ContentType, name: string, value: unknown): unknown {
   const field = type.fields[name];
   if (field?.type !== 'media' || field.multiple || !Array.isArray(value)) return value;
-  return value.length > 0 ? value[0] : null;
+  return value[0];
+}
+
+/**
+ * `values` without the fields that hold no value: null, an empty list, or an
+ * empty body (the file has none). A cleared optional field is a missing key
+ * in the file, which every site generator reads as "not set" and Astro's
+ * `.optional()` schemas accept, where `null` breaks the build
+ * (docs/static-sites.md, "Empty fields"). The API answers a missing key as
+ * it answers null or [] (locales/resolve.ts), so entries keep their answers.
+ * Keys that are not fields of the type, and the empty string of another
+ * field (a text's value), stay as they are. Throws nothing.
+ */
+export function withoutEmptyValues(values: Record<string, unknown>, type: ContentType): Record<string, unknown> {
+  const bodyField = bodyFieldOf(type);
+  return valuesWithout(values, type, (value, name) => isCleared(value, name, bodyField) || (Array.isArray(value) && value.length === 0));
+}
+
+/**
+ * A translation's own values without the cleared ones: null, an empty single
+ * media field or an empty body. The locale then has no value of its own
+ * there and its page repeats the default locale's, which is what the API
+ * answers for a null already. An empty list of a multiple field stays: it
+ * is that locale's own "none", and `tags: []` is a value every generator accepts. Throws nothing.
+ */
+export function withoutClearedValues(values: Record<string, unknown>, type: ContentType): Record<string, unknown> {
+  const bodyField = bodyFieldOf(type);
+  return valuesWithout(values, type, (value, name) => isCleared(value, name, bodyField) || (Array.isArray(value) && value.length === 0 && isSingleMedia(type, name)));
+}
+
+function isCleared(value: unknown, name: string, bodyField: string | undefined): boolean {
+  return value === null || value === undefined || (value === '' && name === bodyField);
+}
+
+function isSingleMedia(type: ContentType, name: string): boolean {
+  const field = Object.hasOwn(type.fields, name) ? type.fields[name] : undefined;
+  return field?.type === 'media' && !field.multiple;
+}
+
+// The same object when nothing is dropped: most writes and every scheduler rewrite of a full entry pay one pass over its keys.
+function valuesWithout(values: Record<string, unknown>, type: ContentType, isDropped: (value: unknown, name: string) => boolean): Record<string, unknown> {
+  let kept: Record<string, unknown> | undefined;
+  for (const name of Object.keys(values)) {
+    if (!Object.hasOwn(type.fields, name) || !isDropped(values[name], name)) continue;
+    kept ??= { ...values };
+    delete kept[name];
+  }
+  return kept ?? values;
 }
 
 // In memory a media field is a list, as the admin API answers it.

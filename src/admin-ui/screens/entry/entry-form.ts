@@ -57,10 +57,15 @@ export function changedKeys(type: ContentType, base: FormValues, current: FormVa
   return formKeys(type).filter((key) => !sameValue(valueAt(base, key), valueAt(current, key)));
 }
 
-/** The write body with the given keys (API.md "Entries": a flat object, fields at the top). */
+/**
+ * The write body with the given keys (API.md "Entries": a flat object, fields
+ * at the top). An emptied input (a number, date or time box holds undefined)
+ * is sent as null, which clears the field: JSON would drop an undefined key,
+ * and the partial update would keep the old value.
+ */
 export function bodyOf(values: FormValues, keys: FormKey[], locale: string | undefined): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const key of keys) body[key.startsWith('data.') ? key.slice(5) : key] = valueAt(values, key);
+  for (const key of keys) body[key.startsWith('data.') ? key.slice(5) : key] = valueAt(values, key) ?? null;
   if (locale) body.locale = locale;
   return body;
 }
