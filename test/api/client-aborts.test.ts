@@ -110,12 +110,12 @@ describe('a client that aborts a streamed answer', () => {
 });
 
 // A protocol v0 fetch of everything `want` leads to: one want line, then done.
-function uploadPackRequest(want: string, token: string): { method: string; headers: Record<string, string>; body: Buffer } {
+function uploadPackRequest(want: string, token: string): { method: string; headers: Record<string, string>; body: Uint8Array<ArrayBuffer> } {
   const line = `want ${want}\n`;
   return {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`dev:${token}`).toString('base64')}`, 'content-type': 'application/x-git-upload-pack-request' },
-    body: Buffer.from(`${(line.length + 4).toString(16).padStart(4, '0')}${line}00000009done\n`),
+    body: new Uint8Array(Buffer.from(`${(line.length + 4).toString(16).padStart(4, '0')}${line}00000009done\n`)),
   };
 }
 
