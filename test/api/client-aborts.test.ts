@@ -1,17 +1,18 @@
 // A client that goes away in the middle of a streamed answer (docs/operations.md
 // "Logs"): nothing is logged as an error, and nothing is left running or open.
-// Every streamed kind: a media original, an image variant, a backup download,
-// a git clone (the real git upload-pack) and the live-events stream.
+// Every streamed kind: a media original, an image variant, a backup download
+// (from this server and forwarded by a replica), an original copied to a
+// replica, a git clone (the real git upload-pack) and the live-events stream.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import sharp from 'sharp';
-import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { contentRepoOf, externalCommit, headOid } from '../helpers/git.ts';
 import { openFilesUnder, processesUsing } from '../helpers/leftovers.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { abortAfterFirstChunk } from '../helpers/raw-http.ts';
-import type { TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { captureStderr, type StderrCapture } from '../helpers/stderr-capture.ts';
 import { uploadMedia } from './media-fixtures.ts';
 
@@ -22,6 +23,7 @@ describe('a client that aborts a streamed answer', () => {
   let server: TestServer;
   let admin: AdminSession;
   let token: string;
+  let replicaToken: string;
   let backupName: string;
   let log: StderrCapture;
 
@@ -37,6 +39,7 @@ describe('a client that aborts a streamed answer', () => {
     const backup = await adminRequest(server, admin, 'POST', '/backups', {});
     expect(backup.status, backup.text).to.equal(201);
     backupName = backup.body.data.name;
+    replicaToken = await issueToken(server, admin, [{ effect: 'allow', actions: ['git.pull', 'replication.read'], resources: ['*'] }], 'replicas');
   });
   after(() => server.close());
   beforeEach(() => {
@@ -82,6 +85,27 @@ describe('a client that aborts a streamed answer', () => {
     await expectFilesClosed('state');
     await afterServerTurn();
     expect(log.errorLines()).to.deep.equal([]);
+  });
+
+  it('copying an original to a replica (replication media): no error logged, the file closed', async () => {
+    expect(await abortAfterFirstChunk(`${server.baseUrl}/replication/v1/media/default/clip.mp4`, { headers: { authorization: `Bearer ${replicaToken}` } })).to.equal(200);
+    await expectFilesClosed('media');
+    await afterServerTurn();
+    expect(log.errorLines()).to.deep.equal([]);
+  });
+
+  it('a backup download a replica forwards to this primary: no error logged on either, the archive closed', async function () {
+    this.timeout(120_000);
+    const replica = await startTestServer({ env: { CMS_ROLE: 'replica', CMS_PRIMARY_URL: server.baseUrl, CMS_GIT_UPSTREAM_TOKEN: replicaToken, CMS_LOG_LEVEL: 'info' } });
+    try {
+      log.clear();
+      expect(await abortAfterFirstChunk(`${replica.baseUrl}/admin/api/backups/${backupName}/download`, { headers: { cookie: admin.cookie } })).to.equal(200);
+      await expectFilesClosed('state');
+      await afterServerTurn();
+      expect(log.errorLines()).to.deep.equal([]);
+    } finally {
+      await replica.close();
+    }
   });
 
   it('cloning over git HTTP: no error logged, no git process left', async () => {
