@@ -7,7 +7,7 @@ import Koa from 'koa';
 import type { Config } from './config/config.ts';
 import { ANONYMOUS } from './domain/auth/principal.ts';
 import { baseUrlOf, createBaseUrl } from './http/base-url.ts';
-import { createErrorHandler } from './http/error-handler.ts';
+import { createErrorHandler, createStreamErrorListener } from './http/error-handler.ts';
 import { requestId } from './http/request-id.ts';
 import type { AppState } from './http/state.ts';
 import { createAnswerCache, createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
@@ -42,6 +42,8 @@ export function createRequestListener(config: Config, services: Services): Reque
 /** The Koa app with every middleware and router mounted; the entry routes keep their answers in `answers`. */
 function createApp(config: Config, services: Services, answers: ResponseCache): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: config.trustProxy });
+  // Replaces Koa's own listener, which prints every stream error, a client that left included, to stderr.
+  app.on('error', createStreamErrorListener(services.logger));
   // Pass-through middlewares return next() instead of awaiting it: an async
   // layer costs a promise and a resumption on every request, hot reads too.
   app.use((ctx, next) => {

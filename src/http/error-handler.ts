@@ -1,9 +1,13 @@
 // The one place where errors become responses: every AppError is rendered as
 // the JSON envelope with the status its code maps to; anything else becomes a
-// generic internal_error and is logged with its stack and request id.
+// generic internal_error and is logged with its stack and request id. What
+// fails once a streamed answer has started reaches Koa's 'error' event
+// instead, and is judged here too (createStreamErrorListener).
+import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { ErrorCode } from '../errors/error-codes.ts';
+import { errnoCode } from '../lib/errno.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { AppState } from './state.ts';
 
@@ -46,6 +50,34 @@ export function createErrorHandler(logger: Logger) {
       renderError(ctx, error);
     }
   };
+}
+
+// The codes Node gives when the other end of a connection closed or reset it.
+const CONNECTION_GONE_CODES = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/**
+ * Koa's 'error' listener (app.on('error')): errors after the answer started,
+ * from a streamed body (media files, backups, git clones) or the connection.
+ * A client that went away mid-body is the normal end of a download and is not
+ * logged (docs/operations.md "Logs"); anything else is logged once per
+ * request as an error, and Koa ends the response.
+ */
+export function createStreamErrorListener(logger: Logger) {
+  const reported = new WeakSet<Context>();
+  return function onStreamError(raw: unknown, ctx?: Context & { state: AppState }): void {
+    if (ctx !== undefined && (isClientGone(raw, ctx) || reported.has(ctx))) return;
+    if (ctx !== undefined) reported.add(ctx);
+    logger.error('a response failed while it was sent', { requestId: ctx?.state.requestId, method: ctx?.method, path: ctx?.path, error: raw });
+  };
+}
+
+// A body that failed on its own (a read error, a primary that dropped the
+// connection) destroys the connection with its own error; when the client
+// left, the connection failed or closed first, with an error of its own or none.
+function isClientGone(raw: unknown, ctx: Context): boolean {
+  if (!CONNECTION_GONE_CODES.has(errnoCode(raw) ?? '')) return false;
+  const body: unknown = ctx.body;
+  return !(body instanceof Readable && body.errored !== null && body.errored === ctx.req.socket.errored);
 }
 
 // The router reports unknown paths and wrong methods by status alone (it must

@@ -52,3 +52,24 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * Sends a request and, as soon as the first chunk of the answer's body
+ * arrives, destroys the connection, like a browser tab closed mid-download or
+ * a `git clone` stopped with Ctrl-C. Resolves with the answer's status.
+ */
+export function abortAfterFirstChunk(url: string, options: { method?: string; headers?: Record<string, string>; body?: Uint8Array } = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers }, (response) => {
+      response.once('data', () => {
+        request.destroy();
+        resolve(response.statusCode ?? 0);
+      });
+      response.once('end', () => reject(new Error(`the answer (${response.statusCode}) ended before it could be aborted`)));
+    });
+    request.on('error', (error) => {
+      if (!request.destroyed) reject(error);
+    });
+    request.end(options.body);
+  });
+}

@@ -9,7 +9,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { AppError } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { ZERO_OID, type GitPeer, type GitService, type PushVerdict, type QuarantineEnv, type RefUpdate } from '../../storage/git-cli/git-peer.ts';
+import { ZERO_OID, type GitPeer, type GitService, type PushVerdict, type QuarantineEnv, type RefUpdate, type ServiceRun } from '../../storage/git-cli/git-peer.ts';
 import type { ActivityLog } from '../activity/activity-log.ts';
 import { authorize, can } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
@@ -175,9 +175,10 @@ export class GitHttpService {
     }
   }
 
-  private logFailure(service: GitService, run: { output: Readable; ended: Promise<{ code: number | null; stderr: string }> }): Readable {
-    void run.ended.then(({ code, stderr }) => {
-      if (code !== 0) this.deps.logger.error('a git request failed', { service, exitCode: code, stderr: stderr.trim().slice(-500) });
+  // A client that stopped reading is the normal end of a clone, not a failure (docs/operations.md "Logs").
+  private logFailure(service: GitService, run: ServiceRun): Readable {
+    void run.ended.then(({ code, stderr, readerLeft }) => {
+      if (code !== 0 && !readerLeft) this.deps.logger.error('a git request failed', { service, exitCode: code, stderr: stderr.trim().slice(-500) });
     });
     return run.output;
   }

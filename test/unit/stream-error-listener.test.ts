@@ -1,0 +1,95 @@
+// createStreamErrorListener on a real Koa app (port 0): a streamed body that
+// fails on its own is logged once as an error and its answer is cut off; a
+// client that leaves mid-body is not logged. The bodies are made here so each
+// failure is exact (a read error, a dropped upstream connection).
+import { expect } from 'chai';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import Koa from 'koa';
+import { createStreamErrorListener } from '../../src/http/error-handler.ts';
+import { createLogger } from '../../src/lib/logger.ts';
+import { pollUntil } from '../helpers/poll.ts';
+import { abortAfterFirstChunk } from '../helpers/raw-http.ts';
+
+const CHUNK = Buffer.alloc(64 * 1024, 1);
+
+// Sends chunks until `failWith` (after the third chunk) or for as long as it is read.
+function bodyStream(failWith?: NodeJS.ErrnoException): Readable {
+  let sent = 0;
+  return new Readable({
+    read() {
+      sent += 1;
+      if (failWith && sent === 3) this.destroy(failWith);
+      else setImmediate(() => this.push(CHUNK));
+    },
+  });
+}
+
+function errnoError(message: string, code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
+}
+
+// Reads an answer to its end or until the connection breaks; resolves with how it ended.
+function readAnswer(url: string): Promise<'complete' | 'cut off'> {
+  return new Promise((resolve) => {
+    http
+      .get(url, (response) => {
+        response.resume();
+        response.once('end', () => resolve(response.complete ? 'complete' : 'cut off'));
+        response.once('error', () => resolve('cut off'));
+      })
+      .once('error', () => resolve('cut off'));
+  });
+}
+
+describe('createStreamErrorListener', () => {
+  let server: Server;
+  let baseUrl: string;
+  let lines: { level: string; message: string; path?: string; error?: { message: string } }[];
+  let lastBody: Readable | undefined;
+
+  before(async () => {
+    const app = new Koa();
+    app.on('error', createStreamErrorListener(createLogger('info', (line) => lines.push(JSON.parse(line)))));
+    app.use((ctx) => {
+      ctx.state.requestId = 'req-1';
+      if (ctx.path === '/read-error') lastBody = bodyStream(errnoError('The disk could not be read.', 'EIO'));
+      else if (ctx.path === '/upstream-dropped') lastBody = bodyStream(errnoError('aborted', 'ECONNRESET'));
+      else lastBody = bodyStream();
+      ctx.body = lastBody;
+    });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  beforeEach(() => {
+    lines = [];
+    lastBody = undefined;
+  });
+
+  it('logs a body that fails to read once, as an error, and cuts the answer off', async () => {
+    expect(await readAnswer(`${baseUrl}/read-error`)).to.equal('cut off');
+    const logged = await pollUntil(async () => lines, (found) => found.length > 0);
+    expect(logged.map((line) => [line.level, line.message, line.path, line.error?.message])).to.deep.equal([['error', 'a response failed while it was sent', '/read-error', 'The disk could not be read.']]);
+  });
+
+  it('logs a body whose own connection was reset (an upstream that dropped), though the code is the one of a client leaving', async () => {
+    expect(await readAnswer(`${baseUrl}/upstream-dropped`)).to.equal('cut off');
+    const logged = await pollUntil(async () => lines, (found) => found.length > 0);
+    expect(logged.map((line) => [line.level, line.path])).to.deep.equal([['error', '/upstream-dropped']]);
+  });
+
+  it('logs nothing when the client leaves mid-body', async () => {
+    expect(await abortAfterFirstChunk(`${baseUrl}/endless`)).to.equal(200);
+    expect(await pollUntil(async () => lastBody?.destroyed, (destroyed) => destroyed === true)).to.equal(true);
+    // The stream was destroyed by Koa's pipeline, which reports its error in the same turn; one more request lets any late report land.
+    expect(await abortAfterFirstChunk(`${baseUrl}/endless`)).to.equal(200);
+    expect(await pollUntil(async () => lastBody?.destroyed, (destroyed) => destroyed === true)).to.equal(true);
+    expect(lines).to.deep.equal([]);
+  });
+});
