@@ -10,7 +10,7 @@ import { formatProblem } from '../domain/content/file-rules.ts';
 import { ProblemRegister, type ContentProblem } from '../domain/content/problem-register.ts';
 import { MediaLibrary } from '../domain/media/media-library.ts';
 import { typeFilePath } from '../domain/model/type-files.ts';
-import { parseWorkspaceYaml, WORKSPACE_SLUG, workspaceFilePath } from '../domain/model/workspace-file.ts';
+import { WORKSPACE_SLUG, workspaceFilePath } from '../domain/model/workspace-file.ts';
 import { changedSince, UnknownCommitError, WorkingFolder } from '../storage/working-folder.ts';
 import { stringOption, UsageError, type CommandSpec } from './arguments.ts';
 
@@ -51,10 +51,6 @@ export async function findProblems(files: WorkingFolder): Promise<ContentProblem
     const text = await files.readFile(workspaceFilePath(slug));
     // Without workspace.yaml the folder is no workspace, as for the server.
     if (text === undefined) continue;
-    if (!parseWorkspaceYaml(slug, text)) {
-      report({ workspace: slug, path: workspaceFilePath(slug), message: 'The workspace file must be a YAML mapping.' });
-      continue;
-    }
     await content.loadWorkspace(slug);
     await media.loadWorkspace(slug);
   }

@@ -7,7 +7,7 @@
 // workspace) are the developer's business and always pass.
 import type { CommitFiles } from '../../storage/git-cli/git-peer.ts';
 import { isAppError } from '../../errors/app-error.ts';
-import { checkEntryFiles, checkTypeFile, type FileProblem } from '../content/file-rules.ts';
+import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, type FileProblem } from '../content/file-rules.ts';
 import { checkReferences, type ReferenceScope } from '../entries/entry-changes.ts';
 import { categoriesFromYaml, filenameOfRecordPath, recordFromYaml, categoriesPath } from '../media/media-record.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
@@ -15,7 +15,7 @@ import { entriesDir, parseEntryFileName } from '../model/entry-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { isValidSlug } from '../model/slug.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
-import { parseWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
+import { workspaceFilePath } from '../model/workspace-file.ts';
 import { groupBy } from '../../lib/group-by.ts';
 
 export type { FileProblem } from '../content/file-rules.ts';
@@ -65,10 +65,12 @@ class WorkspaceCheck {
     const text = (await this.files.readFilesAt(this.to, [workspaceFile])).get(workspaceFile);
     // Without workspace.yaml the folder is no workspace: outside the content layout.
     if (text === undefined) return [];
-    if (changes.some((change) => change.path === workspaceFile) && !parseWorkspaceYaml(this.workspace, text)) {
-      this.problems.push({ path: workspaceFile, message: 'The workspace file must be a YAML mapping.' });
+    const typeChanges = changes.filter((change) => change.path.startsWith(`${typesDir(this.workspace)}/`));
+    await this.checkTypes(typeChanges);
+    // The file names types, so a push that changes the types may break it too.
+    if (typeChanges.length > 0 || changes.some((change) => change.path === workspaceFile)) {
+      this.problems.push(...checkWorkspaceFile(this.workspace, text, (name) => this.types.has(name)));
     }
-    await this.checkTypes(changes.filter((change) => change.path.startsWith(`${typesDir(this.workspace)}/`)));
     await this.checkEntries(changes.filter((change) => change.path.startsWith(`${this.workspace}/entries/`)));
     await this.checkMedia(changes.filter((change) => change.path.startsWith(`${this.workspace}/media/`) && change.change !== 'deleted'));
     return this.problems;
