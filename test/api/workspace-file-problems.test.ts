@@ -163,4 +163,20 @@ describe('a bad workspace.yaml: GET /problems, cms check, pushes', function () {
       await mustGit(work, ['reset', '--hard', 'origin/HEAD', '--quiet']);
     }
   });
+
+  it('refuses a push that deletes a type workspace.yaml names, but not one that finds an old stale name there', async () => {
+    const work = await cloneFrom(repoUrl(server.baseUrl, token));
+    await commitIn(work, { 'default/types/posts.yaml': null, 'default/entries/posts/hello.md': null }, 'Delete the posts type');
+    const refused = await runGit(work, ['push']);
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stderr).to.match(/remote: default\/workspace\.yaml: types: There is no content type "posts"/);
+
+    await externalCommit(repo, { write: { [FILE]: 'label: Default\ntypes:\n  - posts\n  - gone\n' } }, 'A stale name');
+    await pollUntil(problems, (list) => list.length === 1);
+    await mustGit(work, ['fetch', '--quiet']);
+    await mustGit(work, ['reset', '--hard', 'origin/HEAD', '--quiet']);
+    await commitIn(work, { 'default/types/pages.yaml': 'fields: {}\n' }, 'Add pages');
+    const pushed = await runGit(work, ['push']);
+    expect(pushed.code, pushed.stderr).to.equal(0);
+  });
 });

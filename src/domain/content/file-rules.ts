@@ -51,12 +51,15 @@ export function checkWorkspaceFile(workspace: string, text: string, typeExists: 
   const path = workspaceFilePath(workspace);
   const read = readWorkspaceYaml(workspace, text);
   const problems: FileProblem[] = read.problems.map((problem) => ({ path, ...problem }));
-  if (!problems.some((problem) => problem.field === 'types' || problem.field === undefined)) {
-    for (const name of read.workspace.type_order) {
-      if (!typeExists(name)) problems.push({ path, field: 'types', message: `There is no content type "${name}" (${typesDir(workspace)}/${name}.yaml) in this workspace.` });
-    }
-  }
-  return problems;
+  if (problems.some((problem) => problem.field === 'types' || problem.field === undefined)) return problems;
+  return [...problems, ...missingTypeProblems(workspace, read.workspace.type_order, typeExists)];
+}
+
+/** A problem of `{ws}/workspace.yaml` for each name of its type order (`types`) that `typeExists` denies. */
+export function missingTypeProblems(workspace: string, typeOrder: readonly string[], typeExists: (name: string) => boolean): FileProblem[] {
+  return typeOrder
+    .filter((name) => !typeExists(name))
+    .map((name) => ({ path: workspaceFilePath(workspace), field: 'types', message: `There is no content type "${name}" (${typesDir(workspace)}/${name}.yaml) in this workspace.` }));
 }
 
 /** Options of checkEntryFiles(). */
