@@ -106,7 +106,7 @@ describe('a bad workspace.yaml: GET /problems, cms check, pushes', function () {
       () => adminRequest(server, admin, 'GET', '/workspaces?include_archived=true'),
       (response) => (response.body.data as { slug: string; label: string }[]).some((workspace) => workspace.label === 'Shop 2'),
     );
-    expect((listed.body.data as { slug: string; archived: boolean }[]).find((workspace) => workspace.slug === 'shop')).to.include({ archived: true });
+    expect((listed.body.data as { slug: string; label: string; archived: boolean }[]).find((workspace) => workspace.slug === 'shop')).to.include({ label: 'Shop 2', archived: true });
     expect((await server.request('GET', '/api/v1/workspaces/shop/content-types')).status).to.equal(404);
     expect((await checked()).find((problem) => problem.path === 'shop/workspace.yaml')).to.include({ field: 'archived' });
   });
@@ -172,7 +172,7 @@ describe('a bad workspace.yaml: GET /problems, cms check, pushes', function () {
     expect(refused.stderr).to.match(/remote: default\/workspace\.yaml: types: There is no content type "posts"/);
 
     await externalCommit(repo, { write: { [FILE]: 'label: Default\ntypes:\n  - posts\n  - gone\n' } }, 'A stale name');
-    await pollUntil(problems, (list) => list.length === 1);
+    expect(await pollUntil(problems, (list) => list.length === 1)).to.have.length(1);
     await mustGit(work, ['fetch', '--quiet']);
     await mustGit(work, ['reset', '--hard', 'origin/HEAD', '--quiet']);
     await commitIn(work, { 'default/types/pages.yaml': 'fields: {}\n' }, 'Add pages');

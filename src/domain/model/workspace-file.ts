@@ -54,7 +54,8 @@ export function readWorkspaceYaml(slug: string, text: string, fallback: Workspac
   try {
     parsed = YAML.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n', 1)[0] : String(error);
+    // The parser's first line, without the colon that introduces its excerpt of the file.
+    const reason = (error instanceof Error ? error.message.split('\n', 1)[0] : String(error)).replace(/:$/, '');
     return { workspace: { ...fallback, slug }, problems: [{ message: `The workspace file is not valid YAML (${reason}).` }] };
   }
   if (parsed === null || parsed === undefined) parsed = {};
