@@ -9,7 +9,7 @@ import { ContentIndex } from '../domain/content/content-index.ts';
 import { formatProblem } from '../domain/content/file-rules.ts';
 import { ProblemRegister, type ContentProblem } from '../domain/content/problem-register.ts';
 import { MediaLibrary } from '../domain/media/media-library.ts';
-import { typeFilePath } from '../domain/model/type-files.ts';
+import { typeFilePath, typesDir } from '../domain/model/type-files.ts';
 import { WORKSPACE_SLUG, workspaceFilePath } from '../domain/model/workspace-file.ts';
 import { changedSince, UnknownCommitError, WorkingFolder } from '../storage/working-folder.ts';
 import { stringOption, UsageError, type CommandSpec } from './arguments.ts';
@@ -72,8 +72,14 @@ async function changedPaths(git: Parameters<typeof changedSince>[0], dir: string
   }
 }
 
-// A changed type file puts every entry of the type in question.
+// A changed type file puts every entry of the type in question, and the
+// workspace.yaml that names types (a deleted type it still lists).
 function isAffected(file: string, changed: Set<string>): boolean {
   const entry = /^([^/]+)\/entries\/([^/]+)\//.exec(file);
-  return changed.has(file) || (entry !== null && changed.has(typeFilePath(entry[1], entry[2])));
+  const workspace = /^([^/]+)\/workspace\.yaml$/.exec(file);
+  return (
+    changed.has(file) ||
+    (entry !== null && changed.has(typeFilePath(entry[1], entry[2]))) ||
+    (workspace !== null && [...changed].some((path) => path.startsWith(`${typesDir(workspace[1])}/`)))
+  );
 }

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { login } from '../helpers/admin-users.ts';
+import { runCms } from '../helpers/cli.ts';
 import { cloneFrom, commitIn, mustGit, removeFolders, repoUrl, runGit } from '../helpers/git-client.ts';
 import { contentRepoOf, externalCommit, fileAt, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -178,5 +179,21 @@ describe('a bad workspace.yaml: GET /problems, cms check, pushes', function () {
     await commitIn(work, { 'default/types/pages.yaml': 'fields: {}\n' }, 'Add pages');
     const pushed = await runGit(work, ['push']);
     expect(pushed.code, pushed.stderr).to.equal(0);
+  });
+
+  it('cms check prints the problem and exits 1, 0 once fixed; --since HEAD reports a type deleted while workspace.yaml still names it', async () => {
+    await externalCommit(repo, { write: { [FILE]: 'label: Default\narchived: maybe\n' } }, 'Break the archived flag');
+    const broken = await runCms(['check', '--data', repo]);
+    expect(broken.code, broken.stderr).to.equal(1);
+    expect(broken.stdout).to.equal('default/workspace.yaml: archived: Must be true or false.\n');
+    await externalCommit(repo, { write: { [FILE]: GOOD } }, 'Fix it');
+    expect((await runCms(['check', '--data', repo])).code).to.equal(0);
+
+    // A deletion staged in a developer's clone, as a pre-commit hook sees it.
+    const work = await cloneFrom(repoUrl(server.baseUrl, token));
+    await mustGit(work, ['rm', '-q', '--', 'default/types/posts.yaml', 'default/entries/posts/hello.md']);
+    const staged = await runCms(['check', '--data', work, '--since', 'HEAD']);
+    expect(staged.code).to.equal(1);
+    expect(staged.stdout).to.match(/^default\/workspace\.yaml: types: There is no content type "posts"/);
   });
 });
