@@ -37,7 +37,7 @@ export interface WorkspaceFileProblem {
 const KEYS = ['label', 'archived', 'types', 'created_at', 'updated_at'];
 
 /** The settings of a workspace whose file gives none: a new workspace's. */
-export function defaultWorkspace(slug: string): Workspace {
+function defaultWorkspace(slug: string): Workspace {
   return { slug, label: slug, archived: false, type_order: [], created_at: '', updated_at: '' };
 }
 
