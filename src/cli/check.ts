@@ -9,8 +9,8 @@ import { ContentIndex } from '../domain/content/content-index.ts';
 import { formatProblem } from '../domain/content/file-rules.ts';
 import { ProblemRegister, type ContentProblem } from '../domain/content/problem-register.ts';
 import { MediaLibrary } from '../domain/media/media-library.ts';
-import { typeFilePath } from '../domain/model/type-files.ts';
-import { parseWorkspaceYaml, WORKSPACE_SLUG, workspaceFilePath } from '../domain/model/workspace-file.ts';
+import { typeFilePath, typesDir } from '../domain/model/type-files.ts';
+import { WORKSPACE_SLUG, workspaceFilePath } from '../domain/model/workspace-file.ts';
 import { changedSince, UnknownCommitError, WorkingFolder } from '../storage/working-folder.ts';
 import { stringOption, UsageError, type CommandSpec } from './arguments.ts';
 
@@ -51,10 +51,6 @@ export async function findProblems(files: WorkingFolder): Promise<ContentProblem
     const text = await files.readFile(workspaceFilePath(slug));
     // Without workspace.yaml the folder is no workspace, as for the server.
     if (text === undefined) continue;
-    if (!parseWorkspaceYaml(slug, text)) {
-      report({ workspace: slug, path: workspaceFilePath(slug), message: 'The workspace file must be a YAML mapping.' });
-      continue;
-    }
     await content.loadWorkspace(slug);
     await media.loadWorkspace(slug);
   }
@@ -76,8 +72,14 @@ async function changedPaths(git: Parameters<typeof changedSince>[0], dir: string
   }
 }
 
-// A changed type file puts every entry of the type in question.
+// A changed type file puts every entry of the type in question, and the
+// workspace.yaml that names types (a deleted type it still lists).
 function isAffected(file: string, changed: Set<string>): boolean {
   const entry = /^([^/]+)\/entries\/([^/]+)\//.exec(file);
-  return changed.has(file) || (entry !== null && changed.has(typeFilePath(entry[1], entry[2])));
+  const workspace = /^([^/]+)\/workspace\.yaml$/.exec(file);
+  return (
+    changed.has(file) ||
+    (entry !== null && changed.has(typeFilePath(entry[1], entry[2]))) ||
+    (workspace !== null && [...changed].some((path) => path.startsWith(`${typesDir(workspace[1])}/`)))
+  );
 }

@@ -9,11 +9,12 @@ import { TypeIndex } from '../query/type-index.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
 import { entriesDir, parseEntryFileName, type EntryFileSet } from '../model/entry-files.ts';
+import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import type { ContentFiles } from './content-writer.ts';
 import { CommitDates } from './commit-dates.ts';
-import { checkEntryFiles, checkTypeFile, type Checked, type FileProblem } from './file-rules.ts';
+import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, type Checked, type FileProblem } from './file-rules.ts';
 import { groupBy } from '../../lib/group-by.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
@@ -59,7 +60,7 @@ export class ContentIndex {
     private readonly commitDates = CommitDates.none(),
   ) {}
 
-  /** Reads every type and entry of a workspace from the working tree. */
+  /** Reads every type and entry of a workspace from the working tree, and reports what is wrong with its workspace.yaml. */
   async loadWorkspace(workspace: string): Promise<void> {
     // Built aside and swapped in whole, so reads during a reload see the old picture, never half of the new one.
     const types = new Map<string, IndexedType>();
@@ -77,6 +78,7 @@ export class ContentIndex {
       for (const path of await this.repo.listFiles(entriesDir(workspace, folder))) this.reportUntyped(workspace, path, folder);
     }
     this.workspaces.set(workspace, types);
+    await this.checkWorkspaceFile(workspace);
   }
 
   /**
@@ -182,6 +184,7 @@ export class ContentIndex {
       await this.loadWorkspace(workspace);
       return diffEntries(before, this.types(workspace).flatMap(({ index }) => index.all()));
     }
+    if (changes.some((change) => change.path === workspaceFilePath(workspace))) await this.checkWorkspaceFile(workspace);
     const touched = new Map<string, Set<string>>();
     for (const change of changes) {
       const match = /^[^/]+\/entries\/([^/]+)\/([^/]+)$/.exec(change.path);
@@ -229,6 +232,13 @@ export class ContentIndex {
     if (previous && previous.id !== entry?.id) indexed.index.remove(previous.id);
     if (entry) indexed.index.upsert(entry);
     return entry;
+  }
+
+  // The workspace registry reads the file for its settings (bad ones keep their last good value); here it is only judged, as its type names need the types.
+  private async checkWorkspaceFile(workspace: string): Promise<void> {
+    const text = await this.repo.readFile(workspaceFilePath(workspace));
+    if (text === undefined) return;
+    for (const problem of checkWorkspaceFile(workspace, text, (name) => !!this.findType(workspace, name))) this.reportProblem({ workspace, ...problem });
   }
 
   // Dot files (.gitkeep) are not content and pass without a word.

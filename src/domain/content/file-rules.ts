@@ -8,8 +8,9 @@ import { isLocalized, type ContentType } from '../model/content-type.ts';
 import { EntryFileError, entryFromFiles, type EntryFileSet } from '../model/entry-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { validateFieldValues } from '../model/field-values.ts';
-import { typeYamlToInput } from '../model/type-files.ts';
+import { typeYamlToInput, typesDir } from '../model/type-files.ts';
 import { normalizeContentTypeInput } from '../model/type-input.ts';
+import { readWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
 
 /** A file that breaks a rule: its repo path, the field to blame when there is one, and a full sentence. */
 export interface FileProblem {
@@ -39,6 +40,26 @@ export function checkTypeFile(path: string, name: string, text: string, typeExis
     }
     return { ok: false, problems: [{ path, message: messageOf(error) }] };
   }
+}
+
+/**
+ * The problems of `{ws}/workspace.yaml` (`text`): settings that break their
+ * rule (readWorkspaceYaml()) and names in `types` that are no content type
+ * of the workspace (`typeExists` answers). [] when the file is good. Throws nothing.
+ */
+export function checkWorkspaceFile(workspace: string, text: string, typeExists: (name: string) => boolean): FileProblem[] {
+  const path = workspaceFilePath(workspace);
+  const read = readWorkspaceYaml(workspace, text);
+  const problems: FileProblem[] = read.problems.map((problem) => ({ path, ...problem }));
+  if (problems.some((problem) => problem.field === 'types' || problem.field === undefined)) return problems;
+  return [...problems, ...missingTypeProblems(workspace, read.workspace.type_order, typeExists)];
+}
+
+/** A problem of `{ws}/workspace.yaml` for each name of its type order (`types`) that `typeExists` denies. */
+export function missingTypeProblems(workspace: string, typeOrder: readonly string[], typeExists: (name: string) => boolean): FileProblem[] {
+  return typeOrder
+    .filter((name) => !typeExists(name))
+    .map((name) => ({ path: workspaceFilePath(workspace), field: 'types', message: `There is no content type "${name}" (${typesDir(workspace)}/${name}.yaml) in this workspace.` }));
 }
 
 /** Options of checkEntryFiles(). */

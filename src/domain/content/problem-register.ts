@@ -11,6 +11,7 @@ import type { AccessRequest } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import { parseEntryFileName } from '../model/entry-files.ts';
 import { typesDir } from '../model/type-files.ts';
+import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { ProblemReporter } from './content-index.ts';
 import type { FileProblem } from './file-rules.ts';
 
@@ -46,12 +47,14 @@ export class ProblemRegister {
    * the loaders read again: each changed path and the other files of its
    * entry (a translation that lacked its entry file); with
    * `wholeWorkspace` (a type file changed, so every entry is re-read) all
-   * types and entries of the workspace. Call it before the re-read.
+   * types and entries of the workspace, and its workspace.yaml (which names
+   * types). Call it before the re-read.
    */
   forgetChanged(workspace: string, paths: readonly string[], options: { wholeWorkspace?: boolean } = {}): void {
     const reread = [`${typesDir(workspace)}/`, `${workspace}/entries/`];
     const isChanged = changedFiles(paths);
-    this.forget((path) => isChanged(path) || (options.wholeWorkspace === true && reread.some((prefix) => path.startsWith(prefix))));
+    const isWholeWorkspace = (path: string) => path === workspaceFilePath(workspace) || reread.some((prefix) => path.startsWith(prefix));
+    this.forget((path) => isChanged(path) || (options.wholeWorkspace === true && isWholeWorkspace(path)));
   }
 
   /**

@@ -7,7 +7,7 @@
 // workspace) are the developer's business and always pass.
 import type { CommitFiles } from '../../storage/git-cli/git-peer.ts';
 import { isAppError } from '../../errors/app-error.ts';
-import { checkEntryFiles, checkTypeFile, type FileProblem } from '../content/file-rules.ts';
+import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, missingTypeProblems, type FileProblem } from '../content/file-rules.ts';
 import { checkReferences, type ReferenceScope } from '../entries/entry-changes.ts';
 import { categoriesFromYaml, filenameOfRecordPath, recordFromYaml, categoriesPath } from '../media/media-record.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
@@ -15,7 +15,7 @@ import { entriesDir, parseEntryFileName } from '../model/entry-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { isValidSlug } from '../model/slug.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
-import { parseWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
+import { readWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
 import { groupBy } from '../../lib/group-by.ts';
 
 export type { FileProblem } from '../content/file-rules.ts';
@@ -65,10 +65,16 @@ class WorkspaceCheck {
     const text = (await this.files.readFilesAt(this.to, [workspaceFile])).get(workspaceFile);
     // Without workspace.yaml the folder is no workspace: outside the content layout.
     if (text === undefined) return [];
-    if (changes.some((change) => change.path === workspaceFile) && !parseWorkspaceYaml(this.workspace, text)) {
-      this.problems.push({ path: workspaceFile, message: 'The workspace file must be a YAML mapping.' });
+    const typeChanges = changes.filter((change) => change.path.startsWith(`${typesDir(this.workspace)}/`));
+    await this.checkTypes(typeChanges);
+    if (changes.some((change) => change.path === workspaceFile)) {
+      this.problems.push(...checkWorkspaceFile(this.workspace, text, (name) => this.types.has(name)));
+    } else if (typeChanges.length > 0) {
+      // The file names types: a push that takes one away breaks it; names it held before are not this push's doing.
+      const folder = `${typesDir(this.workspace)}/`;
+      const takenAway = new Set(typeChanges.map((change) => TYPE_FILE.exec(change.path.slice(folder.length))?.[1]).filter((name) => name !== undefined && !this.types.has(name)));
+      this.problems.push(...missingTypeProblems(this.workspace, readWorkspaceYaml(this.workspace, text).workspace.type_order, (name) => !takenAway.has(name)));
     }
-    await this.checkTypes(changes.filter((change) => change.path.startsWith(`${typesDir(this.workspace)}/`)));
     await this.checkEntries(changes.filter((change) => change.path.startsWith(`${this.workspace}/entries/`)));
     await this.checkMedia(changes.filter((change) => change.path.startsWith(`${this.workspace}/media/`) && change.change !== 'deleted'));
     return this.problems;

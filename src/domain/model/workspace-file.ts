@@ -27,29 +27,61 @@ export function workspaceToYaml(workspace: Workspace): string {
   return YAML.stringify({ ...rest, types: type_order }, { lineWidth: 0 });
 }
 
+/** A setting of `{ws}/workspace.yaml` that cannot be used: the key to blame when there is one, and a full sentence. */
+export interface WorkspaceFileProblem {
+  field?: string;
+  message: string;
+}
+
+/** The keys a workspace file holds (workspaceToYaml() writes them). */
+const KEYS = ['label', 'archived', 'types', 'created_at', 'updated_at'];
+
+/** The settings of a workspace whose file gives none: a new workspace's. */
+function defaultWorkspace(slug: string): Workspace {
+  return { slug, label: slug, archived: false, type_order: [], created_at: '', updated_at: '' };
+}
+
 /**
- * Parses `{ws}/workspace.yaml`. Hand-edited files are accepted leniently:
- * missing keys get defaults, wrong types are ignored; undefined for a file
- * that is not a YAML mapping (the workspace is then skipped).
+ * Reads `{ws}/workspace.yaml` (hand-edited files included). A key that is
+ * missing takes its default (label: the slug; not archived; no type order);
+ * a key whose value breaks its rule, and every key of a file that is not a
+ * YAML mapping, keeps its value from `fallback` (the last good settings; the
+ * defaults when none are known) and is reported. Unknown keys are reported
+ * and ignored. Throws nothing.
  */
-export function parseWorkspaceYaml(slug: string, text: string): Workspace | undefined {
+export function readWorkspaceYaml(slug: string, text: string, fallback: Workspace = defaultWorkspace(slug)): { workspace: Workspace; problems: WorkspaceFileProblem[] } {
   let parsed: unknown;
   try {
     parsed = YAML.parse(text);
-  } catch {
-    return undefined;
+  } catch (error) {
+    // The parser's first line, without the colon that introduces its excerpt of the file.
+    const reason = (error instanceof Error ? error.message.split('\n', 1)[0] : String(error)).replace(/:$/, '');
+    return { workspace: { ...fallback, slug }, problems: [{ message: `The workspace file is not valid YAML (${reason}).` }] };
   }
   if (parsed === null || parsed === undefined) parsed = {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { workspace: { ...fallback, slug }, problems: [{ message: 'The workspace file must be a YAML mapping of label, archived and types.' }] };
+  }
   const raw = parsed as Record<string, unknown>;
-  const types = Array.isArray(raw.types) ? raw.types.filter((name): name is string => typeof name === 'string') : [];
-  const stamp = (value: unknown) => (typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : '');
-  return {
+  const defaults = defaultWorkspace(slug);
+  const problems: WorkspaceFileProblem[] = [];
+  // A missing key takes the default; a bad one keeps the fallback and is reported.
+  function setting<K extends keyof Workspace>(key: string, field: K, read: (value: unknown) => Workspace[K] | undefined, rule: string): Workspace[K] {
+    if (!Object.hasOwn(raw, key) || raw[key] === null) return defaults[field];
+    const value = read(raw[key]);
+    if (value !== undefined) return value;
+    problems.push({ field: key, message: rule });
+    return fallback[field];
+  }
+  const stamp = (value: unknown) => (typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : undefined);
+  const workspace: Workspace = {
     slug,
-    label: typeof raw.label === 'string' && raw.label.trim() !== '' ? raw.label : slug,
-    archived: raw.archived === true,
-    type_order: types,
-    created_at: stamp(raw.created_at),
-    updated_at: stamp(raw.updated_at),
+    label: setting('label', 'label', (value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined), 'Must be a non-empty text.'),
+    archived: setting('archived', 'archived', (value) => (typeof value === 'boolean' ? value : undefined), 'Must be true or false.'),
+    type_order: setting('types', 'type_order', (value) => (Array.isArray(value) && value.every((name) => typeof name === 'string') ? [...value] : undefined), 'Must be a list of content type names.'),
+    created_at: setting('created_at', 'created_at', stamp, 'Must be a date and time.'),
+    updated_at: setting('updated_at', 'updated_at', stamp, 'Must be a date and time.'),
   };
+  for (const key of Object.keys(raw)) if (!KEYS.includes(key)) problems.push({ field: key, message: `Unknown property "${key}".` });
+  return { workspace, problems };
 }

@@ -170,10 +170,14 @@ export class TypeService {
         ...(await this.repo.listFiles(entriesDir(workspace, name))),
         ...(await this.repo.listFiles(trashDir(workspace, name))),
       ];
+      const order = this.workspaces.typeOrderWithout(workspace, name);
       await this.commit(tx, principal, workspace, name, {
         message: `Delete type ${name}`,
-        changes: files.map((path) => ({ path, content: null })),
-        apply: () => this.content.removeType(workspace, name),
+        changes: [...files.map((path) => ({ path, content: null })), ...(order ? [order.change] : [])],
+        apply: () => {
+          this.content.removeType(workspace, name);
+          order?.apply();
+        },
         event: 'schema.deleted',
       });
     });

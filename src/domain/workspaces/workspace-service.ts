@@ -6,8 +6,9 @@ import { AppError, notFound } from '../../errors/app-error.ts';
 import { authorize } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { FileChange } from '../../storage/content-repo.ts';
 import type { ChangeAuthor, ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
-import { WORKSPACE_SLUG, parseWorkspaceYaml, workspaceFilePath, workspaceToYaml, type Workspace } from '../model/workspace-file.ts';
+import { WORKSPACE_SLUG, readWorkspaceYaml, workspaceFilePath, workspaceToYaml, type Workspace } from '../model/workspace-file.ts';
 
 /** Body of POST /admin/api/workspaces. */
 export interface CreateWorkspaceInput {
@@ -45,7 +46,9 @@ export class WorkspaceService {
   /**
    * Reads every `{ws}/workspace.yaml` of the content repo. `protectedSlugs`
    * (the configured default workspace) can never be archived, like `default`.
-   * A file that does not parse is skipped. Throws what the repo throws.
+   * A folder with the file is a workspace even when the file is bad: bad
+   * settings take their defaults (readWorkspaceYaml(); the content index
+   * reports them). Throws what the repo throws.
    */
   static async load(repo: WorkspaceFiles, writer: ContentWriter, protectedSlugs: string[] = []): Promise<WorkspaceService> {
     const service = new WorkspaceService(repo, writer, protectedSlugs);
@@ -156,13 +159,30 @@ export class WorkspaceService {
     });
   }
 
-  /** Re-reads `{slug}/workspace.yaml` after an external commit; a deleted or broken file forgets the workspace. */
+  /**
+   * The change to `{slug}/workspace.yaml` that drops `typeName` from the type
+   * order, and what applies it once committed; undefined when the order does
+   * not name it. For the commit that deletes the type, so the file never
+   * names a type that is gone (which GET /problems would list).
+   */
+  typeOrderWithout(slug: string, typeName: string): { change: FileChange; apply: () => void } | undefined {
+    const current = this.bySlug.get(slug);
+    if (!current?.type_order.includes(typeName)) return undefined;
+    const next: Workspace = { ...current, type_order: current.type_order.filter((name) => name !== typeName), updated_at: new Date().toISOString() };
+    return { change: { path: workspaceFilePath(slug), content: workspaceToYaml(next) }, apply: () => this.bySlug.set(slug, next) };
+  }
+
+  /**
+   * Re-reads `{slug}/workspace.yaml` after an external commit; a deleted file
+   * forgets the workspace. A bad setting keeps its last good value, so a
+   * broken commit neither hides nor publishes the workspace's content
+   * (docs/cli.md, "The same list from a running server").
+   */
   async reload(slug: string): Promise<void> {
     if (!WORKSPACE_SLUG.test(slug)) return;
     const text = await this.repo.readFile(workspaceFilePath(slug));
-    const parsed = text === undefined ? undefined : parseWorkspaceYaml(slug, text);
-    if (parsed) this.bySlug.set(slug, parsed);
-    else this.bySlug.delete(slug);
+    if (text === undefined) this.bySlug.delete(slug);
+    else this.bySlug.set(slug, readWorkspaceYaml(slug, text, this.bySlug.get(slug)).workspace);
   }
 
   private async write(tx: ContentTransaction, by: ChangeAuthor, workspace: Workspace, message: string): Promise<Workspace> {
