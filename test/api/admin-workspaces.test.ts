@@ -26,14 +26,14 @@ describe('admin API: workspaces', () => {
     const response = await adminRequest(server, admin, 'GET', '/workspaces');
     expect(response.status).to.equal(200);
     expect(response.body.data).to.have.length(1);
-    expect(response.body.data[0]).to.include({ slug: 'default', label: 'Default', archived: false });
-    expect(response.body.data[0]).to.have.all.keys('slug', 'label', 'archived', 'type_order', 'created_at', 'updated_at');
+    expect(response.body.data[0]).to.include({ slug: 'default', label: 'Default', archived: false, protected: true });
+    expect(response.body.data[0]).to.have.all.keys('slug', 'label', 'archived', 'protected', 'type_order', 'created_at', 'updated_at');
   });
 
   it('creates a workspace as one commit by the acting user, with workspace.yaml in the repo', async () => {
     const created = await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'shop', label: 'Shop' });
     expect(created.status).to.equal(201);
-    expect(created.body.data).to.include({ slug: 'shop', label: 'Shop', archived: false });
+    expect(created.body.data).to.include({ slug: 'shop', label: 'Shop', archived: false, protected: false });
     const repo = contentRepoOf(server.dataDir);
     const commit = await commitInfo(repo);
     expect(commit.authorName).to.equal('admin');
@@ -110,7 +110,9 @@ describe('admin API: workspaces', () => {
   it('refuses to archive the configured default workspace (422)', async () => {
     await server.close();
     ({ server, admin } = await buildAdminServer({ env: { CMS_DEFAULT_WORKSPACE: 'main' } }));
-    expect(slugs((await adminRequest(server, admin, 'GET', '/workspaces')).body)).to.include('main');
+    const listed = (await adminRequest(server, admin, 'GET', '/workspaces')).body.data as Array<{ slug: string; protected: boolean }>;
+    // The answer says so (here `default` does not exist), for the app to leave Archive out.
+    expect(listed.filter((workspace) => workspace.protected).map((workspace) => workspace.slug)).to.deep.equal(['main']);
     const response = await adminRequest(server, admin, 'DELETE', '/workspaces/main');
     expect(response.status).to.equal(422);
     expect(response.body.error.code).to.equal('validation_failed');

@@ -28,6 +28,8 @@ export interface Workspace {
   slug: string;
   label: string;
   archived: boolean;
+  /** The built-in or configured default workspace: it can never be archived. */
+  protected: boolean;
   type_order: string[];
   created_at: string;
   updated_at: string;

@@ -1,6 +1,7 @@
 // Workspaces (SPEC admin table: /workspaces): any signed-in user may list
 // active ones; creating, relabelling and archiving need workspaces.manage.
 import Router from '@koa/router';
+import type { Workspace } from '../../domain/model/workspace-file.ts';
 import type { WorkspaceService } from '../../domain/workspaces/workspace-service.ts';
 import { bodyOf, type JsonBodyParser } from '../../http/json-body.ts';
 import { choiceParam, validateQuery, type QueryValues } from '../../http/query-params.ts';
@@ -15,21 +16,22 @@ export function createWorkspacesRouter(workspaces: WorkspaceService, body: JsonB
   const router = new Router<AppState>();
   const parseCreate = compileBody(createWorkspaceSchema);
   const parseUpdate = compileBody(updateWorkspaceSchema);
+  const present = (workspace: Workspace) => presentWorkspace(workspace, workspaces.isProtected(workspace.slug));
 
   router.get('/workspaces', validateQuery(includesArchived), (ctx) => {
     const list = workspaces.listFor(ctx.state.principal, ctx.state.query);
-    ctx.body = { data: list.map(presentWorkspace), meta: { total: list.length } };
+    ctx.body = { data: list.map(present), meta: { total: list.length } };
   });
 
   router.post('/workspaces', body, async (ctx) => {
     const input = parseCreate(bodyOf(ctx));
     ctx.status = 201;
-    ctx.body = { data: presentWorkspace(await workspaces.create(ctx.state.principal, input)) };
+    ctx.body = { data: present(await workspaces.create(ctx.state.principal, input)) };
   });
 
   router.put('/workspaces/:ws', body, async (ctx) => {
     const updated = await workspaces.update(ctx.state.principal, nameParam(ctx, 'ws'), withoutNulls(parseUpdate(bodyOf(ctx))));
-    ctx.body = { data: presentWorkspace(updated) };
+    ctx.body = { data: present(updated) };
   });
 
   router.delete('/workspaces/:ws', async (ctx) => {

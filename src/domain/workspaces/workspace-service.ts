@@ -62,6 +62,11 @@ export class WorkspaceService {
     return this.listAll().filter((workspace) => !workspace.archived);
   }
 
+  /** True for `default` and the configured default workspace, which can never be archived. */
+  isProtected(slug: string): boolean {
+    return this.protectedSlugs.has(slug);
+  }
+
   /** All workspaces, archived ones included, by slug. */
   listAll(): Workspace[] {
     return [...this.bySlug.values()].sort((a, b) => a.slug.localeCompare(b.slug));

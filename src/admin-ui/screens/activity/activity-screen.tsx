@@ -73,6 +73,7 @@ export function ActivityScreen() {
       {records && records.length > 0 && (
         <DataTable
           caption="Activity"
+          stackOnPhone
           rows={records}
           rowKey={(record) => record.id}
           columns={[

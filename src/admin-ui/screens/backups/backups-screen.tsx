@@ -82,6 +82,7 @@ export function BackupsScreen() {
       ) : (
         <DataTable
           caption="Backups"
+          stackOnPhone
           rows={backups}
           rowKey={(backup) => backup.name}
           columns={[

@@ -20,6 +20,7 @@ export function MediaGrid({ items, view, selected, onSelect, onOpen }: MediaGrid
     return (
       <DataTable
         caption="Media files"
+        stackOnPhone
         rows={items}
         rowKey={(item) => item.filename}
         columns={[

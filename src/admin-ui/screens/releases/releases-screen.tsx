@@ -73,6 +73,7 @@ export function ReleasesScreen() {
       ) : (
         <DataTable
           caption="Releases"
+          stackOnPhone
           rows={releases}
           rowKey={(release) => release.name}
           columns={[

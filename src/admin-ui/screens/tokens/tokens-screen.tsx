@@ -43,6 +43,7 @@ export function TokensScreen() {
       ) : (
         <DataTable
           caption="API tokens"
+          stackOnPhone
           rows={tokens}
           rowKey={(token) => token.id}
           columns={[

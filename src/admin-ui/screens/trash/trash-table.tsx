@@ -34,6 +34,7 @@ export function TrashTable({ type, entries, authors, onChanged }: TrashTableProp
     <>
       <DataTable
         caption={`Deleted entries of ${type.label || type.name}`}
+        stackOnPhone
         rows={entries}
         rowKey={(entry) => entry.id}
         columns={[
@@ -52,7 +53,7 @@ export function TrashTable({ type, entries, authors, onChanged }: TrashTableProp
             key: 'actions',
             header: <span class="visually-hidden">Actions</span>,
             cell: (entry) => (
-              <span class="trash__actions">
+              <span class="row-actions">
                 {can('trash.restore') && (
                   <Button onClick={() => restore(entry)} disabled={restoring.busy} aria-label={`Restore ${entry.title}`}>
                     Restore

@@ -43,6 +43,7 @@ export function UsersScreen() {
       </header>
       <DataTable
         caption="Users"
+        stackOnPhone
         rows={users}
         rowKey={(user) => user.id}
         columns={[

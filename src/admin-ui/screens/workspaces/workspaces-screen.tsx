@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { DataTable } from '../../ui/data-table.tsx';
 import { TextField } from '../../ui/field.tsx';
 import { useAction } from '../../ui/status.tsx';
+import { WorkspaceActions } from './workspace-actions.tsx';
 
 export function WorkspacesScreen() {
   const [workspaces, setWorkspaces] = useState<Workspace[]>();
@@ -84,20 +85,12 @@ export function WorkspacesScreen() {
             key: 'actions',
             header: <span class="visually-hidden">Actions</span>,
             cell: (workspace) => (
-              <span class="row-actions">
-                <Button onClick={() => setRenaming({ slug: workspace.slug, label: workspace.label })} aria-label={`Rename ${workspace.label}`}>
-                  Rename
-                </Button>
-                {workspace.archived ? (
-                  <Button onClick={() => void save(workspace.slug, { archived: false })} aria-label={`Bring back ${workspace.label}`}>
-                    Bring back
-                  </Button>
-                ) : (
-                  <Button variant="danger" onClick={() => setArchiving(workspace)} aria-label={`Archive ${workspace.label}`}>
-                    Archive
-                  </Button>
-                )}
-              </span>
+              <WorkspaceActions
+                workspace={workspace}
+                onRename={() => setRenaming({ slug: workspace.slug, label: workspace.label })}
+                onArchive={() => setArchiving(workspace)}
+                onBringBack={() => void save(workspace.slug, { archived: false })}
+              />
             ),
           },
         ]}
