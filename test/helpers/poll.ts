@@ -11,7 +11,7 @@ import { inspect } from 'node:util';
  * is not a measurement, so keep it generous.
  */
 export async function pollUntil<T>(probe: () => Promise<T>, accept: (value: T) => boolean, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<T> {
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
