@@ -34,7 +34,7 @@ describe('admin activity log', () => {
   }
 
   async function waitFor(query: string, accept: (record: ActivityView) => boolean): Promise<ActivityView> {
-    const found = await pollUntil(() => activity(query), (body) => body.data.some(accept), { timeoutMs: 5000 });
+    const found = await pollUntil(() => activity(query), (body) => body.data.some(accept));
     const record = found.data.find(accept);
     expect(record, `no activity matching ${query}`).to.not.equal(undefined);
     return record as ActivityView;

@@ -236,7 +236,7 @@ describe('admin API: webhooks', () => {
       const publishAt = new Date(Date.now() + 1500).toISOString();
       const created = await server.request('POST', '/api/v1/workspaces/default/content/posts', { body: { title: 'Later', status: 'scheduled', published_at: publishAt }, token });
       expect(created.status).to.equal(201);
-      await pollUntil(async () => receiver.requests.length, (count) => count >= 1, { timeoutMs: 6000 });
+      await pollUntil(async () => receiver.requests.length, (count) => count >= 1);
       await received(1);
       expect(eventNames(receiver.requests)).to.deep.equal(['content.published']);
       expect(bodiesOf(receiver.requests)[0].data).to.deep.equal({ type: 'posts', id: created.body.data.id, slug: created.body.data.slug });
@@ -319,7 +319,7 @@ describe('admin API: webhooks', () => {
       const second = await server.request('POST', '/api/v1/workspaces/default/content/posts', { body: { title: 'Two' }, token });
       expect(second.status).to.equal(201);
 
-      const log = await pollUntil(deliveries, (response) => response.body.data.filter((attempt: { next_attempt_at: string | null }) => attempt.next_attempt_at === null).length >= 2, { timeoutMs: 5000 });
+      const log = await pollUntil(deliveries, (response) => response.body.data.filter((attempt: { next_attempt_at: string | null }) => attempt.next_attempt_at === null).length >= 2);
       expect(log.body.meta.total).to.equal(6);
       for (const attempt of log.body.data) expect(attempt).to.include({ status_code: null, ok: false });
       expect(log.body.data.map((attempt: { attempt: number }) => attempt.attempt).sort()).to.deep.equal([1, 1, 2, 2, 3, 3]);

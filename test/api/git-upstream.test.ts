@@ -61,9 +61,9 @@ describe('upstream sync with a bare repository', function () {
   it('pushes the server\'s commits to the upstream', async () => {
     await createNote('Pushed', 'to the upstream');
     const head = await headOid(repo());
-    expect(await pollUntil(() => refOf(upstream, 'refs/heads/main'), (oid) => oid === head, { timeoutMs: 10_000 })).to.equal(head);
+    expect(await pollUntil(() => refOf(upstream, 'refs/heads/main'), (oid) => oid === head)).to.equal(head);
     // The upstream's branch moves before the push ends: git updates the tracking ref, and the server records the push, after it.
-    const status = await pollUntil(() => adminRequest(server, admin, 'GET', '/git'), (answer) => answer.body.data?.last_push?.error === null && answer.body.data.ahead === 0, { timeoutMs: 10_000 });
+    const status = await pollUntil(() => adminRequest(server, admin, 'GET', '/git'), (answer) => answer.body.data?.last_push?.error === null && answer.body.data.ahead === 0);
     expect(status.status).to.equal(200);
     expect(status.body.data).to.include({ role: 'primary', branch: 'main', head, upstream, upstream_branch: 'main', ahead: 0, behind: 0 });
     expect(status.body.data.last_push.error).to.equal(null);

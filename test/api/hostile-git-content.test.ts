@@ -27,7 +27,7 @@ describe('hostile content committed with git', function () {
   it('skips and reports a YAML alias bomb quickly, and starts again with it in the repository', async () => {
     const bomb = `---\ntitle: Laughs\n${billionLaughs(8)}extra: *l8\n---\n`;
     await externalCommit(contentRepoOf(server.dataDir), { write: { 'default/entries/posts/laughs.md': bomb, 'default/entries/posts/fine.md': '---\ntitle: Fine\nstatus: published\n---\n' } }, 'Add a bomb');
-    await pollUntil(() => skipped(server, admin), (paths) => paths.includes('default/entries/posts/laughs.md'), { timeoutMs: 10_000 });
+    await pollUntil(() => skipped(server, admin), (paths) => paths.includes('default/entries/posts/laughs.md'));
     const health = await server.request('GET', '/api/v1/health');
     expect(health.status).to.equal(200);
     const list = await server.request('GET', '/api/v1/workspaces/default/content/posts');
@@ -54,7 +54,6 @@ describe('hostile content committed with git', function () {
     const reported = await pollUntil(
       async () => (await adminRequest(server, admin, 'GET', '/activity?type=content.file_skipped')).body.data as { details: { path: string; reason: string } }[],
       (records) => expected.every((path) => records.some((record) => record.details.path === path)),
-      { timeoutMs: 10_000 },
     );
     const reasonOf = (path: string) => reported.find((record) => record.details.path === path)?.details.reason ?? '';
     expect(reasonOf('default/entries/posts/My_Post.md')).to.include('not an entry file name');

@@ -79,7 +79,7 @@ describe('a primary with two read replicas', function () {
       expect((await primary.request('POST', POSTS, { token, body: { title: `Lag ${round}`, slug, status: 'published' } })).status).to.equal(201);
       const seen = await Promise.all(
         [near.baseUrl, far.url].map(async (url) => {
-          const answer = await pollUntil(() => call(url, 'GET', `${POSTS}/${slug}`), (candidate) => candidate.status === 200, { timeoutMs: 10_000, intervalMs: 5 });
+          const answer = await pollUntil(() => call(url, 'GET', `${POSTS}/${slug}`), (candidate) => candidate.status === 200, { intervalMs: 5 });
           lags.push(Date.now() - written);
           return answer.status;
         }),
@@ -109,7 +109,7 @@ describe('a primary with two read replicas', function () {
 
   it('lets tokens and sign-ins made on the primary work on the replicas', async () => {
     const reader = await issueToken(primary, admin, [{ effect: 'allow', actions: ['content.read', 'schema.read'], resources: ['*'] }], 'made on the primary');
-    const read = await pollUntil(() => call(far.url, 'GET', '/api/v1/workspaces/default/content-types/posts', { token: reader }), (answer) => answer.status === 200, { timeoutMs: 10_000 });
+    const read = await pollUntil(() => call(far.url, 'GET', '/api/v1/workspaces/default/content-types/posts', { token: reader }), (answer) => answer.status === 200);
     expect(read.status).to.equal(200);
 
     const login = await fetch(`${near.baseUrl}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'correct horse battery' }) });
@@ -118,7 +118,7 @@ describe('a primary with two read replicas', function () {
     const me = await near.request('GET', '/admin/api/me', { headers: { cookie } });
     expect(me.status).to.equal(200);
     expect(me.body.data.username).to.equal('admin');
-    const elsewhere = await pollUntil(() => call(far.url, 'GET', '/admin/api/me', { headers: { cookie } }), (answer) => answer.status === 200, { timeoutMs: 10_000 });
+    const elsewhere = await pollUntil(() => call(far.url, 'GET', '/admin/api/me', { headers: { cookie } }), (answer) => answer.status === 200);
     expect(elsewhere.body.data.username).to.equal('admin');
     // Only the primary keeps the activity log; a replica asks it.
     const activity = await near.request('GET', '/admin/api/activity?type=auth.login', { headers: { cookie } });
@@ -131,7 +131,7 @@ describe('a primary with two read replicas', function () {
     const uploaded = await uploadMedia(near, [{ filename: 'pixel.png', bytes: png, type: 'image/png' }], { token });
     expect(uploaded.status).to.equal(201);
     const filename = uploaded.body.data[0].filename as string;
-    const file = await pollUntil(() => fetch(`${far.url}/media/default/${filename}`), (response) => response.status === 200, { timeoutMs: 10_000 });
+    const file = await pollUntil(() => fetch(`${far.url}/media/default/${filename}`), (response) => response.status === 200);
     expect(Buffer.from(await file.arrayBuffer()).equals(png)).to.equal(true);
     const range = await fetch(`${far.url}/media/default/${filename}`, { headers: { range: 'bytes=0-7' } });
     expect(range.status).to.equal(206);
@@ -146,7 +146,7 @@ describe('a primary with two read replicas', function () {
     await commitIn(work, { 'default/entries/posts/pushed-via-replica.md': '---\ntitle: Pushed via a replica\nstatus: published\n---\n' }, 'Push through a replica');
     await mustGit(work, ['push', '--quiet']);
     expect((await primary.request('GET', `${POSTS}/pushed-via-replica`)).status).to.equal(200);
-    const seen = await pollUntil(() => near.request('GET', `${POSTS}/pushed-via-replica`), (answer) => answer.status === 200, { timeoutMs: 10_000 });
+    const seen = await pollUntil(() => near.request('GET', `${POSTS}/pushed-via-replica`), (answer) => answer.status === 200);
     expect(seen.status).to.equal(200);
   });
 
@@ -171,7 +171,7 @@ describe('a primary with two read replicas', function () {
       expect(write.status).to.equal(503);
       expect(write.body.error.code).to.equal('primary_unavailable');
     }
-    const health = await pollUntil(() => call(far.url, 'GET', '/api/v1/health'), (answer) => answer.body.data.git.primary.reachable === false, { timeoutMs: 10_000 });
+    const health = await pollUntil(() => call(far.url, 'GET', '/api/v1/health'), (answer) => answer.body.data.git.primary.reachable === false);
     expect(health.status).to.equal(200);
     expect(health.body.data.git.primary.reachable).to.equal(false);
   });

@@ -51,7 +51,7 @@ describe('response cache of public reads', () => {
     expect(await titles('/content/posts')).to.not.include('From git');
     const file = '---\ntitle: From git\nstatus: published\n---\nWritten by hand.\n';
     await externalCommit(contentRepoOf(server.dataDir), { write: { 'default/entries/posts/from-git.md': file } }, 'Add a post by hand');
-    await pollUntil(() => titles('/content/posts'), (list) => list.includes('From git'), { timeoutMs: 10_000 });
+    await pollUntil(() => titles('/content/posts'), (list) => list.includes('From git'));
   });
 
   it('shows a scheduled entry once its publish time has passed, with no write in between', async () => {

@@ -215,7 +215,7 @@ describe('webhooks for site builds: commit ids and content.batch', function () {
     await configure([{ url: `${receiver.url}/batch`, events: ['content.published'], batch: true }]);
     const created = await server.request('POST', POSTS, { body: { title: 'Later', status: 'scheduled', published_at: new Date(Date.now() + 1500).toISOString() }, token });
     expect(created.status).to.equal(201);
-    await pollUntil(async () => receiver.requests.length, (count) => count >= 1, { timeoutMs: 6000 });
+    await pollUntil(async () => receiver.requests.length, (count) => count >= 1);
     await received(1);
     const [published] = bodiesAt(receiver.requests, '/batch');
     expect(published).to.deep.include({ event: 'content.batch', commit: await mustGit(repo, ['rev-parse', 'HEAD']).then((out) => out.trim()) });

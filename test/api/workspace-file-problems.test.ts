@@ -8,15 +8,13 @@ import { login } from '../helpers/admin-users.ts';
 import { runCms } from '../helpers/cli.ts';
 import { cloneFrom, commitIn, mustGit, removeFolders, repoUrl, runGit } from '../helpers/git-client.ts';
 import { contentRepoOf, externalCommit, fileAt, headOid } from '../helpers/git.ts';
-import { pollUntil as pollWithin } from '../helpers/poll.ts';
+import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { findProblems } from '../../src/cli/check.ts';
 import { WorkingFolder } from '../../src/storage/working-folder.ts';
 
 const API = '/api/v1/workspaces/default';
 const FILE = 'default/workspace.yaml';
-// Outside commits are read by polling HEAD; a loaded machine can take longer than the helper's default.
-const pollUntil = <T>(probe: () => Promise<T>, accept: (value: T) => boolean) => pollWithin(probe, accept, { timeoutMs: 10_000 });
 const GOOD = 'label: Default\narchived: false\ntypes:\n  - posts\n';
 
 interface Problem {

@@ -53,7 +53,7 @@ describeInBrowser('workspace switcher after a rename or an archive (Chromium)', 
     await ui.page.getByRole('dialog').getByRole('button', { name: 'Archive the workspace' }).click();
     await switcher().locator('option', { hasText: 'Blog' }).waitFor({ state: 'detached' });
     await ui.page.waitForURL(/\/admin$/);
-    expect(await pollUntil(() => switcher().inputValue(), (value) => value === 'default', { timeoutMs: 5000 })).to.equal('default');
+    expect(await pollUntil(() => switcher().inputValue(), (value) => value === 'default')).to.equal('default');
     await ui.page.getByRole('heading', { name: /^Welcome/ }).waitFor();
   });
 });
