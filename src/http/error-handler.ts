@@ -2,7 +2,7 @@
 // the JSON envelope with the status its code maps to; anything else becomes a
 // generic internal_error and is logged with its stack and request id. A
 // streamed body is held until its first chunk, so one that fails at once is
-// answered here too; what fails once a streamed answer has started reaches
+// answered here as well; what fails once a streamed answer has started reaches
 // Koa's 'error' event instead, and is judged here too (createStreamErrorListener).
 import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
