@@ -1,8 +1,9 @@
 // The one place where errors become responses: every AppError is rendered as
 // the JSON envelope with the status its code maps to; anything else becomes a
-// generic internal_error and is logged with its stack and request id. What
-// fails once a streamed answer has started reaches Koa's 'error' event
-// instead, and is judged here too (createStreamErrorListener).
+// generic internal_error and is logged with its stack and request id. A
+// streamed body is held until its first chunk, so one that fails at once is
+// answered here as well; what fails once a streamed answer has started reaches
+// Koa's 'error' event instead, and is judged here too (createStreamErrorListener).
 import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
 import { AppError, isAppError } from '../errors/app-error.ts';
@@ -36,20 +37,62 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   primary_unavailable: 503,
 };
 
-/** Koa middleware (outermost) that renders every thrown error as the envelope. */
+/**
+ * Koa middleware (outermost) that renders every thrown error as the envelope.
+ * A streamed body is held until its first chunk, so that one failing before
+ * any byte is sent is rendered too (500 internal_error, logged once).
+ */
 export function createErrorHandler(logger: Logger) {
   return async function errorHandler(ctx: Context & { state: AppState }, next: Next): Promise<void> {
     try {
       await next();
       throwForEmptyStatus(ctx);
+      if (ctx.body instanceof Readable) await untilFirstChunk(ctx.body);
     } catch (raw) {
       const error = toAppError(raw);
       if (error.code === 'internal_error') {
         logger.error('request failed', { requestId: ctx.state.requestId, error: raw });
       }
+      if (ctx.body instanceof Readable) removeBodyHeaders(ctx);
       renderError(ctx, error);
     }
   };
+}
+
+// Why a streamed body is held here until it has a chunk (or ended): Koa pipes
+// it into the response with stream.pipeline, which on the body's error
+// destroys the response, and only then calls ctx.onerror; a body that fails
+// before its first byte (a file that cannot be read, a primary that drops a
+// forwarded answer) left the client a reset connection with no status at
+// all, so overriding ctx.onerror could not answer either. Waiting here costs
+// no latency: nothing could be sent before the first chunk anyway. Once the
+// first chunk is there, a later failure can only cut the answer off.
+function untilFirstChunk(body: Readable): Promise<void> | undefined {
+  if (body.errored) return Promise.reject(body.errored);
+  if (body.readableLength > 0 || body.readableEnded || body.destroyed) return undefined;
+  return new Promise((resolve, reject) => {
+    // 'readable' also fires at the end of an empty body; 'close' alone when
+    // the body was destroyed without an error (the client left first).
+    const onReadable = () => {
+      body.off('readable', onReadable);
+      resolve();
+    };
+    body.on('readable', onReadable);
+    // Left attached on purpose: an error between here and Koa's pipeline
+    // must not be an unhandled 'error' event; once settled they do nothing.
+    body.once('error', reject);
+    body.once('close', () => resolve());
+  });
+}
+
+// The headers a route set to describe the body that failed; the envelope
+// replaces the body (its Content-Type and Content-Length are set for it, and
+// renderError drops the ETag), so they would describe nothing or mislead a
+// client or cache (a download's file name, a range, a gzip encoding).
+const BODY_HEADERS = ['Content-Disposition', 'Content-Encoding', 'Content-Range', 'Accept-Ranges', 'Last-Modified', 'Cache-Control'];
+
+function removeBodyHeaders(ctx: Context): void {
+  for (const name of BODY_HEADERS) ctx.remove(name);
 }
 
 // The codes Node gives when the other end of a connection closed or reset it.
