@@ -73,3 +73,25 @@ export function abortAfterFirstChunk(url: string, options: { method?: string; he
     request.end(options.body);
   });
 }
+
+/** How a streamed answer ended: its status (0 when none came), whether it arrived whole, and its body's length. */
+export interface AnswerEnding {
+  status: number;
+  ending: 'complete' | 'cut off';
+  bytes: number;
+}
+
+/** Reads an answer to its end or until the connection breaks; never rejects. */
+export function readAnswer(url: string): Promise<AnswerEnding> {
+  return new Promise((resolve) => {
+    http
+      .get(url, (response) => {
+        let bytes = 0;
+        const status = response.statusCode ?? 0;
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        response.once('end', () => resolve({ status, ending: response.complete ? 'complete' : 'cut off', bytes }));
+        response.once('error', () => resolve({ status, ending: 'cut off', bytes }));
+      })
+      .once('error', () => resolve({ status: 0, ending: 'cut off', bytes: 0 }));
+  });
+}

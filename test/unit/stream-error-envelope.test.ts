@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http, { type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,7 @@ import { requestId } from '../../src/http/request-id.ts';
 import type { AppState } from '../../src/http/state.ts';
 import { createLogger } from '../../src/lib/logger.ts';
 import { pollUntil } from '../helpers/poll.ts';
-import { rawRequest } from '../helpers/raw-http.ts';
+import { rawRequest, readAnswer } from '../helpers/raw-http.ts';
 
 const CHUNK = Buffer.alloc(64 * 1024, 7);
 const SECRET_PATH = '/srv/cms/media/default/secret.png';
@@ -38,21 +38,6 @@ function bodyStream(chunks: number, end = false): Readable {
       sent += 1;
       setImmediate(() => this.push(CHUNK));
     },
-  });
-}
-
-// Reads an answer to its end or until the connection breaks: its status (0 when none came) and how it ended.
-function readAnswer(url: string): Promise<{ status: number; ending: 'complete' | 'cut off'; bytes: number }> {
-  return new Promise((resolve) => {
-    http
-      .get(url, (response) => {
-        let bytes = 0;
-        const status = response.statusCode ?? 0;
-        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        response.once('end', () => resolve({ status, ending: response.complete ? 'complete' : 'cut off', bytes }));
-        response.once('error', () => resolve({ status, ending: 'cut off', bytes }));
-      })
-      .once('error', () => resolve({ status: 0, ending: 'cut off', bytes: 0 }));
   });
 }
 

@@ -3,14 +3,14 @@
 // client that leaves mid-body is not logged. The bodies are made here so each
 // failure is exact (a read error, a dropped upstream connection).
 import { expect } from 'chai';
-import http, { type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import Koa from 'koa';
 import { createStreamErrorListener } from '../../src/http/error-handler.ts';
 import { createLogger } from '../../src/lib/logger.ts';
 import { pollUntil } from '../helpers/poll.ts';
-import { abortAfterFirstChunk } from '../helpers/raw-http.ts';
+import { abortAfterFirstChunk, readAnswer } from '../helpers/raw-http.ts';
 
 const CHUNK = Buffer.alloc(64 * 1024, 1);
 
@@ -28,19 +28,6 @@ function bodyStream(failWith?: NodeJS.ErrnoException): Readable {
 
 function errnoError(message: string, code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code });
-}
-
-// Reads an answer to its end or until the connection breaks; resolves with how it ended.
-function readAnswer(url: string): Promise<'complete' | 'cut off'> {
-  return new Promise((resolve) => {
-    http
-      .get(url, (response) => {
-        response.resume();
-        response.once('end', () => resolve(response.complete ? 'complete' : 'cut off'));
-        response.once('error', () => resolve('cut off'));
-      })
-      .once('error', () => resolve('cut off'));
-  });
 }
 
 describe('createStreamErrorListener', () => {
@@ -73,13 +60,13 @@ describe('createStreamErrorListener', () => {
   });
 
   it('logs a body that fails to read once, as an error, and cuts the answer off', async () => {
-    expect(await readAnswer(`${baseUrl}/read-error`)).to.equal('cut off');
+    expect((await readAnswer(`${baseUrl}/read-error`)).ending).to.equal('cut off');
     const logged = await pollUntil(async () => lines, (found) => found.length > 0);
     expect(logged.map((line) => [line.level, line.message, line.path, line.error?.message])).to.deep.equal([['error', 'a response failed while it was sent', '/read-error', 'The disk could not be read.']]);
   });
 
   it('logs a body whose own connection was reset (an upstream that dropped), though the code is the one of a client leaving', async () => {
-    expect(await readAnswer(`${baseUrl}/upstream-dropped`)).to.equal('cut off');
+    expect((await readAnswer(`${baseUrl}/upstream-dropped`)).ending).to.equal('cut off');
     const logged = await pollUntil(async () => lines, (found) => found.length > 0);
     expect(logged.map((line) => [line.level, line.path])).to.deep.equal([['error', '/upstream-dropped']]);
   });
