@@ -19,7 +19,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
 const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 360, height: 740 };
+/** The phone size UI.md asks every screen to be looked at in. */
+export const PHONE = { width: 360, height: 740 };
 
 let appDir: Promise<string> | undefined;
 

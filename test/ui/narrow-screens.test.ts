@@ -8,9 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { userWithGrants } from '../helpers/admin-users.ts';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, issueToken } from '../helpers/auth.ts';
 import { makePng } from '../api/media-fixtures.ts';
-import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
-
-const PHONE = { width: 360, height: 740 };
+import { describeInBrowser, PHONE, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
 
 describeInBrowser('administration tables at 360 px (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);

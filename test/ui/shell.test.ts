@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
 import { userWithGrants } from '../helpers/admin-users.ts';
-import { describeInBrowser, screenshots, signIn, startBrowserRun, type BrowserRun } from '../helpers/browser.ts';
+import { describeInBrowser, PHONE, screenshots, signIn, startBrowserRun, type BrowserRun } from '../helpers/browser.ts';
 
 describeInBrowser('admin app shell (Chromium)', () => {
   let run: BrowserRun;
@@ -177,7 +177,7 @@ describeInBrowser('admin app shell (Chromium)', () => {
   it('folds the sidebar into a menu button below 768 px', async () => {
     const admin = await setupAdmin(run.server);
     await createType(admin, 'posts');
-    await page.setViewportSize({ width: 360, height: 740 });
+    await page.setViewportSize(PHONE);
     await signIn(page, run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
     const menu = page.getByRole('button', { name: 'Menu' });
     expect(await menu.getAttribute('aria-expanded')).to.equal('false');
