@@ -2,11 +2,13 @@
 // the users screen, Delete on yourself and on the last administrator, and
 // Delete on a role that people still hold, are disabled with the reason in
 // words beside the button (tied to it by aria-describedby), on a desktop and
-// on a phone, where a `title` tooltip would never show.
+// on a phone, where a `title` tooltip would never show; in the editor,
+// Published is greyed out for someone who may not publish, and the status's
+// hint says why.
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { userWithGrants } from '../helpers/admin-users.ts';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, FULL_ACCESS } from '../helpers/auth.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, FULL_ACCESS } from '../helpers/auth.ts';
 import { describeInBrowser, PHONE, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
 
 describeInBrowser('disabled actions say why (Chromium)', function (this: Mocha.Suite) {
@@ -43,6 +45,23 @@ describeInBrowser('disabled actions say why (Chromium)', function (this: Mocha.S
     await ui.page.setViewportSize(PHONE);
     await expectReason(ui.page, remove, 'Give its users another role first.', true);
     await screenshots(ui.page, 'role-unavailable-delete');
+  });
+
+  it('says why Published cannot be chosen by someone who may not publish', async () => {
+    expect((await adminRequest(ui.run.server, ui.admin, 'POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
+    const created = await adminRequest(ui.run.server, ui.admin, 'POST', '/content/posts', { title: 'A draft' });
+    await userWithGrants(ui.run.server, ui.admin, 'writer', [{ effect: 'allow', actions: ['schema.read', 'content.read', 'content.create', 'content.update'], resources: ['*'] }]);
+    await signIn(ui.page, ui.run.server.baseUrl, 'writer', 'writer-password-1');
+    await ui.page.setViewportSize(PHONE);
+    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/posts/${created.body.data.id}`);
+    const status = ui.page.getByLabel('Status');
+    await status.waitFor();
+    expect(await status.locator('option[value=published]').isDisabled(), 'Published is greyed out').to.equal(true);
+    const hintId = (await status.getAttribute('aria-describedby'))!.split(' ')[0];
+    const hint = ui.page.locator(`[id="${hintId}"]`);
+    expect(await hint.isVisible(), 'the reason is on screen').to.equal(true);
+    expect(await hint.textContent()).to.equal('Only people signed in here can see it. You cannot publish: save it, and someone who may publish can.');
+    await screenshots(ui.page, 'entry-may-not-publish');
   });
 });
 
