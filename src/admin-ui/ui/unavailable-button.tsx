@@ -16,7 +16,7 @@ export function UnavailableButton({ unavailable, children, ...button }: Unavaila
   if (unavailable === undefined) return <Button {...button}>{children}</Button>;
   return (
     <>
-      <Button {...button} onClick={undefined} disabled aria-describedby={reasonId}>
+      <Button {...button} disabled aria-describedby={reasonId}>
         {children}
       </Button>
       <span id={reasonId} class="unavailable-reason">
