@@ -5,7 +5,7 @@
 // to the files a push changes, and names each problem by path and field.
 import { isAppError } from '../../errors/app-error.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
-import { EntryFileError, entryFromFiles, type EntryFileSet } from '../model/entry-files.ts';
+import { EntryFileError, entryFromFiles, type EntryFileSet } from '../model/entry-from-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { validateFieldValues } from '../model/field-values.ts';
 import { typeYamlToInput, typesDir } from '../model/type-files.ts';

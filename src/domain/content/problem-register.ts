@@ -9,7 +9,7 @@
 import { authorize } from '../auth/authorize.ts';
 import type { AccessRequest } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
-import { parseEntryFileName } from '../model/entry-files.ts';
+import { parseEntryFileName } from '../model/entry-paths.ts';
 import { typesDir } from '../model/type-files.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { ProblemReporter } from './content-index.ts';
