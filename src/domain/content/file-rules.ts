@@ -55,6 +55,20 @@ export function checkWorkspaceFile(workspace: string, text: string, typeExists: 
   return [...problems, ...missingTypeProblems(workspace, read.workspace.type_order, typeExists)];
 }
 
+/**
+ * The workspaces whose `{ws}/workspace.yaml` is judged again when `paths`
+ * change: the file itself, or a type file beside it (its `types` names the
+ * workspace's types). Throws nothing.
+ */
+export function workspaceFilesJudgedAgain(paths: readonly string[]): string[] {
+  const workspaces = new Set<string>();
+  for (const path of paths) {
+    const workspace = path.split('/', 1)[0];
+    if (path === workspaceFilePath(workspace) || path.startsWith(`${typesDir(workspace)}/`)) workspaces.add(workspace);
+  }
+  return [...workspaces];
+}
+
 /** A problem of `{ws}/workspace.yaml` for each name of its type order (`types`) that `typeExists` denies. */
 export function missingTypeProblems(workspace: string, typeOrder: readonly string[], typeExists: (name: string) => boolean): FileProblem[] {
   return typeOrder
