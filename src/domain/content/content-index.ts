@@ -8,7 +8,7 @@ import { notFound } from '../../errors/app-error.ts';
 import { TypeIndex } from '../query/type-index.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
-import { type EntryFileSet } from '../model/entry-from-files.ts';
+import type { EntryFileSet } from '../model/entry-from-files.ts';
 import { entriesDir, parseEntryFileName } from '../model/entry-paths.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { StoredEntry } from '../model/entry.ts';
