@@ -104,6 +104,13 @@ describe('an archived flag the server cannot read at start', function () {
     expect(await fileAt(repo, FILE)).to.match(/^archived: false$/m);
   });
 
+  it('writes archived: true when an admin renames it, so the file says what the server does', async () => {
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/shop', { label: 'Shop 2' })).status).to.equal(200);
+    expect(await fileAt(repo, FILE)).to.match(/^archived: true$/m);
+    expect(await problems()).to.deep.equal([]);
+    expect((await readHello()).status).to.equal(404);
+  });
+
   it('does not serve a workspace first seen in a commit with an archived it cannot read', async () => {
     await externalCommit(repo, { write: { [FILE]: 'label: Shop\narchived: false\n' } }, 'Fix workspace.yaml');
     await pollUntil(readHello, (response) => response.status === 200);
