@@ -67,11 +67,34 @@ describe('the words the admin app gives the server\'s commit subjects', () => {
     ]);
   });
 
-  it('has words for a scheduled publication', async () => {
-    const entry = await createEntry(server, admin, 'posts', { title: 'Later', slug: 'later', status: 'scheduled', published_at: new Date(Date.now() + 1000).toISOString() });
-    const versions = await pollUntil(() => versionsOf('posts', entry.id), (list) => list.length === 2);
+  it('says when an editor\'s save published, unpublished or scheduled the entry', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const entry = await createEntry(server, admin, 'posts', { title: 'News', slug: 'news' });
+    await api('PATCH', `/content/posts/${entry.id}`, { status: 'published' });
+    await api('PATCH', `/content/posts/${entry.id}`, { title: 'News, edited' });
+    await api('PATCH', `/content/posts/${entry.id}`, { status: 'draft' });
+    await api('PATCH', `/content/posts/${entry.id}`, { status: 'scheduled', published_at: tomorrow });
+    await api('PUT', `/content/posts/${entry.id}`, { status: 'published' });
+    const versions = await versionsOf('posts', entry.id);
     expect(versions.map((version) => versionWords(version, () => undefined)).reverse()).to.deep.equal([
       { what: 'Created', who: 'admin' },
+      { what: 'Published', who: 'admin' },
+      { what: 'Updated', who: 'admin' },
+      { what: 'Unpublished', who: 'admin' },
+      { what: 'Scheduled', who: 'admin' },
+      { what: 'Published', who: 'admin' },
+    ]);
+
+    const atOnce = await createEntry(server, admin, 'posts', { title: 'Live', slug: 'live', status: 'published' });
+    expect(wordsOf(await versionsOf('posts', atOnce.id))).to.deep.equal(['Created and published']);
+  });
+
+  it('has words for a scheduled publication', async () => {
+    // Far enough ahead that the date has not passed when the server writes the create (that would publish at once).
+    const entry = await createEntry(server, admin, 'posts', { title: 'Later', slug: 'later', status: 'scheduled', published_at: new Date(Date.now() + 3000).toISOString() });
+    const versions = await pollUntil(() => versionsOf('posts', entry.id), (list) => list.length === 2);
+    expect(versions.map((version) => versionWords(version, () => undefined)).reverse()).to.deep.equal([
+      { what: 'Created and scheduled', who: 'admin' },
       { what: 'Published at its scheduled time', who: 'Automatically' },
     ]);
   });

@@ -4,7 +4,9 @@
 // words beside the button (tied to it by aria-describedby), on a desktop and
 // on a phone, where a `title` tooltip would never show; in the editor,
 // Published is greyed out for someone who may not publish, and the status's
-// hint says why.
+// hint says why; on an entry's versions, Restore this version is disabled for
+// a version with the same values as the entry now, and the paragraph saying
+// so is its reason.
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { userWithGrants } from '../helpers/admin-users.ts';
@@ -62,6 +64,27 @@ describeInBrowser('disabled actions say why (Chromium)', function (this: Mocha.S
     expect(await hint.isVisible(), 'the reason is on screen').to.equal(true);
     expect(await hint.textContent()).to.equal('Only people signed in here can see it. You cannot publish: save it, and someone who may publish can.');
     await screenshots(ui.page, 'entry-may-not-publish');
+  });
+  it('says why a version with the same values as the entry now cannot be restored', async () => {
+    const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
+    expect((await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
+    const id = (await api('POST', '/content/posts', { title: 'Same again' })).body.data.id as string;
+    expect((await api('PATCH', `/content/posts/${id}`, { title: 'Different' })).status).to.equal(200);
+    expect((await api('PATCH', `/content/posts/${id}`, { title: 'Same again' })).status).to.equal(200);
+    const [, different, first] = (await api('GET', `/content/posts/${id}/revisions`)).body.data as { id: string }[];
+    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await ui.page.setViewportSize(PHONE);
+    const restore = ui.page.getByRole('button', { name: 'Restore this version' });
+
+    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/posts/${id}/versions?version=${first.id}`);
+    await ui.page.getByRole('heading', { name: /compared with now$/ }).waitFor();
+    await expectReason(ui.page, restore, 'This version has the same values as the entry now.', true);
+    await screenshots(ui.page, 'version-same-as-now');
+
+    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/posts/${id}/versions?version=${different.id}`);
+    await ui.page.locator('.field-changes').waitFor();
+    expect(await restore.isEnabled(), 'a version that differs can be restored').to.equal(true);
+    expect(await restore.getAttribute('aria-describedby'), 'and gives no reason').to.equal(null);
   });
 });
 

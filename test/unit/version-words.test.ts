@@ -15,12 +15,25 @@ describe('version words (admin app)', () => {
     expect(what('Delete posts/hello-world')).to.equal('Moved to the trash');
     expect(what('Delete de translation of posts/hello-world')).to.equal('Deleted the de translation');
     expect(what('Restore posts/hello-world from trash')).to.equal('Restored from the trash');
-    expect(what('Publish posts/hello-world')).to.equal('Published at its scheduled time');
-    expect(what('Publish 4 scheduled entries')).to.equal('Published at its scheduled time');
     expect(what('Update type posts: hello-world becomes the single page')).to.equal('Became the single page');
     expect(what('Update type posts')).to.equal('Changed with its content type');
     expect(what('Rename media old.png to new.png')).to.equal('File old.png renamed to new.png');
     expect(what('Restore backup backup-2026-11-27')).to.equal('Restored from a backup');
+  });
+
+  it('says when a save published, unpublished or scheduled the entry', () => {
+    expect(what('Create and publish posts/hello-world')).to.equal('Created and published');
+    expect(what('Create and schedule posts/hello-world')).to.equal('Created and scheduled');
+    expect(what('Publish posts/hello-world')).to.equal('Published');
+    expect(what('Unpublish posts/hello-world')).to.equal('Unpublished');
+    expect(what('Schedule posts/hello-world')).to.equal('Scheduled');
+  });
+
+  it('tells the scheduler\'s publication from an editor\'s by its author, the server itself', () => {
+    const bySystem = (message: string) => versionWords({ message, author_id: 'system', author_name: 'anonymous' }, noDates);
+    expect(bySystem('Publish posts/hello-world')).to.deep.equal({ what: 'Published at its scheduled time', who: 'Automatically' });
+    expect(bySystem('Publish 4 scheduled entries')).to.deep.equal({ what: 'Published at its scheduled time', who: 'Automatically' });
+    expect(versionWords(byAda('Publish posts/hello-world'), noDates)).to.deep.equal({ what: 'Published', who: 'Ada' });
   });
 
   it('counts the other entries of a bulk change', () => {

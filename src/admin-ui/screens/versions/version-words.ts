@@ -1,8 +1,9 @@
 // What a saved version did, who did it, in words for editors. The API gives
 // each version its commit message, and the server writes its own commits
-// with fixed subjects (src/domain: entry-service, trash-service,
-// revision-service, the publish scheduler, type-service, media-rename,
-// backup-restore); this is the one place that knows those subjects.
+// with fixed subjects (src/domain: entries/save-subject, entry-service,
+// trash-service, revision-service, the publish scheduler, type-service,
+// media-rename, backup-restore; docs/architecture.md "Commit subjects" lists
+// them); this is the one place that knows those subjects.
 // Commits made with plain git carry a developer's own message: that is shown
 // as it is (its first line), under "Changed with git". A server subject not
 // known here reads "Changed", with the subject beside it.
@@ -19,7 +20,13 @@ export interface VersionWords {
 /** The date and time of the listed version whose id starts with `shortId`, formatted; undefined when it is not listed. */
 export type WhenOf = (shortId: string) => string | undefined;
 
-type Rule = [RegExp, (match: RegExpMatchArray, whenOf: WhenOf) => string];
+/** What a rule knows besides the subject: the dates of listed versions, and whether the server itself made the commit. */
+interface Context {
+  whenOf: WhenOf;
+  isAutomatic: boolean;
+}
+
+type Rule = [RegExp, (match: RegExpMatchArray, context: Context) => string];
 
 const others = (count: string) => (Number(count) === 2 ? '1 other entry' : `${Number(count) - 1} other entries`);
 
@@ -27,7 +34,13 @@ const others = (count: string) => (Number(count) === 2 ? '1 other entry' : `${Nu
 // name a count (`Update 3 entries in posts`) and one commit for them all.
 const RULES: Rule[] = [
   [/^Create \S+\/\S+$/, () => 'Created'],
+  [/^Create and publish \S+\/\S+$/, () => 'Created and published'],
+  [/^Create and schedule \S+\/\S+$/, () => 'Created and scheduled'],
   [/^Update \S+\/\S+$/, () => 'Updated'],
+  // An editor's save and the scheduler both write `Publish {type}/{slug}`; the scheduler commits as the server itself.
+  [/^Publish \S+\/\S+$/, (_, { isAutomatic }) => (isAutomatic ? 'Published at its scheduled time' : 'Published')],
+  [/^Unpublish \S+\/\S+$/, () => 'Unpublished'],
+  [/^Schedule \S+\/\S+$/, () => 'Scheduled'],
   [/^Delete \S+\/\S+$/, () => 'Moved to the trash'],
   [/^Update 1 entry in \S+$/, () => 'Updated'],
   [/^Update (\d+) entries in \S+$/, ([, count]) => `Updated with ${others(count)}`],
@@ -35,11 +48,11 @@ const RULES: Rule[] = [
   [/^Delete (\d+) entries from \S+$/, ([, count]) => `Moved to the trash with ${others(count)}`],
   [/^Delete (\S+) translation of \S+\/\S+$/, ([, locale]) => `Deleted the ${locale} translation`],
   [/^Restore \S+\/\S+ from trash$/, () => 'Restored from the trash'],
-  [/^Restore \S+\/\S+ to revision ([0-9a-f]{7,40})$/, ([, id], whenOf) => {
+  [/^Restore \S+\/\S+ to revision ([0-9a-f]{7,40})$/, ([, id], { whenOf }) => {
     const when = whenOf(id);
     return when ? `Restored the version of ${when}` : 'Restored an earlier version';
   }],
-  [/^Publish (\S+\/\S+|\d+ scheduled entries)$/, () => 'Published at its scheduled time'],
+  [/^Publish \d+ scheduled entries$/, () => 'Published at its scheduled time'],
   [/^Update type \S+: \S+ becomes the single page$/, () => 'Became the single page'],
   [/^Update type \S+$/, () => 'Changed with its content type'],
   [/^Rename media (.+) to (.+)$/, ([, from, to]) => `File ${from} renamed to ${to}`],
@@ -51,10 +64,11 @@ export function versionWords(revision: Pick<Revision, 'message' | 'author_id' | 
   const subject = revision.message.split('\n', 1)[0].trim();
   if (revision.author_id === null) return { what: 'Changed with git', who: revision.author_name, note: subject || undefined };
   // The publish scheduler commits as the server itself (`Actor: system`).
-  const who = revision.author_id === 'system' ? 'Automatically' : revision.author_name;
+  const isAutomatic = revision.author_id === 'system';
+  const who = isAutomatic ? 'Automatically' : revision.author_name;
   for (const [pattern, words] of RULES) {
     const match = subject.match(pattern);
-    if (match) return { what: words(match, whenOf), who };
+    if (match) return { what: words(match, { whenOf, isAutomatic }), who };
   }
   return { what: 'Changed', who, note: subject || undefined };
 }
