@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildAdminServer, cookieHeaderOf, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import { buildAdminServer, cookieHeaderOf, FULL_ACCESS, issueToken, WILDCARD_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { cloneFrom, commitIn, mustGit, removeFolders, repoUrl } from '../helpers/git-client.ts';
 import { contentRepoOf, headOid, statusPorcelain } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -205,9 +205,11 @@ describe('the replication endpoint of a primary', () => {
 
   it('hands the replicated state only to a token whose grant names replication.read', async () => {
     expect((await primary.request('GET', '/replication/v1/state')).status).to.equal(401);
-    const everything = await primary.request('GET', '/replication/v1/state', { token });
+    const wildcard = await issueToken(primary, admin, WILDCARD_ACCESS, 'wildcard');
+    const everything = await primary.request('GET', '/replication/v1/state', { token: wildcard });
     expect(everything.status).to.equal(403);
     expect(everything.body.error.code).to.equal('forbidden');
+    expect((await primary.request('GET', '/replication/v1/state', { token })).status).to.equal(200);
     const replicaToken = await issueToken(primary, admin, [{ effect: 'allow', actions: ['replication.read', 'git.pull'], resources: ['*'] }], 'replica');
     const state = await primary.request('GET', '/replication/v1/state', { token: replicaToken });
     expect(state.status).to.equal(200);
