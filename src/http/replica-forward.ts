@@ -28,8 +28,9 @@ export interface ForwardOptions {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-// Reads of what only the primary keeps in its state folder or does itself.
-const PRIMARY_READS = /^\/admin\/api\/(activity|webhooks|backups|update|git|dashboard)(\/|$)/;
+// Reads of what only the primary keeps in its state folder or does itself,
+// and its releases: replicas follow the branch, not tags (docs/releases.md).
+const PRIMARY_READS = /^\/admin\/api\/(activity|webhooks|backups|update|git|dashboard|releases)(\/|$)/;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 
 /** Whether a request is the primary's to answer. */

@@ -150,6 +150,17 @@ describe('a primary with two read replicas', function () {
     expect(seen.status).to.equal(200);
   });
 
+  it('lists on a replica the releases made through it, which only the primary holds', async () => {
+    const session = { cookie: admin.cookie, 'x-csrf-token': admin.csrf };
+    const created = await near.request('POST', '/admin/api/releases', { body: { name: 'through-near' }, headers: session });
+    expect(created.status).to.equal(201);
+    for (const url of [near.baseUrl, far.url]) {
+      const listed = await call(url, 'GET', '/admin/api/releases', { headers: { cookie: admin.cookie } });
+      expect(listed.status).to.equal(200);
+      expect(listed.body.data.map((release: { name: string }) => release.name)).to.include('through-near');
+    }
+  });
+
   it('catches up after being killed with SIGKILL and restarted', async () => {
     await far.kill('SIGKILL');
     for (const title of ['While down one', 'While down two']) {
