@@ -4,9 +4,10 @@
 // and, on API paths, does what it is told: pass the request on, reset the
 // connection before answering, send the primary's headers and then drop the
 // connection or fall silent before any body byte, never answer, or answer
-// with an error envelope of its own. Without a complete answer from the primary, the
-// replica answers 503 primary_unavailable and writes nothing; an answer the
-// primary gave, error envelopes included, reaches the client unchanged.
+// with an error envelope of its own. Without a complete answer from the
+// primary, the replica answers 503 primary_unavailable and writes nothing;
+// an answer the primary gave, error envelopes included, reaches the client
+// unchanged.
 import { expect } from 'chai';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -113,10 +114,13 @@ describe('a replica whose primary fails a forwarded request', function () {
     expect(answer.headers.get('x-request-id')).to.equal(requestId);
   }
 
-  it('passes a write through when the primary answers', async () => {
+  it('passes a write and a bodiless answer through when the primary answers', async () => {
     const created = await replica.request('POST', POSTS, { token, body: { title: 'Through', slug: 'through', views: 2 } });
     expect(created.status).to.equal(201);
     expect((await replica.request('GET', `${POSTS}/through`, { token })).body.data.data.views).to.equal(2);
+    // Answers without a body (HEAD here) are not waited on for a first byte that never comes.
+    const head = await replica.request('HEAD', '/admin/api/activity', { token });
+    expect(head.status).to.equal((await primary.request('HEAD', '/admin/api/activity', { token })).status);
   });
 
   it('answers 503 primary_unavailable when the primary resets the connection before answering', async () => {
