@@ -60,6 +60,7 @@ function createApp(config: Config, services: Services, answers: ResponseCache): 
     app.use(
       createReplicaForwarder({
         primaryUrl: config.primaryUrl,
+        timeoutMs: config.primaryTimeoutMs,
         catchUp: (target) => replica.catchUp(target, FORWARDED_WRITE_WAIT_MS),
         onLagging: (path) => services.logger.error('answered a forwarded write before this replica held it', { path }),
       }),

@@ -106,6 +106,8 @@ export interface Config {
   role: NodeRole;
   /** A replica's primary (its base URL, no trailing slash); undefined on a primary. */
   primaryUrl: string | undefined;
+  /** How long a replica waits on a silent primary before a forwarded request is 503 primary_unavailable. */
+  primaryTimeoutMs: number;
   git: GitSettings;
 }
 
@@ -195,6 +197,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     adminAppDir: path.resolve(cwd, env.CMS_ADMIN_APP_DIR ?? path.join(findPackageRoot(import.meta.url), 'dist', 'admin')),
     role,
     primaryUrl,
+    primaryTimeoutMs: parseInteger(env.CMS_PRIMARY_TIMEOUT_MS ?? '60000', 'CMS_PRIMARY_TIMEOUT_MS', 100, 3_600_000),
     git: {
       splitIndex: env.CMS_GIT_SPLIT_INDEX === '1',
       packing: env.CMS_GIT_PACKING !== '0',

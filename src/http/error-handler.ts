@@ -9,6 +9,7 @@ import type { Context, Next } from 'koa';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { ErrorCode } from '../errors/error-codes.ts';
 import { errnoCode } from '../lib/errno.ts';
+import { untilFirstChunk } from '../lib/first-chunk.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { AppState } from './state.ts';
 
@@ -59,31 +60,16 @@ export function createErrorHandler(logger: Logger) {
   };
 }
 
-// Why a streamed body is held here until it has a chunk (or ended): Koa pipes
-// it into the response with stream.pipeline, which on the body's error
-// destroys the response, and only then calls ctx.onerror; a body that fails
-// before its first byte (a file that cannot be read, a primary that drops a
-// forwarded answer) left the client a reset connection with no status at
-// all, so overriding ctx.onerror could not answer either. Waiting here costs
-// no latency: nothing could be sent before the first chunk anyway. Once the
-// first chunk is there, a later failure can only cut the answer off.
-function untilFirstChunk(body: Readable): Promise<void> | undefined {
-  if (body.errored) return Promise.reject(body.errored);
-  if (body.readableLength > 0 || body.readableEnded || body.destroyed) return undefined;
-  return new Promise((resolve, reject) => {
-    // 'readable' also fires at the end of an empty body; 'close' alone when
-    // the body was destroyed without an error (the client left first).
-    const onReadable = () => {
-      body.off('readable', onReadable);
-      resolve();
-    };
-    body.on('readable', onReadable);
-    // Left attached on purpose: an error between here and Koa's pipeline
-    // must not be an unhandled 'error' event; once settled they do nothing.
-    body.once('error', reject);
-    body.once('close', () => resolve());
-  });
-}
+// Why a streamed body is held here until it has a chunk (or ended), with
+// lib/first-chunk.ts: Koa pipes it into the response with stream.pipeline,
+// which on the body's error destroys the response, and only then calls
+// ctx.onerror; a body that fails before its first byte (a file that cannot
+// be read) left the client a reset connection with no status at all, so
+// overriding ctx.onerror could not answer either. Waiting here costs no
+// latency: nothing could be sent before the first chunk anyway. Once the
+// first chunk is there, a later failure can only cut the answer off. (A
+// replica's forwarder waits the same way first, so that a primary dropping
+// its answer is 503 primary_unavailable rather than 500 here.)
 
 // The headers a route set to describe the body that failed; the envelope
 // replaces the body (its Content-Type and Content-Length are set for it, and

@@ -4,18 +4,23 @@
 // there as it came, and the primary's answer is given back once the replica
 // holds the write's commit and state (X-CMS-Head, X-CMS-State), so the
 // client reads its own write from this node. Without an answer from the
-// primary: 503 primary_unavailable. Runs before sessions and tokens are
-// looked at; the primary judges them.
+// primary (connection refused or reset, no answer within the timeout, an
+// answer dropped before its first body byte): 503 primary_unavailable. An
+// answer the primary gave, error envelopes included, is passed on as it is.
+// Runs before sessions and tokens are looked at; the primary judges them.
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Context, Next } from 'koa';
 import { AppError } from '../errors/app-error.ts';
+import { untilFirstChunk } from '../lib/first-chunk.ts';
 import { HEAD_HEADER, STATE_HEADER } from './replication-headers.ts';
 
 /** What the forwarder needs from the replica. */
 export interface ForwardOptions {
   /** The primary's base URL (CMS_PRIMARY_URL). */
   primaryUrl: string;
+  /** How long the primary may stay silent, before or during its answer (CMS_PRIMARY_TIMEOUT_MS). */
+  timeoutMs: number;
   /** Waits until the replica holds this head and state version; resolves whether it got there. */
   catchUp(target: { head?: string; state?: string }): Promise<boolean>;
   /** Told when a forwarded write was answered before the replica held it. */
@@ -23,10 +28,10 @@ export interface ForwardOptions {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-// Reads of what only the primary keeps in its state folder or does itself.
-const PRIMARY_READS = /^\/admin\/api\/(activity|webhooks|backups|update|git|dashboard)(\/|$)/;
+// Reads of what only the primary keeps in its state folder or does itself,
+// and its releases: replicas follow the branch, not tags (docs/releases.md).
+const PRIMARY_READS = /^\/admin\/api\/(activity|webhooks|backups|update|git|dashboard|releases)(\/|$)/;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
-const IDLE_TIMEOUT_MS = 60_000;
 
 /** Whether a request is the primary's to answer. */
 export function isForPrimary(method: string, path: string, service: unknown): boolean {
@@ -40,7 +45,15 @@ export function isForPrimary(method: string, path: string, service: unknown): bo
 export function createReplicaForwarder(options: ForwardOptions) {
   return async function forwardToPrimary(ctx: Context, next: Next): Promise<void> {
     if (!isForPrimary(ctx.method, ctx.path, ctx.query.service)) return next();
-    const answer = await send(options.primaryUrl, ctx);
+    const answer = await send(options, ctx);
+    // Before a write is waited for or anything is answered: an answer the
+    // primary dropped before its first body byte was not given (the error
+    // handler would otherwise make it a 500 of this node's own).
+    try {
+      await untilFirstChunk(answer);
+    } catch (error) {
+      throw new AppError('primary_unavailable', 'The primary server stopped answering before its answer arrived; a write may have been made there, so read before trying again.', { cause: error });
+    }
     if (!SAFE_METHODS.has(ctx.method) && (answer.statusCode ?? 500) < 500) {
       const held = await options.catchUp({ head: single(answer.headers[HEAD_HEADER.toLowerCase()]), state: single(answer.headers[STATE_HEADER.toLowerCase()]) });
       if (!held) options.onLagging?.(ctx.path);
@@ -54,13 +67,13 @@ export function createReplicaForwarder(options: ForwardOptions) {
 }
 
 // Streams the request to the primary; resolves with its answer (headers read, body not yet).
-function send(primaryUrl: string, ctx: Context): Promise<IncomingMessage> {
-  const target = new URL(primaryUrl + ctx.originalUrl);
+function send(options: ForwardOptions, ctx: Context): Promise<IncomingMessage> {
+  const target = new URL(options.primaryUrl + ctx.originalUrl);
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(target, { method: ctx.method, headers: forwardedHeaders(ctx) });
     const fail = (error: unknown) => reject(new AppError('primary_unavailable', 'The primary server cannot be reached; writes are possible again once it answers.', { cause: error }));
-    request.setTimeout(IDLE_TIMEOUT_MS, () => request.destroy(new Error('The primary did not answer in time.')));
+    request.setTimeout(options.timeoutMs, () => request.destroy(new Error('The primary did not answer in time.')));
     request.once('error', fail);
     request.once('response', resolve);
     ctx.req.once('aborted', () => request.destroy());

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildAdminServer, cookieHeaderOf, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, cookieHeaderOf, FULL_ACCESS, issueToken, WILDCARD_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { cloneFrom, commitIn, mustGit, removeFolders, repoUrl } from '../helpers/git-client.ts';
 import { contentRepoOf, headOid, statusPorcelain } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -150,6 +150,17 @@ describe('a primary with two read replicas', function () {
     expect(seen.status).to.equal(200);
   });
 
+  it('lists on a replica the releases made through it, which only the primary holds', async () => {
+    const session = { cookie: admin.cookie, 'x-csrf-token': admin.csrf };
+    const created = await near.request('POST', '/admin/api/releases', { body: { name: 'through-near' }, headers: session });
+    expect(created.status).to.equal(201);
+    for (const url of [near.baseUrl, far.url]) {
+      const listed = await call(url, 'GET', '/admin/api/releases', { headers: { cookie: admin.cookie } });
+      expect(listed.status).to.equal(200);
+      expect(listed.body.data.map((release: { name: string }) => release.name)).to.include('through-near');
+    }
+  });
+
   it('catches up after being killed with SIGKILL and restarted', async () => {
     await far.kill('SIGKILL');
     for (const title of ['While down one', 'While down two']) {
@@ -174,6 +185,40 @@ describe('a primary with two read replicas', function () {
     const health = await pollUntil(() => call(far.url, 'GET', '/api/v1/health'), (answer) => answer.body.data.git.primary.reachable === false);
     expect(health.status).to.equal(200);
     expect(health.body.data.git.primary.reachable).to.equal(false);
+  });
+});
+
+describe("a replica and its primary's releases", function () {
+  this.timeout(60_000);
+  let primary: TestServer;
+  let admin: AdminSession;
+  let replica: TestServer;
+  const RELEASE_READ = `${POSTS}?ref=v1`;
+
+  before(async () => {
+    const built = await buildAdminServer({ token: FULL_ACCESS });
+    ({ server: primary, admin } = built);
+    const token = built.token;
+    expect((await primary.request('POST', '/api/v1/workspaces/default/content-types', { token, body: { name: 'posts' } })).status).to.equal(201);
+    expect((await primary.request('POST', POSTS, { token, body: { title: 'Released', status: 'published' } })).status).to.equal(201);
+    const replicaToken = await issueToken(primary, admin, [{ effect: 'allow', actions: ['git.pull', 'replication.read'], resources: ['*'] }], 'replica');
+    // A release moves no branch; a replica's timed sync (the fallback) is what brings it, made short here.
+    replica = await startTestServer({ env: { CMS_ROLE: 'replica', CMS_PRIMARY_URL: primary.baseUrl, CMS_GIT_UPSTREAM_TOKEN: replicaToken, CMS_GIT_SYNC_INTERVAL_MS: '200' } });
+  });
+  after(async () => {
+    await replica?.close();
+    await primary?.close();
+  });
+
+  it('answers ?ref=<release> like the primary once the release is made there, and 404 once it is deleted', async () => {
+    expect((await replica.request('GET', RELEASE_READ)).status).to.equal(404);
+    expect((await adminRequest(primary, admin, 'POST', '/releases', { name: 'v1' })).status).to.equal(201);
+    const atRelease = await pollUntil(() => replica.request('GET', RELEASE_READ), (answer) => answer.status === 200);
+    expect(atRelease.body.data.map((entry: { slug: string }) => entry.slug)).to.deep.equal(['released']);
+    expect(atRelease.body).to.deep.equal((await primary.request('GET', RELEASE_READ)).body);
+    expect((await adminRequest(primary, admin, 'DELETE', '/releases/v1')).status).to.equal(200);
+    const gone = await pollUntil(() => replica.request('GET', RELEASE_READ), (answer) => answer.status === 404);
+    expect(gone.body.error.code).to.equal('not_found');
   });
 });
 
@@ -205,9 +250,11 @@ describe('the replication endpoint of a primary', () => {
 
   it('hands the replicated state only to a token whose grant names replication.read', async () => {
     expect((await primary.request('GET', '/replication/v1/state')).status).to.equal(401);
-    const everything = await primary.request('GET', '/replication/v1/state', { token });
+    const wildcard = await issueToken(primary, admin, WILDCARD_ACCESS, 'wildcard');
+    const everything = await primary.request('GET', '/replication/v1/state', { token: wildcard });
     expect(everything.status).to.equal(403);
     expect(everything.body.error.code).to.equal('forbidden');
+    expect((await primary.request('GET', '/replication/v1/state', { token })).status).to.equal(200);
     const replicaToken = await issueToken(primary, admin, [{ effect: 'allow', actions: ['replication.read', 'git.pull'], resources: ['*'] }], 'replica');
     const state = await primary.request('GET', '/replication/v1/state', { token: replicaToken });
     expect(state.status).to.equal(200);

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
     [{ CMS_LOG_LEVEL: 'debug' }, 'CMS_LOG_LEVEL'],
     [{ CMS_DEFAULT_WORKSPACE: 'Main' }, 'CMS_DEFAULT_WORKSPACE'],
     [{ PORT: '70000' }, 'PORT'],
+    [{ CMS_PRIMARY_TIMEOUT_MS: '5' }, 'CMS_PRIMARY_TIMEOUT_MS'],
   ] as const) {
     it(`refuses a malformed ${setting} with a ConfigError naming it`, () => {
       expect(() => load(env)).to.throw(ConfigError, setting);

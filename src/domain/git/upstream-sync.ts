@@ -7,7 +7,8 @@
 // `cms/conflict-<time>`, adopts the upstream and is reported (activity,
 // webhook `git.conflict`, status). Local commits are pushed in the
 // background, with growing waits after failures. Nothing is ever lost: every
-// commit stays on a branch.
+// commit stays on a branch. A replica (`follow` mode) also mirrors its
+// primary's tags, the releases, at every fetch.
 import type { Logger } from '../../lib/logger.ts';
 import { trackingRef, type GitPeer, type GitRemote, type PushOutcome } from '../../storage/git-cli/git-peer.ts';
 import type { ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
@@ -158,7 +159,11 @@ export class UpstreamSync {
     try {
       // A primary that announced its head saves the round trip that asks for it.
       const head = announced ?? (await remote.headOf(branch));
-      if (head !== undefined && head !== (await peer.branches.resolve(trackingRef(branch)))) await remote.fetch(peer.gitdir, branch);
+      // A replica mirrors its primary's tags (releases), which move without
+      // the branch, so its timed syncs fetch even when the branch stands still.
+      const isFollowing = this.deps.mode === 'follow';
+      const isBranchNew = head !== undefined && head !== (await peer.branches.resolve(trackingRef(branch)));
+      if (isBranchNew || (isFollowing && head !== undefined && announced === undefined)) await remote.fetch(peer.gitdir, branch, { mirrorTags: isFollowing });
       this.lastFetch = this.report(null);
       const fetched = await peer.branches.resolve(trackingRef(branch));
       if (fetched !== undefined) await this.deps.writer.transaction((tx) => this.takeIn(tx, fetched));

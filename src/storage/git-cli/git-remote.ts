@@ -46,9 +46,16 @@ export class GitRemote {
     return line?.slice(0, 40);
   }
 
-  /** Fetches the upstream's `branch` into the tracking ref of `gitdir`. */
-  async fetch(gitdir: string, branch: string): Promise<void> {
-    await this.git(['--git-dir', gitdir, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-auto-maintenance', this.location.url, `+refs/heads/${branch}:${trackingRef(branch)}`]);
+  /**
+   * Fetches the upstream's `branch` into the tracking ref of `gitdir`. With
+   * `mirrorTags` (a replica), also makes `gitdir`'s tags the upstream's:
+   * new and moved ones taken, those gone there deleted.
+   */
+  async fetch(gitdir: string, branch: string, options: { mirrorTags?: boolean } = {}): Promise<void> {
+    const branchSpec = `+refs/heads/${branch}:${trackingRef(branch)}`;
+    // --prune applies to the refspecs given, so only to the tags and this one tracking ref.
+    const specs = options.mirrorTags ? ['--prune', this.location.url, branchSpec, '+refs/tags/*:refs/tags/*'] : [this.location.url, branchSpec];
+    await this.git(['--git-dir', gitdir, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-auto-maintenance', ...specs]);
   }
 
   /** Pushes commit `oid` of `gitdir` to the upstream's `branch`; `rejected` when the upstream has commits it lacks. */
