@@ -40,12 +40,21 @@ export async function git(repo: string, args: string[]): Promise<string> {
   return stdout;
 }
 
-/** Waits (up to 2 s) until the server holds no index.lock for a pending index write. */
-export async function serverIndexSettled(repo: string): Promise<void> {
+/**
+ * Waits until the server holds no index.lock for a pending index write
+ * (storage/index-write-behind.ts writes it within half a second of a burst).
+ * A lock still held after `timeoutMs` is a failure, not a settled repo: the
+ * caller would otherwise read a stale index or have git refuse on the lock,
+ * and a test about a settled repo could pass without the server settling it.
+ * The deadline guards against a hang on a loaded machine; keep it generous.
+ */
+export async function serverIndexSettled(repo: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const lock = path.join(repo, '.git', 'index.lock');
-  for (const deadline = Date.now() + 2000; Date.now() < deadline; await sleep(5)) {
+  for (const deadline = Date.now() + timeoutMs; ; await sleep(5)) {
     const owner = await readFile(lock, 'utf8').catch(() => '');
     if (!owner.startsWith('git-cms pid=')) return;
+    if (Date.now() >= deadline) throw new Error(`serverIndexSettled gave up after ${timeoutMs} ms: the server still holds ${lock} (${owner.split('\n')[0]})`);
   }
 }
 
