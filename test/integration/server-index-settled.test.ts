@@ -1,8 +1,10 @@
 // The test helper that waits for the server's pending index write
 // (helpers/git.ts serverIndexSettled): it returns once the server lets go of
-// index.lock, ignores a lock git or a test made, and fails, rather than
-// returning quietly, when the server's lock outlives its deadline.
+// index.lock, ignores a lock git, a test or a killed server left, and fails,
+// rather than returning quietly, when a running server's lock outlives its
+// deadline.
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -42,6 +44,13 @@ describe('serverIndexSettled (test helper)', () => {
 
   it('does not wait for a lock that git or a test made', async () => {
     await writeFile(lockFile, '');
+    await serverIndexSettled(repo.dir, { timeoutMs: 100 });
+    expect(existsSync(lockFile)).to.equal(true);
+  });
+
+  it('does not wait for the lock of a killed server, which only its next start settles', async () => {
+    const { pid } = spawnSync(process.execPath, ['-e', '']);
+    await writeFile(lockFile, `git-cms pid=${pid} start=1 host=${os.hostname().replace(/\s+/g, '_')}\n`);
     await serverIndexSettled(repo.dir, { timeoutMs: 100 });
     expect(existsSync(lockFile)).to.equal(true);
   });
