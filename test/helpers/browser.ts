@@ -91,8 +91,10 @@ export interface AdminBrowser {
   admin: AdminSession;
   /** Calls the admin API (`url` below /admin/api) as the first administrator, past the browser: to arrange or check what a test's screens show. */
   api(method: string, url: string, body?: unknown): Promise<TestResponse>;
-  /** Signs the first administrator in on `page` through the sign-in screen (signIn() below). */
-  signIn(): Promise<void>;
+  /** Signs the first administrator in on `page` through the sign-in screen (signIn() below), then opens `path` if given. */
+  signIn(path?: string): Promise<void>;
+  /** Opens `path` of the server (`/admin/…`) in `page`. */
+  open(path: string): Promise<void>;
 }
 
 /**
@@ -103,7 +105,13 @@ export interface AdminBrowser {
 export function withAdminBrowser(options: TestServerOptions = {}): AdminBrowser {
   const current = {
     api: (method: string, url: string, body?: unknown) => adminRequest(current.run.server, current.admin, method, url, body),
-    signIn: () => signIn(current.page, current.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD),
+    signIn: async (path?: string) => {
+      await signIn(current.page, current.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+      if (path !== undefined) await current.open(path);
+    },
+    open: async (path: string) => {
+      await current.page.goto(`${current.run.server.baseUrl}${path}`);
+    },
   } as AdminBrowser;
   beforeEach(async () => {
     current.run = await startBrowserRun(options);

@@ -12,13 +12,12 @@ describeInBrowser('activity log when nothing shows (Chromium)', function (this: 
 
   beforeEach(() => ui.signIn());
 
-  const open = (path: string) => ui.page.goto(`${ui.run.server.baseUrl}${path}`);
 
   it('says no activity is recorded yet, and what will show up', async () => {
     // Setup and the sign-in are records of their own: empty the log by hand, as after clearing it on the server.
     await writeFile(path.join(ui.run.server.dataDir, 'state', 'activity.jsonl'), '');
     expect((await ui.api('GET', '/activity')).body.meta.total).to.equal(0);
-    await open('/admin/activity');
+    await ui.open('/admin/activity');
     const empty = ui.page.getByRole('region', { name: 'No activity yet' });
     await empty.waitFor();
     expect(await empty.innerText()).to.match(/show up here/);
@@ -28,7 +27,7 @@ describeInBrowser('activity log when nothing shows (Chromium)', function (this: 
 
   it('says nothing matches the filters and clears them', async () => {
     expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
-    await open('/admin/activity?type=schema&until=2000-01-01');
+    await ui.open('/admin/activity?type=schema&until=2000-01-01');
     const empty = ui.page.getByRole('region', { name: 'No activity matches these filters' });
     await empty.waitFor();
     expect(await ui.page.getByText('0 records').count()).to.equal(0);

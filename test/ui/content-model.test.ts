@@ -12,10 +12,6 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
   this.timeout(120_000);
   const ui = withAdminBrowser({ env: { CMS_EVENTS_HEARTBEAT_MS: '200' } });
 
-  const openAdmin = async (path: string) => {
-    await ui.signIn();
-    await ui.page.goto(`${ui.run.server.baseUrl}${path}`);
-  };
   const createPost = async (title: string, body = ''): Promise<string> => {
     const created = await ui.api('POST', '/content/posts', { title, body });
     expect(created.status, created.text).to.equal(201);
@@ -28,7 +24,7 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
   };
 
   it('builds a type with five kinds of field, reorders them, and creates an entry of it', async () => {
-    await openAdmin('/admin/types');
+    await ui.signIn('/admin/types');
     await ui.page.getByRole('heading', { name: 'No content types yet' }).waitFor();
     await ui.page.getByRole('link', { name: 'Create the first content type' }).click();
     await ui.page.getByRole('heading', { name: 'New content type' }).waitFor();
@@ -74,7 +70,7 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
     expect(entries).to.have.length(1);
     expect(entries[0].data).to.include({ subtitle: 'Built in the browser', rating: 4, category: 'tech' });
 
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/types`);
+    await ui.open('/admin/types');
     await ui.page.getByRole('link', { name: 'Articles' }).first().waitFor();
     await screenshots(ui.page, 'types');
   });
@@ -82,7 +78,7 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
   it('deletes a type after saying how many entries go with it', async () => {
     expect((await ui.api('POST', '/content-types', POSTS)).status).to.equal(201);
     for (const title of ['One', 'Two', 'Three']) await createPost(title);
-    await openAdmin('/admin/types/posts');
+    await ui.signIn('/admin/types/posts');
     await ui.page.getByRole('button', { name: 'Delete this content type' }).click();
     await ui.page.getByRole('button', { name: 'Delete Posts and 3 entries' }).click();
     await ui.page.getByRole('heading', { name: 'No content types yet' }).waitFor();
@@ -95,7 +91,7 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
     expect((await ui.api('PATCH', `/content/posts/${id}`, { title: 'Second title' })).status).to.equal(200);
     expect((await ui.api('PATCH', `/content/posts/${id}`, { body: 'Line one\nLine 2, rewritten\nLine three' })).status).to.equal(200);
 
-    await openAdmin(`/admin/content/posts/${id}`);
+    await ui.signIn(`/admin/content/posts/${id}`);
     await ui.page.getByRole('link', { name: 'Versions' }).click();
     await ui.page.getByRole('heading', { name: 'Versions of “Second title”' }).waitFor();
     const versions = ui.page.locator('.revision-list__item');
@@ -124,7 +120,7 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
     const ids = [await createPost('Keep me'), await createPost('Forget me'), await createPost('Empty me')];
     for (const id of ids) expect((await ui.api('DELETE', `/content/posts/${id}`)).status).to.equal(200);
 
-    await openAdmin('/admin');
+    await ui.signIn('/admin');
     await ui.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Trash' }).click();
     await ui.page.getByRole('cell', { name: 'Keep me keep-me' }).waitFor();
     await screenshots(ui.page, 'trash');

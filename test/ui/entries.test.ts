@@ -30,15 +30,11 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);
   const ui = withAdminBrowser({ env: { CMS_EVENTS_HEARTBEAT_MS: '200', CMS_WATCH_INTERVAL_MS: '200' } });
 
-  const openAdmin = async (path: string) => {
-    await ui.signIn();
-    await ui.page.goto(`${ui.run.server.baseUrl}${path}`);
-  };
   const stored = async (id: string, locale?: string) => (await ui.api('GET', `/content/posts/${id}${locale ? `?locale=${locale}` : ''}`)).body.data;
 
   it('creates and publishes an entry with many kinds of fields', async () => {
     expect((await ui.api('POST', '/content-types', POSTS)).status).to.equal(201);
-    await openAdmin('/admin/content/posts');
+    await ui.signIn('/admin/content/posts');
     await ui.page.getByRole('heading', { name: 'No entries yet' }).waitFor();
     await ui.page.getByRole('link', { name: 'Create the first entry' }).click();
     await ui.page.getByRole('heading', { name: 'New entry' }).waitFor();
@@ -78,7 +74,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   it('edits an entry in a second language and deletes that translation', async () => {
     await ui.api('POST', '/content-types', POSTS);
     const created = (await ui.api('POST', '/content/posts', { title: 'About us', summary: 'Who we are', rating: 2 })).body.data;
-    await openAdmin(`/admin/content/posts/${created.id}`);
+    await ui.signIn(`/admin/content/posts/${created.id}`);
     await ui.page.getByRole('heading', { name: 'About us' }).waitFor();
     await ui.page.getByLabel('Language').selectOption('de');
     await ui.page.getByText('Not translated yet').waitFor();
@@ -102,7 +98,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   it('shows both versions when someone else saved first, and saves the choice made per field', async () => {
     await ui.api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary' }, rating: { type: 'number', label: 'Rating' } } });
     const created = (await ui.api('POST', '/content/posts', { title: 'Draft title', summary: 'old summary', rating: 1 })).body.data;
-    await openAdmin(`/admin/content/posts/${created.id}`);
+    await ui.signIn(`/admin/content/posts/${created.id}`);
     await ui.page.getByRole('heading', { name: 'Draft title' }).waitFor();
     await ui.page.getByLabel('Title').fill('My title');
     await ui.page.getByLabel('Summary').fill('my summary');
@@ -129,7 +125,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
 
   it('says what is wrong next to each field when the server refuses a save', async () => {
     await ui.api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary', required: true } } });
-    await openAdmin('/admin/content/posts/new');
+    await ui.signIn('/admin/content/posts/new');
     await ui.page.getByRole('button', { name: 'Create' }).click();
     await ui.page.getByLabel('Title').and(ui.page.locator('[aria-invalid="true"]')).waitFor();
     await ui.page.getByLabel('Summary').and(ui.page.locator('[aria-invalid="true"]')).waitFor();
@@ -139,14 +135,14 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
 
   it('opens a single ui.page straight in the editor', async () => {
     await ui.api('POST', '/content-types', { name: 'about', label: 'About', singleton: true, fields: { body: { type: 'textarea', label: 'Body' } } });
-    await openAdmin('/admin');
+    await ui.signIn('/admin');
     await ui.page.getByRole('region', { name: 'Single pages' }).getByRole('link', { name: 'About' }).click();
     await ui.page.getByRole('heading', { name: 'About' }).waitFor();
     await ui.page.getByLabel('Title').fill('About this site');
     await ui.page.getByRole('button', { name: 'Create' }).click();
     await ui.page.getByText('Unsaved changes').waitFor({ state: 'hidden' });
     expect((await ui.api('GET', '/content/about')).body.data).to.include({ id: 'about', slug: 'about', title: 'About this site' });
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/about`);
+    await ui.open('/admin/content/about');
     await ui.page.waitForURL(/\/admin\/content\/about\/about$/);
     expect(await ui.page.getByLabel('Title').inputValue()).to.equal('About this site');
   });
@@ -162,7 +158,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
     await externalCommit(contentRepoOf(ui.run.server.dataDir), { write: files }, 'Add 120 posts');
     await pollUntil(async () => (await ui.api('GET', '/content/posts?limit=1')).body.meta.total, (total) => total === 120);
 
-    await openAdmin('/admin/content/posts');
+    await ui.signIn('/admin/content/posts');
     await ui.page.getByText('120 entries').waitFor();
     expect(await ui.page.getByRole('row').count()).to.equal(51);
     await ui.page.getByRole('button', { name: 'Next page' }).click();
@@ -205,7 +201,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   it('shows an entry committed with git in the open list without a reload', async () => {
     await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} });
     await ui.api('POST', '/content/posts', { title: 'From the editor' });
-    await openAdmin('/admin/content/posts');
+    await ui.signIn('/admin/content/posts');
     await ui.page.getByRole('link', { name: 'From the editor' }).waitFor();
     await externalCommit(contentRepoOf(ui.run.server.dataDir), { write: { 'default/entries/posts/from-git.md': '---\ntitle: From git\nstatus: draft\n---\n' } }, 'Add a post by hand');
     await ui.page.getByRole('link', { name: 'From git' }).waitFor();
@@ -227,7 +223,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
         starts: { type: 'datetime', label: 'Starts' },
       },
     });
-    await openAdmin('/admin/content/articles/new');
+    await ui.signIn('/admin/content/articles/new');
     await ui.page.getByLabel('Title').fill('Über Maschinen');
     await pollUntil(() => ui.page.getByLabel('Handle').inputValue(), (handle) => handle === 'ueber-maschinen');
     await ui.page.getByRole('textbox', { name: 'Text' }).click();
@@ -261,7 +257,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   it('reloads the open entry when someone else saves it and nothing is being edited', async () => {
     await ui.api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary' } } });
     const created = (await ui.api('POST', '/content/posts', { title: 'Live one', summary: 'before' })).body.data;
-    await openAdmin(`/admin/content/posts/${created.id}`);
+    await ui.signIn(`/admin/content/posts/${created.id}`);
     await ui.page.getByRole('heading', { name: 'Live one' }).waitFor();
     await ui.api('PATCH', `/content/posts/${created.id}`, { summary: 'after' });
     await pollUntil(() => ui.page.getByLabel('Summary').inputValue(), (value) => value === 'after');

@@ -32,8 +32,7 @@ describeInBrowser('media library (Chromium)', function (this: Mocha.Suite) {
     const small = await makePng(40, 30);
     const noise = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
     expect(noise.length).to.be.greaterThan(UPLOAD_LIMIT);
-    await ui.signIn();
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/media`);
+    await ui.signIn('/admin/media');
     await ui.page.getByRole('heading', { name: 'No files yet' }).waitFor();
 
     await dropFiles(ui.page, [
@@ -78,8 +77,7 @@ describeInBrowser('media library (Chromium)', function (this: Mocha.Suite) {
 
   it('picks an image for an entry\'s media field, uploading it from the picker', async () => {
     expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: { cover: { type: 'media', label: 'Cover' } } })).status).to.equal(201);
-    await ui.signIn();
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/posts/new`);
+    await ui.signIn('/admin/content/posts/new');
     await ui.page.getByLabel('Title (required)').fill('With a cover');
     await ui.page.getByRole('button', { name: 'Choose a file' }).click();
     const picker = ui.page.getByRole('dialog', { name: 'Choose a file for Cover' });

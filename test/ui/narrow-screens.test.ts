@@ -18,7 +18,7 @@ describeInBrowser('administration tables at 360 px (Chromium)', function (this: 
 
   const openOnPhone = async (path: string) => {
     await ui.page.setViewportSize(PHONE);
-    await ui.page.goto(`${ui.run.server.baseUrl}${path}`);
+    await ui.open(path);
   };
 
   it('shows every webhook action on screen without sideways scrolling', async () => {

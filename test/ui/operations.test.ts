@@ -20,12 +20,11 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
     await ui.signIn();
   });
 
-  const open = (path: string) => ui.page.goto(`${ui.run.server.baseUrl}${path}`);
 
   it('creates a webhook (batched: one event per commit), sends it a test delivery and shows the delivery in the log', async () => {
     const receiver: LocalHttpServer = await startLocalHttp();
     try {
-      await open('/admin/webhooks');
+      await ui.open('/admin/webhooks');
       await ui.page.getByRole('heading', { name: 'No webhooks yet' }).waitFor();
       await ui.page.getByRole('button', { name: 'New webhook' }).first().click();
       const dialog = ui.page.getByRole('dialog', { name: 'New webhook' });
@@ -65,7 +64,7 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
   it('makes a backup and restores an entry deleted since', async () => {
     const created = await ui.api('POST', '/content/posts', { title: 'Precious', status: 'published' });
     expect(created.status).to.equal(201);
-    await open('/admin/backups');
+    await ui.open('/admin/backups');
     await ui.page.getByRole('button', { name: 'Make the backup' }).click();
     await ui.page.getByText('Backup made.').waitFor();
     const backups = (await ui.api('GET', '/backups')).body.data;
@@ -85,7 +84,7 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
   });
 
   it('creates, renames, archives and brings back a workspace', async () => {
-    await open('/admin/workspaces');
+    await ui.open('/admin/workspaces');
     await ui.page.getByLabel('Name (required)').fill('Company blog');
     expect(await ui.page.getByLabel('Slug (required)').inputValue()).to.equal('company-blog');
     await ui.page.getByRole('button', { name: 'Create the workspace' }).click();
@@ -108,13 +107,13 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
     expect((await ui.api('POST', '/content/posts', { title: 'Coming soon', status: 'scheduled', published_at: soon })).status).to.equal(201);
     await externalCommit(contentRepoOf(ui.run.server.dataDir), { write: { 'default/entries/posts/broken.md': '---\ntitle: [unclosed\n---\n' } }, 'Add a broken file');
     await pollUntil(() => ui.api('GET', '/activity?type=content.file_skipped'), (response) => response.body.meta.total > 0);
-    await open('/admin');
+    await ui.open('/admin');
     const skipped = ui.page.getByRole('region', { name: 'Files from git that were skipped' });
     await skipped.getByText('default/entries/posts/broken.md').waitFor();
     await ui.page.getByRole('region', { name: 'Scheduled' }).getByRole('link', { name: 'Coming soon' }).waitFor();
     await screenshots(ui.page, 'dashboard');
 
-    await open('/admin/activity');
+    await ui.open('/admin/activity');
     await ui.page.getByLabel('What').selectOption('schema');
     await ui.page.waitForURL(/type=schema/);
     await ui.page.getByText('1 record', { exact: true }).waitFor();
@@ -127,7 +126,7 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
   });
 
   it('uploads and removes a profile picture', async () => {
-    await open('/admin/profile');
+    await ui.open('/admin/profile');
     await ui.page.getByLabel('Upload a picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await makePng(64, 64) });
     await ui.page.getByRole('button', { name: 'Remove the picture' }).waitFor();
     expect((await ui.api('GET', '/me')).body.data.avatar_url).to.be.a('string');

@@ -17,8 +17,7 @@ describeInBrowser('users, roles and tokens (Chromium)', function (this: Mocha.Su
   });
 
   it('builds a role in the grants editor, gives it to a new user, who then sees only what it allows', async () => {
-    await ui.signIn();
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/roles`);
+    await ui.signIn('/admin/roles');
     await ui.page.getByRole('link', { name: 'New role' }).click();
     await ui.page.getByLabel('Name (required)').fill('Post readers');
     await ui.page.getByRole('button', { name: 'Add a grant' }).click();
@@ -40,7 +39,7 @@ describeInBrowser('users, roles and tokens (Chromium)', function (this: Mocha.Su
       { effect: 'allow', actions: ['schema.read'], resources: ['*'] },
     ]);
 
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/users`);
+    await ui.open('/admin/users');
     await ui.page.getByRole('button', { name: 'New user' }).click();
     const dialog = ui.page.getByRole('dialog', { name: 'New user' });
     await dialog.getByLabel('Username (required)').fill('reader');
@@ -64,8 +63,7 @@ describeInBrowser('users, roles and tokens (Chromium)', function (this: Mocha.Su
   });
 
   it('creates a token whose plain value is shown once and works on the public API, then revokes it', async () => {
-    await ui.signIn();
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/tokens`);
+    await ui.signIn('/admin/tokens');
     await ui.page.getByRole('heading', { name: 'No API tokens yet' }).waitFor();
     await ui.page.getByRole('button', { name: 'New token' }).first().click();
     const dialog = ui.page.getByRole('dialog', { name: 'New API token' });

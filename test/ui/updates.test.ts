@@ -33,8 +33,7 @@ describeInBrowser('updates screen (Chromium)', function (this: Mocha.Suite) {
   });
 
   it('checks for, downloads and installs an update, then asks for a restart', async () => {
-    await ui.signIn();
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/updates`);
+    await ui.signIn('/admin/updates');
     await ui.page.getByRole('button', { name: 'Check for updates' }).click();
     await ui.page.getByRole('heading', { name: 'What is new in 99.0.0' }).waitFor();
     await ui.page.getByText('Faster and friendlier.').waitFor();

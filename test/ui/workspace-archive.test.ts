@@ -14,8 +14,7 @@ describeInBrowser('archiving workspaces (Chromium)', function (this: Mocha.Suite
     // `default` exists on every install; `main` is the configured default.
     expect((await ui.api('POST', '/workspaces', { slug: 'default', label: 'Default' })).status).to.be.oneOf([201, 409]);
     expect((await ui.api('POST', '/workspaces', { slug: 'shop', label: 'Shop' })).status).to.equal(201);
-    await ui.signIn();
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/workspaces`);
+    await ui.signIn('/admin/workspaces');
 
     for (const label of ['Default', (await ui.api('GET', '/workspaces')).body.data.find((workspace: { slug: string }) => workspace.slug === 'main').label]) {
       const archive = ui.page.getByRole('button', { name: `Archive ${label}`, exact: true });
