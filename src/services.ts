@@ -165,7 +165,14 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const content = new ContentIndex(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', { ...problem }))), await CommitDates.load(state));
   // Commits from outside (and restores) are re-read into the read models built below; that happens only once the watch has started.
   const writer = new ContentWriter(repo, events, (changes, committedAt) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary], problems }, changes, committedAt));
-  writer.onWrite((paths) => problems.forgetWritten(paths));
+  writer.onWrite(async (paths) => {
+    problems.forgetWritten(paths);
+    try {
+      await content.judgeWorkspaceFilesAgain(paths);
+    } catch (error) {
+      logger.error('could not judge workspace.yaml again after a write', { error });
+    }
+  });
   const workspaces = await WorkspaceService.load(repo, writer, [config.defaultWorkspace]);
   // A replica never commits: its content is its primary's.
   if (config.role === 'primary') await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);

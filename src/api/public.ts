@@ -79,11 +79,18 @@ export function createPublicRouter(services: PublicApiServices, config: Config, 
     createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true, cache, refs: services.refs }),
     createChangesRouter(services.changes),
     createMediaRouter(services.media, { admin: false, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
-    createProblemsRouter(services.problems),
   ]) {
     scoped.use(router.routes());
   }
   api.use(scoped.routes());
+  // GET /problems also answers for an archived workspace, to whoever may read its problems.
+  const problemsScope = new Router<AppState>({ prefix: '/workspaces/:ws' });
+  problemsScope.param('ws', (ws, ctx, next) => {
+    services.workspaces.getForProblems(ctx.state.principal, ws);
+    return next();
+  });
+  problemsScope.use(createProblemsRouter(services.problems).routes());
+  api.use(problemsScope.routes());
   addOpenApiRoutes(api, alsoDocumented, services);
   return api;
 }

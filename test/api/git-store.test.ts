@@ -89,7 +89,7 @@ describe('git store (content repo seen with the git CLI)', () => {
       const author = gitAuthorOf({ kind: 'token', id: tokenId, name: 'full access', grants: [] });
       expect(commit.authorName).to.equal(author.name);
       expect(commit.authorEmail).to.equal(author.email);
-      expect(commit.subject).to.equal('Create posts/hello-world');
+      expect(commit.subject, 'a create that publishes says so').to.equal('Create and publish posts/hello-world');
       expectTrailers(commit.trailers, { Workspace: 'default', Type: 'posts', Entry: id, Actor: `token:${tokenId}` });
       expect(await changedFiles(repo)).to.deep.equal([{ status: 'A', path: entryPath('posts', 'hello-world') }]);
       expect(await statusPorcelain(repo)).to.equal('');
@@ -141,13 +141,14 @@ describe('git store (content repo seen with the git CLI)', () => {
       const id: string = created.body.data.id;
       expect((await readEntry('posts', 'edited-twice')).attributes.draft).to.equal(true);
 
-      for (const [method, body] of [['PUT', { summary: 'first' }], ['PATCH', { status: 'published', rating: 2 }]] as const) {
+      // The subject says when a save published the entry (docs/architecture.md "Commit subjects").
+      for (const [method, body, subject] of [['PUT', { summary: 'first' }, 'Update'], ['PATCH', { status: 'published', rating: 2 }, 'Publish']] as const) {
         const before = await commitCount(repo);
         const response = await server.request(method, `${ROOT}/content/posts/${id}`, { body, token });
         expect(response.status, response.text).to.equal(200);
         expect(await commitCount(repo)).to.equal(before + 1);
         const commit = await commitInfo(repo);
-        expect(commit.subject).to.equal('Update posts/edited-twice');
+        expect(commit.subject).to.equal(`${subject} posts/edited-twice`);
         expectTrailers(commit.trailers, { Workspace: 'default', Type: 'posts', Entry: id, Actor: `token:${tokenId}` });
         expect(await changedFiles(repo)).to.deep.equal([{ status: 'M', path: entryPath('posts', 'edited-twice') }]);
         expect(await statusPorcelain(repo)).to.equal('');

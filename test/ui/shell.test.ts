@@ -1,7 +1,8 @@
 // The admin app's shell in Chromium against the real server: first-run
 // setup, sign-in and sign-out, a session that ends with an edit in progress
 // (kept and offered back), the workspace switcher, reordering types by drag
-// and by keyboard, and what a limited role sees.
+// and by keyboard (the handles' instructions given to assistive technology),
+// and what a limited role sees.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, setupAdmin, type AdminSession } from '../helpers/auth.ts';
@@ -139,6 +140,26 @@ describeInBrowser('admin app shell (Chromium)', () => {
     await screenshots(page, 'shell-reordered');
   });
 
+  it('gives each reorder handle its instructions as an accessible description, out of sight', async () => {
+    const admin = await setupAdmin(run.server);
+    for (const name of ['alpha', 'beta']) await createType(admin, name);
+    await createType(admin, 'about', { singleton: true });
+    await signIn(page, run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+    const instructions = 'Drag, or use the up and down arrow keys, to change the order.';
+    for (const name of ['alpha', 'beta', 'about']) {
+      const handle = page.locator(`[data-name="${name}"] .type-nav__handle`);
+      await handle.waitFor();
+      // Chromium's own accessibility tree: what a screen reader is given.
+      expect(await accessibleDescription(page, `[data-name="${name}"] .type-nav__handle`), name).to.equal(instructions);
+      const describedBy = await handle.getAttribute('aria-describedby');
+      expect(describedBy, `${name}: described by text in the page, not by a tooltip only`).to.be.a('string');
+      const text = page.locator(`[id="${describedBy}"]`);
+      expect(await text.textContent()).to.equal(instructions);
+      const box = await text.boundingBox();
+      expect(box!.width * box!.height, 'the text takes no room in the sidebar').to.be.at.most(1);
+    }
+  });
+
   it('reorders types by dragging', async () => {
     const admin = await setupAdmin(run.server);
     for (const name of ['alpha', 'beta', 'gamma']) await createType(admin, name);
@@ -198,4 +219,17 @@ async function pollOrder(read: () => Promise<string[]>, expected: string[]): Pro
     order = await read();
   }
   expect(order).to.deep.equal(expected);
+}
+
+/** The accessible description Chromium computes for the first element matching `selector`. */
+async function accessibleDescription(page: Page, selector: string): Promise<string | undefined> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    return nodes[0]?.description?.value as string | undefined;
+  } finally {
+    await cdp.detach();
+  }
 }

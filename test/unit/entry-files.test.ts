@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { EntryFileError, entryFromFiles, entryToFiles, isoDate, ownTranslationValues, withoutClearedValues, withoutEmptyValues } from '../../src/domain/model/entry-files.ts';
+import { withoutClearedValues, withoutEmptyValues } from '../../src/domain/model/entry-empty-values.ts';
+import { EntryFileError, entryFromFiles, ownTranslationValues } from '../../src/domain/model/entry-from-files.ts';
+import { entryToFiles } from '../../src/domain/model/entry-to-files.ts';
+import { isoDate } from '../../src/domain/model/iso-date.ts';
 import { parseFrontMatter } from '../../src/domain/model/front-matter.ts';
 import type { StoredEntry } from '../../src/domain/model/entry.ts';
 import { buildType } from './query-fixtures.ts';

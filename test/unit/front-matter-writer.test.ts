@@ -16,7 +16,7 @@ function expectRoundTrip(attributes: Record<string, unknown>): void {
   expect(parseFrontMatter(stringifyFrontMatter({ attributes, body: 'Body.' })).attributes).to.deep.equal(attributes);
 }
 
-// The attributes entry-files.ts writes for a post of the perf dataset (../shared/perf/dataset.mjs): shared keys, then the fields.
+// The attributes entry-to-files.ts writes for a post of the perf dataset (../shared/perf/dataset.mjs): shared keys, then the fields.
 function datasetEntry(i: number): Record<string, unknown> {
   const words = ['lorem', 'ipsum', 'dolor', 'river', 'copper', 'orbit', 'kitchen', 'castle'];
   const word = (n: number) => words[(i * 7 + n * 3) % words.length];

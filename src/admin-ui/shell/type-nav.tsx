@@ -2,7 +2,7 @@
 // pages), in the stored order. Users who may change types reorder them by
 // dragging the handle (mouse, pen or touch) or with the arrow keys on it;
 // each move is announced and saved at once by the caller.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { ContentType } from '../api/types.ts';
 import { Link, useLocation } from '../router/router.tsx';
 
@@ -15,6 +15,8 @@ export interface TypeNavProps {
   onReorder?: (names: string[]) => void;
 }
 
+const HOW_TO_MOVE = 'Drag, or use the up and down arrow keys, to change the order.';
+
 /** A titled list of types with drag and keyboard reordering. */
 export function TypeNav({ title, types, hrefOf, onReorder }: TypeNavProps) {
   const location = useLocation();
@@ -22,6 +24,7 @@ export function TypeNav({ title, types, hrefOf, onReorder }: TypeNavProps) {
   const [announcement, setAnnouncement] = useState('');
   const [moved, setMoved] = useState<string>();
   const list = useRef<HTMLUListElement>(null);
+  const howToId = useId();
   const names = dragOrder ?? types.map((type) => type.name);
   const byName = new Map(types.map((type) => [type.name, type]));
   const labelOf = (name: string) => byName.get(name)?.label || name;
@@ -93,7 +96,8 @@ export function TypeNav({ title, types, hrefOf, onReorder }: TypeNavProps) {
                   type="button"
                   class="type-nav__handle"
                   aria-label={`Move ${labelOf(name)}`}
-                  title="Drag, or use the up and down arrow keys, to change the order"
+                  aria-describedby={howToId}
+                  title={HOW_TO_MOVE}
                   onKeyDown={(event) => onKeyDown(event, name)}
                   onPointerDown={(event) => onPointerDown(event, name)}
                 />
@@ -102,6 +106,12 @@ export function TypeNav({ title, types, hrefOf, onReorder }: TypeNavProps) {
           );
         })}
       </ul>
+      {/* The handles' instructions for assistive technology, said once for all of them; the tooltip only reaches a mouse. */}
+      {onReorder && (
+        <p id={howToId} class="visually-hidden">
+          {HOW_TO_MOVE}
+        </p>
+      )}
       <p class="visually-hidden" role="status" aria-live="polite">
         {announcement}
       </p>

@@ -14,7 +14,7 @@ import type { EventBus } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import type { ContentWriter } from '../content/content-writer.ts';
 import type { ContentType } from '../model/content-type.ts';
-import { entryFileWrites } from '../model/entry-files.ts';
+import { entryFileWrites } from '../model/entry-to-files.ts';
 
 /** What the scheduler needs; built in services.ts. */
 export interface PublishSchedulerOptions {

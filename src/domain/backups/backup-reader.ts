@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { isAppError } from '../../errors/app-error.ts';
 import { MalformedObjectStream } from '../../storage/content-repo.ts';
 import { relativePathProblem } from '../../storage/safe-path.ts';
-import { parseEntryFileName } from '../model/entry-files.ts';
+import { parseEntryFileName } from '../model/entry-paths.ts';
 import { TYPE_FILE } from '../model/type-files.ts';
 import {
   classifyArchiveName,

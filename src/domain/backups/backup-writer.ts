@@ -5,7 +5,7 @@
 import { Readable, type Writable } from 'node:stream';
 import type { RoleRecord, UserRecord } from '../auth/account-store.ts';
 import type { TokenRecord } from '../auth/token-service.ts';
-import { parseEntryFileName } from '../model/entry-files.ts';
+import { parseEntryFileName } from '../model/entry-paths.ts';
 import { TYPE_FILE } from '../model/type-files.ts';
 import type { WebhookRecord } from '../webhooks/webhook-service.ts';
 import {

@@ -4,7 +4,7 @@
 // entry leaves behind. The result is one list of file changes for one commit.
 import type { FileChange } from '../../storage/content-repo.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import { parseEntryFileName } from '../model/entry-files.ts';
+import { parseEntryFileName } from '../model/entry-paths.ts';
 import { parseFrontMatter } from '../model/front-matter.ts';
 import { TYPE_FILE } from '../model/type-files.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';

@@ -9,7 +9,7 @@ import type { ChangedPath, CommitInfo, NewestChange } from '../../storage/conten
 import type { ContentReader } from '../content/content-writer.ts';
 import { checkEntryFiles, checkTypeFile } from '../content/file-rules.ts';
 import type { ContentType } from '../model/content-type.ts';
-import { entriesDir, entryFileName, parseEntryFileName } from '../model/entry-files.ts';
+import { entriesDir, entryFileName, parseEntryFileName } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { TYPE_FILE, typeFilePath, typesDir } from '../model/type-files.ts';
 

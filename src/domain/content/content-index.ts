@@ -8,13 +8,14 @@ import { notFound } from '../../errors/app-error.ts';
 import { TypeIndex } from '../query/type-index.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
-import { entriesDir, parseEntryFileName, type EntryFileSet } from '../model/entry-files.ts';
+import type { EntryFileSet } from '../model/entry-from-files.ts';
+import { entriesDir, parseEntryFileName } from '../model/entry-paths.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import type { ContentFiles } from './content-writer.ts';
 import { CommitDates } from './commit-dates.ts';
-import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, type Checked, type FileProblem } from './file-rules.ts';
+import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, workspaceFilesJudgedAgain, type Checked, type FileProblem } from './file-rules.ts';
 import { groupBy } from '../../lib/group-by.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
@@ -232,6 +233,18 @@ export class ContentIndex {
     if (previous && previous.id !== entry?.id) indexed.index.remove(previous.id);
     if (entry) indexed.index.upsert(entry);
     return entry;
+  }
+
+  /**
+   * Reports what is still wrong with the `{ws}/workspace.yaml` of each
+   * workspace a commit of the server's own changed the file or a type file
+   * of (`paths`): the server rewrites the file with the settings in use,
+   * which may name types that do not exist, and a type it creates or
+   * deletes may be one the file names. Call it once the commit is applied,
+   * after ProblemRegister.forgetWritten(). Throws what reading the repo throws.
+   */
+  async judgeWorkspaceFilesAgain(paths: readonly string[]): Promise<void> {
+    for (const workspace of workspaceFilesJudgedAgain(paths)) await this.checkWorkspaceFile(workspace);
   }
 
   // The workspace registry reads the file for its settings (bad ones keep their last good value); here it is only judged, as its type names need the types.

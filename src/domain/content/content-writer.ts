@@ -70,6 +70,9 @@ export interface ContentTransaction {
   receiveCommits(from: string, to: string): Promise<ChangedPath[]>;
 }
 
+/** Told the paths of each commit of the server's own (ContentWriter.onWrite). */
+export type WriteListener = (paths: readonly string[]) => void | Promise<void>;
+
 /** Called with each run of commits made outside the server, inside a transaction. */
 export type ExternalCommitHandler = (tx: ContentTransaction, from: string, to: string) => Promise<void>;
 
@@ -80,7 +83,7 @@ const SYSTEM_AUTHOR = gitAuthorOf(ANONYMOUS);
 /** The write path of one content repo; created once by services.ts. */
 export class ContentWriter {
   private readonly running = new AsyncLocalStorage<Transaction>();
-  private readonly writeListeners: ((paths: readonly string[]) => void)[] = [];
+  private readonly writeListeners: WriteListener[] = [];
   private changes = 0;
   private indexed: string | undefined;
 
@@ -132,10 +135,12 @@ export class ContentWriter {
   /**
    * Calls `listener` with the paths of each commit the server writes itself
    * (not a re-read: those go through the reindexer), once it has landed and
-   * before its in-memory update. The problems register forgets what it knew
-   * of those files. A listener must not throw.
+   * is applied in memory, and waits for it before the commit's events are
+   * told and the commit returns. The problems register forgets what it knew
+   * of those files, and what is still wrong with them is judged again
+   * (services.ts). A listener must not throw.
    */
-  onWrite(listener: (paths: readonly string[]) => void): void {
+  onWrite(listener: WriteListener): void {
     this.writeListeners.push(listener);
   }
 
@@ -150,8 +155,8 @@ export class ContentWriter {
 
   private async hold<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
     const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, told) => this.tell(drafts, told), changed: () => (this.changes += 1), indexed: (oid) => (this.indexed = oid),
-      wrote: (paths) => {
-        for (const listener of this.writeListeners) listener(paths);
+      wrote: async (paths) => {
+        for (const listener of this.writeListeners) await listener(paths);
       },
     });
     try {
@@ -188,8 +193,8 @@ interface WriteParts {
   changed: () => void;
   /** Called with the commit whose changes are now in memory. */
   indexed: (oid: string) => void;
-  /** Called with the paths of a commit of the server's own, once it has landed. */
-  wrote: (paths: readonly string[]) => void;
+  /** Called with the paths of a commit of the server's own, once it is applied in memory. */
+  wrote: (paths: readonly string[]) => Promise<void>;
 }
 
 // One holding of the write lock. Its commits run one at a time, and it can
@@ -218,10 +223,11 @@ class Transaction implements ContentTransaction {
         changed();
         tell(events, { actor: undefined, commit: info.oid });
       } else {
-        wrote(change.changes.map((file) => file.path));
         change.apply?.();
         indexed(info.oid);
         changed();
+        // After the in-memory update, which readers see with its commit at once; the problems register may read the repo.
+        await wrote(change.changes.map((file) => file.path));
         tell(change.events ?? [], { actor: by === 'system' ? undefined : actorIdOf(by), commit: info.oid });
       }
       return info;

@@ -5,7 +5,7 @@
 // to the files a push changes, and names each problem by path and field.
 import { isAppError } from '../../errors/app-error.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
-import { EntryFileError, entryFromFiles, type EntryFileSet } from '../model/entry-files.ts';
+import { EntryFileError, entryFromFiles, type EntryFileSet } from '../model/entry-from-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { validateFieldValues } from '../model/field-values.ts';
 import { typeYamlToInput, typesDir } from '../model/type-files.ts';
@@ -53,6 +53,20 @@ export function checkWorkspaceFile(workspace: string, text: string, typeExists: 
   const problems: FileProblem[] = read.problems.map((problem) => ({ path, ...problem }));
   if (problems.some((problem) => problem.field === 'types' || problem.field === undefined)) return problems;
   return [...problems, ...missingTypeProblems(workspace, read.workspace.type_order, typeExists)];
+}
+
+/**
+ * The workspaces whose `{ws}/workspace.yaml` is judged again when `paths`
+ * change: the file itself, or a type file beside it (its `types` names the
+ * workspace's types). Throws nothing.
+ */
+export function workspaceFilesJudgedAgain(paths: readonly string[]): string[] {
+  const workspaces = new Set<string>();
+  for (const path of paths) {
+    const workspace = path.split('/', 1)[0];
+    if (path === workspaceFilePath(workspace) || path.startsWith(`${typesDir(workspace)}/`)) workspaces.add(workspace);
+  }
+  return [...workspaces];
 }
 
 /** A problem of `{ws}/workspace.yaml` for each name of its type order (`types`) that `typeExists` denies. */

@@ -9,11 +9,11 @@
 import { authorize } from '../auth/authorize.ts';
 import type { AccessRequest } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
-import { parseEntryFileName } from '../model/entry-files.ts';
+import { parseEntryFileName } from '../model/entry-paths.ts';
 import { typesDir } from '../model/type-files.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { ProblemReporter } from './content-index.ts';
-import type { FileProblem } from './file-rules.ts';
+import { workspaceFilesJudgedAgain, type FileProblem } from './file-rules.ts';
 
 /** A skipped file (path, field to blame when there is one, a full sentence), its workspace, and since when it is known. */
 export interface ContentProblem extends FileProblem {
@@ -61,10 +61,15 @@ export class ProblemRegister {
    * Forgets what is known about the files a commit of the server's own wrote
    * or removed, and the other files of their entries: the server writes only
    * files that pass the rules, and applies them to the indexes without
-   * reading them back.
+   * reading them back. The exception is `{ws}/workspace.yaml`, whose `types`
+   * may keep names of no type: it is forgotten also when a type file beside
+   * it is written, and the content index judges it again
+   * (ContentIndex.judgeWorkspaceFilesAgain()).
    */
   forgetWritten(paths: readonly string[]): void {
-    this.forget(changedFiles(paths));
+    const isChanged = changedFiles(paths);
+    const judgedAgain = new Set(workspaceFilesJudgedAgain(paths).map(workspaceFilePath));
+    this.forget((path) => isChanged(path) || judgedAgain.has(path));
   }
 
   /** Forgets every problem of a workspace that is no longer read (its workspace.yaml removed). */

@@ -4,7 +4,8 @@
 import { AppError, validationFailed, type FieldErrors } from '../../errors/app-error.ts';
 import type { IndexedType } from '../content/content-index.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
-import { ownTranslationValues, withoutClearedValues, withoutEmptyValues } from '../model/entry-files.ts';
+import { withoutClearedValues, withoutEmptyValues } from '../model/entry-empty-values.ts';
+import { ownTranslationValues } from '../model/entry-from-files.ts';
 import type { EntryInput } from './entry-input.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { applyDefaults, validateFieldValues } from '../model/field-values.ts';
@@ -43,7 +44,7 @@ export function buildCreatedEntry(indexed: IndexedType, input: EntryInput, conte
     translations: {},
   };
   if (context.actor) entry.author_id = entry.updated_by = context.actor;
-  // The root file is the default locale's page, whichever locale the entry was written in first (entry-files.ts).
+  // The root file is the default locale's page, whichever locale the entry was written in first (entry-to-files.ts).
   if (isLocalized(type)) {
     entry.translations[type.default_locale] = { title, data: entry.data };
     const locale = input.locale ?? type.default_locale;

@@ -17,6 +17,7 @@ import { assertCanReadType, collectionRequest, entryRequest, readsWholeCollectio
 import { buildBulkChanges, checkBulkInput, resolveBulkTargets } from './entry-bulk.ts';
 import { buildCreatedEntry, buildUpdatedEntry, checkReferences } from './entry-changes.ts';
 import { parseEntryInput, type EntryInput } from './entry-input.ts';
+import { saveSubject } from './save-subject.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import { commitEntryChange, entryEvents, entryFileChanges, trashFileChanges } from './entry-writes.ts';
 import { isPubliclyVisible, type ResolvedEntry, type StoredEntry } from '../model/entry.ts';
@@ -94,11 +95,12 @@ export class EntryService {
     if (input.status === 'published') authorize(principal, collectionRequest(workspace, type.name, 'content.publish', payload));
     return this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, typeName);
-      const entry = buildCreatedEntry(indexed, input, { actor: actorIdOf(principal), now: new Date(this.now()).toISOString() });
+      const now = this.now();
+      const entry = buildCreatedEntry(indexed, input, { actor: actorIdOf(principal), now: new Date(now).toISOString() });
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(indexed.type.fields));
       await this.commit(tx, principal, workspace, {
         entry,
-        message: `Create ${type.name}/${entry.slug}`,
+        message: saveSubject(undefined, entry, now),
         changes: entryFileChanges(workspace, indexed.type, undefined, entry),
         apply: () => indexed.index.upsert(entry),
         events: ['content.created', ...statusEvents(undefined, entry)],
@@ -121,11 +123,12 @@ export class EntryService {
       assertVersion(current, ifMatch);
       authorize(principal, entryRequest(workspace, current, 'content.update', payloadOf(input)));
       if (input.status === 'published') authorize(principal, entryRequest(workspace, current, 'content.publish', payloadOf(input)));
-      const entry = buildUpdatedEntry(indexed, current, input, { actor: actorIdOf(principal), now: new Date(this.now()).toISOString() });
+      const now = this.now();
+      const entry = buildUpdatedEntry(indexed, current, input, { actor: actorIdOf(principal), now: new Date(now).toISOString() });
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(input.values));
       await this.commit(tx, principal, workspace, {
         entry,
-        message: `Update ${type.name}/${entry.slug}`,
+        message: saveSubject(current, entry, now),
         changes: entryFileChanges(workspace, indexed.type, current, entry),
         apply: () => indexed.index.upsert(entry),
         events: ['content.updated', ...statusEvents(current, entry)],

@@ -7,7 +7,8 @@ import type { Principal } from '../auth/principal.ts';
 import type { ContentTransaction, EventDraft } from '../content/content-writer.ts';
 import type { EventType } from '../model/events.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
-import { entriesDir, entryFileName, entryToFiles, trashDir } from '../model/entry-files.ts';
+import { entriesDir, entryFileName, trashDir } from '../model/entry-paths.ts';
+import { entryToFiles } from '../model/entry-to-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 
 /**

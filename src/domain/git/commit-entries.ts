@@ -5,7 +5,7 @@
 import type { CommitFiles } from '../../storage/git-cli/git-peer.ts';
 import { checkEntryFiles, checkTypeFile } from '../content/file-rules.ts';
 import type { ContentType } from '../model/content-type.ts';
-import { entriesDir, parseEntryFileName } from '../model/entry-files.ts';
+import { entriesDir, parseEntryFileName } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { TYPE_FILE, typeFilePath } from '../model/type-files.ts';
 import type { EntriesBefore } from './push-validation.ts';

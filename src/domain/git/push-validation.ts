@@ -11,7 +11,7 @@ import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, missingTypeProblems
 import { checkReferences, type ReferenceScope } from '../entries/entry-changes.ts';
 import { categoriesFromYaml, filenameOfRecordPath, recordFromYaml, categoriesPath } from '../media/media-record.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
-import { entriesDir, parseEntryFileName } from '../model/entry-files.ts';
+import { entriesDir, parseEntryFileName } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { isValidSlug } from '../model/slug.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';

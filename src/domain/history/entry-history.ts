@@ -4,7 +4,8 @@
 // single page, the collection entry it was made from); and the entry as it
 // was at one of those commits. Commits made with plain git count too.
 import type { CommitInfo } from '../../storage/content-repo.ts';
-import { entriesDir, entryFileName, entryFromFiles, parseEntryFileName, trashDir } from '../model/entry-files.ts';
+import { entryFromFiles } from '../model/entry-from-files.ts';
+import { entriesDir, entryFileName, parseEntryFileName, trashDir } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { parseFrontMatter } from '../model/front-matter.ts';
 import type { ContentType } from '../model/content-type.ts';

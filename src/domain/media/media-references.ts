@@ -4,7 +4,7 @@
 // rewrites.
 import type { FileChange } from '../../storage/content-repo.ts';
 import type { ContentIndex, IndexedType } from '../content/content-index.ts';
-import { entryFileWrites } from '../model/entry-files.ts';
+import { entryFileWrites } from '../model/entry-to-files.ts';
 import type { StoredEntry, Translation } from '../model/entry.ts';
 
 /** One entry whose media references change: the entry before and after, and its file writes. */

@@ -42,14 +42,24 @@ function defaultWorkspace(slug: string): Workspace {
 }
 
 /**
+ * What a bad setting reads as when no good value of it is known (a server
+ * that starts on the file, a workspace first seen in a broken commit): the
+ * defaults, but archived, since the file may have meant to archive the
+ * workspace, and in doubt its content is not published (docs/cli.md).
+ */
+function inDoubtWorkspace(slug: string): Workspace {
+  return { ...defaultWorkspace(slug), archived: true };
+}
+
+/**
  * Reads `{ws}/workspace.yaml` (hand-edited files included). A key that is
  * missing takes its default (label: the slug; not archived; no type order);
  * a key whose value breaks its rule, and every key of a file that is not a
- * YAML mapping, keeps its value from `fallback` (the last good settings; the
- * defaults when none are known) and is reported. Unknown keys are reported
- * and ignored. Throws nothing.
+ * YAML mapping, keeps its value from `fallback` (the last good settings;
+ * when none are known, the defaults but archived: inDoubtWorkspace()) and
+ * is reported. Unknown keys are reported and ignored. Throws nothing.
  */
-export function readWorkspaceYaml(slug: string, text: string, fallback: Workspace = defaultWorkspace(slug)): { workspace: Workspace; problems: WorkspaceFileProblem[] } {
+export function readWorkspaceYaml(slug: string, text: string, fallback: Workspace = inDoubtWorkspace(slug)): { workspace: Workspace; problems: WorkspaceFileProblem[] } {
   let parsed: unknown;
   try {
     parsed = YAML.parse(text);

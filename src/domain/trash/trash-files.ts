@@ -3,7 +3,8 @@
 // `deleted_by` in the root front matter. The trash is not indexed in memory:
 // only admin screens read it, and reading the folder keeps it true to the
 // working tree, commits made with plain git included.
-import { entryFromFiles, parseEntryFileName, trashDir } from '../model/entry-files.ts';
+import { entryFromFiles } from '../model/entry-from-files.ts';
+import { parseEntryFileName, trashDir } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import type { ContentType } from '../model/content-type.ts';
 import type { ContentReader } from '../content/content-writer.ts';

@@ -6,7 +6,9 @@ import { authorize, can } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import type { ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
-import { entriesDir, entryFileName, entryFileWrites, ownTranslationValues, trashDir } from '../model/entry-files.ts';
+import { ownTranslationValues } from '../model/entry-from-files.ts';
+import { entriesDir, entryFileName, trashDir } from '../model/entry-paths.ts';
+import { entryFileWrites } from '../model/entry-to-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import type { EventType } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
@@ -228,7 +230,7 @@ function defaultLocaleMoved(before: ContentType, after: ContentType): boolean {
   return isLocalized(before) && isLocalized(after) && before.default_locale !== after.default_locale;
 }
 
-// The root file is the default locale's page (entry-files.ts), so a new default
+// The root file is the default locale's page (entry-to-files.ts), so a new default
 // locale swaps places with the old one in every entry that has a translation in it;
 // the others keep their root values as the fallback (SPEC schema rule 5).
 function rootOnNewDefault(entries: StoredEntry[], before: ContentType, after: ContentType): StoredEntry[] {

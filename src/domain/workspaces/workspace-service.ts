@@ -3,11 +3,12 @@
 // no request reads the disk; every change is one commit. What lives inside a
 // workspace (types, entries, media) belongs to the other domain folders.
 import { AppError, notFound } from '../../errors/app-error.ts';
-import { authorize } from '../auth/authorize.ts';
+import { authorize, can } from '../auth/authorize.ts';
 import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { FileChange } from '../../storage/content-repo.ts';
 import type { ChangeAuthor, ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
+import { problemsAccess } from '../content/problem-register.ts';
 import { WORKSPACE_SLUG, readWorkspaceYaml, workspaceFilePath, workspaceToYaml, type Workspace } from '../model/workspace-file.ts';
 
 /** Body of POST /admin/api/workspaces. */
@@ -47,8 +48,9 @@ export class WorkspaceService {
    * Reads every `{ws}/workspace.yaml` of the content repo. `protectedSlugs`
    * (the configured default workspace) can never be archived, like `default`.
    * A folder with the file is a workspace even when the file is bad: bad
-   * settings take their defaults (readWorkspaceYaml(); the content index
-   * reports them). Throws what the repo throws.
+   * settings take their defaults, except that an unreadable `archived`
+   * counts as archived (readWorkspaceYaml(); the content index reports
+   * them). Throws what the repo throws.
    */
   static async load(repo: WorkspaceFiles, writer: ContentWriter, protectedSlugs: string[] = []): Promise<WorkspaceService> {
     const service = new WorkspaceService(repo, writer, protectedSlugs);
@@ -94,6 +96,19 @@ export class WorkspaceService {
     const workspace = this.bySlug.get(slug);
     if (!workspace || workspace.archived) throw notFound(`No workspace "${slug}".`);
     return workspace;
+  }
+
+  /**
+   * The workspace whose skipped files `principal` asks for (GET /problems):
+   * an active one, or an archived one when `principal` may read its
+   * problems, so that a file that archives it in doubt (an `archived` the
+   * server could not read at start) can be found from outside. Throws
+   * not_found (404) otherwise, as get() does.
+   */
+  getForProblems(principal: Principal, slug: string): Workspace {
+    const workspace = this.bySlug.get(slug);
+    if (workspace?.archived && can(principal, problemsAccess(slug))) return workspace;
+    return this.get(slug);
   }
 
   /**
@@ -180,8 +195,9 @@ export class WorkspaceService {
   /**
    * Re-reads `{slug}/workspace.yaml` after an external commit; a deleted file
    * forgets the workspace. A bad setting keeps its last good value, so a
-   * broken commit neither hides nor publishes the workspace's content
-   * (docs/cli.md, "The same list from a running server").
+   * broken commit neither hides nor publishes the workspace's content; with
+   * none known (at start, a new workspace) a bad `archived` counts as
+   * archived (docs/cli.md, "The same list from a running server").
    */
   async reload(slug: string): Promise<void> {
     if (!WORKSPACE_SLUG.test(slug)) return;

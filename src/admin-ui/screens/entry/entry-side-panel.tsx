@@ -32,9 +32,11 @@ export function EntrySidePanel(props: EntrySidePanelProps) {
   const { can } = useSignedIn();
   const mayPublish = can('content.publish');
   const showDate = values.status === 'scheduled' || values.status === 'published';
+  // Published is greyed out for someone the server would refuse it to: the status's hint says why.
+  const whyNotPublished = !mayPublish && values.status !== 'published' ? ' You cannot publish: save it, and someone who may publish can.' : '';
   return (
     <aside class="entry-panel" aria-label="Entry settings">
-      <Field label="Status" error={errors.status} hint={STATUS_HINTS[values.status]}>
+      <Field label="Status" error={errors.status} hint={STATUS_HINTS[values.status] + whyNotPublished}>
         {(control) => (
           <select {...control} class="input" value={values.status} onChange={(event) => onValues({ ...values, status: event.currentTarget.value as EntryStatus })}>
             {STATUSES.map((status) => (

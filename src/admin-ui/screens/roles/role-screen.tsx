@@ -12,6 +12,7 @@ import { pathTo, type ScreenProps } from '../../routes.ts';
 import { useSignedIn } from '../../session/session.tsx';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { UnavailableButton } from '../../ui/unavailable-button.tsx';
 import { TextField } from '../../ui/field.tsx';
 import { useAction } from '../../ui/status.tsx';
 import { useGrantContext } from './use-grant-context.ts';
@@ -68,9 +69,9 @@ function RoleForm({ role }: { role: Role | undefined }) {
             {role ? 'Save the role' : 'Create the role'}
           </Button>
           {role && can('roles.delete') && (
-            <Button variant="danger" onClick={() => setDeleting(true)} disabled={role.user_count > 0} title={role.user_count > 0 ? 'Give its users another role first.' : undefined}>
+            <UnavailableButton variant="danger" onClick={() => setDeleting(true)} unavailable={role.user_count > 0 ? 'Give its users another role first.' : undefined}>
               Delete the role
-            </Button>
+            </UnavailableButton>
           )}
         </div>
       )}

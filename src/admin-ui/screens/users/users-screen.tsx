@@ -9,6 +9,7 @@ import { useSignedIn } from '../../session/session.tsx';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { DataTable } from '../../ui/data-table.tsx';
+import { UnavailableButton } from '../../ui/unavailable-button.tsx';
 import { UserDialog } from './user-dialog.tsx';
 import './users-screen.css';
 
@@ -74,9 +75,9 @@ export function UsersScreen() {
                   </Button>
                 )}
                 {can('users.delete') && (
-                  <Button variant="danger" onClick={() => setDeleting(user)} disabled={whyNotDelete(user) !== undefined} title={whyNotDelete(user)} aria-label={`Delete ${user.username}`}>
+                  <UnavailableButton variant="danger" onClick={() => setDeleting(user)} unavailable={whyNotDelete(user)} aria-label={`Delete ${user.username}`}>
                     Delete
-                  </Button>
+                  </UnavailableButton>
                 )}
               </span>
             ),

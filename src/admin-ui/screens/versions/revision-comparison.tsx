@@ -1,6 +1,6 @@
 // One earlier version next to the entry as it is now: each field that
 // differs, long texts line by line, and a button that restores the version.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import { ApiError } from '../../api/client.ts';
 import { getRevision, restoreRevision, type Revision, type RevisionDetail } from '../../api/revisions.ts';
 import type { ContentType, Entry } from '../../api/types.ts';
@@ -19,6 +19,7 @@ export function RevisionComparison({ type, current, revision }: { type: ContentT
   const [detail, setDetail] = useState<RevisionDetail>();
   const [error, setError] = useState<string>();
   const [isConfirming, setConfirming] = useState(false);
+  const sameId = useId();
   useEffect(() => {
     getRevision(type.name, current.id, revision.id).then(setDetail, (failure: unknown) =>
       setError(failure instanceof ApiError ? failure.message : 'This version could not be loaded.'),
@@ -40,14 +41,17 @@ export function RevisionComparison({ type, current, revision }: { type: ContentT
     <section class="revision-comparison" aria-labelledby="comparison-title">
       <header class="revision-comparison__header">
         <h2 id="comparison-title">The version of {when} compared with now</h2>
+        {/* With nothing to restore, the paragraph that says so (in place of the differences) is the button's reason. */}
         {can('content.update') && (
-          <Button onClick={() => setConfirming(true)} disabled={changed.length === 0}>
+          <Button onClick={() => setConfirming(true)} disabled={changed.length === 0} aria-describedby={changed.length === 0 ? sameId : undefined}>
             Restore this version
           </Button>
         )}
       </header>
       {changed.length === 0 ? (
-        <p class="versions__hint">This version has the same values as the entry now.</p>
+        <p id={sameId} class="versions__hint">
+          This version has the same values as the entry now.
+        </p>
       ) : (
         <dl class="field-changes">
           {changed.map((difference) => (

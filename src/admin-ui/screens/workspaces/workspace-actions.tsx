@@ -4,6 +4,7 @@
 // after a confirmation.
 import type { Workspace } from '../../api/types.ts';
 import { Button } from '../../ui/button.tsx';
+import { UnavailableButton } from '../../ui/unavailable-button.tsx';
 
 export interface WorkspaceActionsProps {
   workspace: Workspace;
@@ -13,7 +14,6 @@ export interface WorkspaceActionsProps {
 }
 
 export function WorkspaceActions({ workspace, onRename, onArchive, onBringBack }: WorkspaceActionsProps) {
-  const reasonId = `why-not-archive-${workspace.slug}`;
   return (
     <span class="row-actions">
       <Button onClick={onRename} aria-label={`Rename ${workspace.label}`}>
@@ -23,19 +23,10 @@ export function WorkspaceActions({ workspace, onRename, onArchive, onBringBack }
         <Button onClick={onBringBack} aria-label={`Bring back ${workspace.label}`}>
           Bring back
         </Button>
-      ) : workspace.protected ? (
-        <>
-          <Button variant="danger" disabled aria-label={`Archive ${workspace.label}`} aria-describedby={reasonId}>
-            Archive
-          </Button>
-          <span id={reasonId} class="row-actions__reason">
-            The default workspace is always active.
-          </span>
-        </>
       ) : (
-        <Button variant="danger" onClick={onArchive} aria-label={`Archive ${workspace.label}`}>
+        <UnavailableButton variant="danger" onClick={onArchive} aria-label={`Archive ${workspace.label}`} unavailable={workspace.protected ? 'The default workspace is always active.' : undefined}>
           Archive
-        </Button>
+        </UnavailableButton>
       )}
     </span>
   );
