@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { promisify } from 'node:util';
-import { startTestServer, type TestServer, type TestServerOptions } from './server.ts';
-import { setupAdmin, type AdminSession } from './auth.ts';
+import { startTestServer, type TestResponse, type TestServer, type TestServerOptions } from './server.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, setupAdmin, type AdminSession } from './auth.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Where Chromium is looked for: CHROMIUM_PATH, else Debian's package. */
@@ -89,6 +89,12 @@ export interface AdminBrowser {
   run: BrowserRun;
   page: Page;
   admin: AdminSession;
+  /** Calls the admin API (`url` below /admin/api) as the first administrator, past the browser: to arrange or check what a test's screens show. */
+  api(method: string, url: string, body?: unknown): Promise<TestResponse>;
+  /** Signs the first administrator in on `page` through the sign-in screen (signIn() below), then opens `path` if given. */
+  signIn(path?: string): Promise<void>;
+  /** Opens `path` of the server (`/admin/…`) in `page`. */
+  open(path: string): Promise<void>;
 }
 
 /**
@@ -97,7 +103,16 @@ export interface AdminBrowser {
  * fail on console errors and close everything. Read the fields inside tests.
  */
 export function withAdminBrowser(options: TestServerOptions = {}): AdminBrowser {
-  const current = {} as AdminBrowser;
+  const current = {
+    api: (method: string, url: string, body?: unknown) => adminRequest(current.run.server, current.admin, method, url, body),
+    signIn: async (path?: string) => {
+      await signIn(current.page, current.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+      if (path !== undefined) await current.open(path);
+    },
+    open: async (path: string) => {
+      await current.page.goto(`${current.run.server.baseUrl}${path}`);
+    },
+  } as AdminBrowser;
   beforeEach(async () => {
     current.run = await startBrowserRun(options);
     current.page = await current.run.newPage();

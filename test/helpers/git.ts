@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { isOwnerRunning, parseOwnerLine } from '../../src/storage/git/lock-owner.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -31,8 +32,8 @@ export function contentRepoOf(dataDir: string): string {
  * Runs `git <args>` in `repo` and returns its stdout; rejects with git's
  * stderr on a non-zero exit. Like a developer who retries, it first waits
  * for the index write a burst of server commits left pending (the server's
- * index.lock, storage/index-write-behind.ts); a lock git or a test made is
- * not waited for.
+ * index.lock, storage/index-write-behind.ts); a lock git, a test or a killed
+ * server left is not waited for.
  */
 export async function git(repo: string, args: string[]): Promise<string> {
   await serverIndexSettled(repo);
@@ -40,12 +41,24 @@ export async function git(repo: string, args: string[]): Promise<string> {
   return stdout;
 }
 
-/** Waits (up to 2 s) until the server holds no index.lock for a pending index write. */
-export async function serverIndexSettled(repo: string): Promise<void> {
+/**
+ * Waits until no running server holds index.lock for a pending index write
+ * (storage/index-write-behind.ts writes it within half a second of a burst).
+ * A lock git or a test made, or one a killed server left for the next start
+ * to settle, is not waited for: waiting would not make it go.
+ * A lock still held after `timeoutMs` is a failure, not a settled repo: the
+ * caller would otherwise read a stale index or have git refuse on the lock,
+ * and a test about a settled repo could pass without the server settling it.
+ * The deadline guards against a hang on a loaded machine; keep it generous.
+ */
+export async function serverIndexSettled(repo: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const lock = path.join(repo, '.git', 'index.lock');
-  for (const deadline = Date.now() + 2000; Date.now() < deadline; await sleep(5)) {
-    const owner = await readFile(lock, 'utf8').catch(() => '');
-    if (!owner.startsWith('git-cms pid=')) return;
+  for (const deadline = Date.now() + timeoutMs; ; await sleep(5)) {
+    const ownerText = (await readFile(lock, 'utf8').catch(() => '')).split('\n')[0];
+    const owner = parseOwnerLine(ownerText);
+    if (owner === undefined || !isOwnerRunning(owner)) return;
+    if (Date.now() >= deadline) throw new Error(`serverIndexSettled gave up after ${timeoutMs} ms: the server still holds ${lock} (${ownerText})`);
   }
 }
 

@@ -4,25 +4,20 @@
 import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
+import { describeInBrowser, screenshots, withAdminBrowser } from '../helpers/browser.ts';
 
 describeInBrowser('activity log when nothing shows (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);
   const ui = withAdminBrowser();
 
-  beforeEach(async () => {
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-  });
+  beforeEach(() => ui.signIn());
 
-  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
-  const open = (path: string) => ui.page.goto(`${ui.run.server.baseUrl}${path}`);
 
   it('says no activity is recorded yet, and what will show up', async () => {
     // Setup and the sign-in are records of their own: empty the log by hand, as after clearing it on the server.
     await writeFile(path.join(ui.run.server.dataDir, 'state', 'activity.jsonl'), '');
-    expect((await api('GET', '/activity')).body.meta.total).to.equal(0);
-    await open('/admin/activity');
+    expect((await ui.api('GET', '/activity')).body.meta.total).to.equal(0);
+    await ui.open('/admin/activity');
     const empty = ui.page.getByRole('region', { name: 'No activity yet' });
     await empty.waitFor();
     expect(await empty.innerText()).to.match(/show up here/);
@@ -31,8 +26,8 @@ describeInBrowser('activity log when nothing shows (Chromium)', function (this: 
   });
 
   it('says nothing matches the filters and clears them', async () => {
-    expect((await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
-    await open('/admin/activity?type=schema&until=2000-01-01');
+    expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
+    await ui.open('/admin/activity?type=schema&until=2000-01-01');
     const empty = ui.page.getByRole('region', { name: 'No activity matches these filters' });
     await empty.waitFor();
     expect(await ui.page.getByText('0 records').count()).to.equal(0);

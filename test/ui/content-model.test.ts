@@ -3,8 +3,7 @@
 // reorder and validate fields, delete a type with its entries; compare an
 // earlier version and restore it; restore, purge and empty the trash.
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
+import { describeInBrowser, screenshots, withAdminBrowser } from '../helpers/browser.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
 const POSTS = { name: 'posts', label: 'Posts', fields: { body: { type: 'markdown', label: 'Body' } } };
@@ -13,13 +12,8 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
   this.timeout(120_000);
   const ui = withAdminBrowser({ env: { CMS_EVENTS_HEARTBEAT_MS: '200' } });
 
-  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
-  const openAdmin = async (path: string) => {
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await ui.page.goto(`${ui.run.server.baseUrl}${path}`);
-  };
   const createPost = async (title: string, body = ''): Promise<string> => {
-    const created = await api('POST', '/content/posts', { title, body });
+    const created = await ui.api('POST', '/content/posts', { title, body });
     expect(created.status, created.text).to.equal(201);
     return created.body.data.id;
   };
@@ -30,7 +24,7 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
   };
 
   it('builds a type with five kinds of field, reorders them, and creates an entry of it', async () => {
-    await openAdmin('/admin/types');
+    await ui.signIn('/admin/types');
     await ui.page.getByRole('heading', { name: 'No content types yet' }).waitFor();
     await ui.page.getByRole('link', { name: 'Create the first content type' }).click();
     await ui.page.getByRole('heading', { name: 'New content type' }).waitFor();
@@ -49,14 +43,14 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
     await ui.page.getByRole('group', { name: /^Body/ }).getByLabel('Name (required)').fill('2body');
     await ui.page.getByRole('button', { name: 'Create the content type' }).click();
     await ui.page.getByRole('group', { name: /^Body/ }).getByText(/must start with a letter/).waitFor();
-    expect((await api('GET', '/content-types/articles')).status).to.equal(404);
+    expect((await ui.api('GET', '/content-types/articles')).status).to.equal(404);
 
     await ui.page.getByRole('group', { name: /^Body/ }).getByLabel('Name (required)').fill('body');
     await ui.page.getByRole('button', { name: 'Move Rating up' }).click();
     await screenshots(ui.page, 'type-builder');
     await ui.page.getByRole('button', { name: 'Create the content type' }).click();
     await ui.page.getByRole('heading', { name: 'Edit Articles' }).waitFor();
-    const stored = (await api('GET', '/content-types/articles')).body.data;
+    const stored = (await ui.api('GET', '/content-types/articles')).body.data;
     expect(Object.keys(stored.fields)).to.deep.equal(['rating', 'subtitle', 'featured', 'category', 'body']);
     expect(stored.fields.rating).to.include({ type: 'number', max: 5 });
     expect(stored.fields.category.options).to.deep.equal([{ value: 'news', label: 'News' }, { value: 'tech', label: 'Technology' }]);
@@ -72,32 +66,32 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
     await ui.page.getByLabel('Category').selectOption('tech');
     await ui.page.getByRole('button', { name: 'Create' }).click();
     await ui.page.getByText('Saved.', { exact: true }).waitFor();
-    const entries = (await api('GET', '/content/articles')).body.data;
+    const entries = (await ui.api('GET', '/content/articles')).body.data;
     expect(entries).to.have.length(1);
     expect(entries[0].data).to.include({ subtitle: 'Built in the browser', rating: 4, category: 'tech' });
 
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/types`);
+    await ui.open('/admin/types');
     await ui.page.getByRole('link', { name: 'Articles' }).first().waitFor();
     await screenshots(ui.page, 'types');
   });
 
   it('deletes a type after saying how many entries go with it', async () => {
-    expect((await api('POST', '/content-types', POSTS)).status).to.equal(201);
+    expect((await ui.api('POST', '/content-types', POSTS)).status).to.equal(201);
     for (const title of ['One', 'Two', 'Three']) await createPost(title);
-    await openAdmin('/admin/types/posts');
+    await ui.signIn('/admin/types/posts');
     await ui.page.getByRole('button', { name: 'Delete this content type' }).click();
     await ui.page.getByRole('button', { name: 'Delete Posts and 3 entries' }).click();
     await ui.page.getByRole('heading', { name: 'No content types yet' }).waitFor();
-    expect((await api('GET', '/content-types/posts')).status).to.equal(404);
+    expect((await ui.api('GET', '/content-types/posts')).status).to.equal(404);
   });
 
   it('compares an earlier version with the entry now, line by line, and restores it', async () => {
-    expect((await api('POST', '/content-types', POSTS)).status).to.equal(201);
+    expect((await ui.api('POST', '/content-types', POSTS)).status).to.equal(201);
     const id = await createPost('First title', 'Line one\nLine two');
-    expect((await api('PATCH', `/content/posts/${id}`, { title: 'Second title' })).status).to.equal(200);
-    expect((await api('PATCH', `/content/posts/${id}`, { body: 'Line one\nLine 2, rewritten\nLine three' })).status).to.equal(200);
+    expect((await ui.api('PATCH', `/content/posts/${id}`, { title: 'Second title' })).status).to.equal(200);
+    expect((await ui.api('PATCH', `/content/posts/${id}`, { body: 'Line one\nLine 2, rewritten\nLine three' })).status).to.equal(200);
 
-    await openAdmin(`/admin/content/posts/${id}`);
+    await ui.signIn(`/admin/content/posts/${id}`);
     await ui.page.getByRole('link', { name: 'Versions' }).click();
     await ui.page.getByRole('heading', { name: 'Versions of “Second title”' }).waitFor();
     const versions = ui.page.locator('.revision-list__item');
@@ -115,24 +109,24 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
     await ui.page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
     await ui.page.waitForURL(`${ui.run.server.baseUrl}/admin/content/posts/${id}`);
     await pollUntil(() => ui.page.getByLabel('Title').inputValue(), (title) => title === 'First title');
-    const restored = (await api('GET', `/content/posts/${id}`)).body.data;
+    const restored = (await ui.api('GET', `/content/posts/${id}`)).body.data;
     expect(restored.title).to.equal('First title');
     expect(restored.data.body).to.equal('Line one\nLine two');
-    expect((await api('GET', `/content/posts/${id}/revisions`)).body.meta.total, 'a restore is a new version').to.equal(4);
+    expect((await ui.api('GET', `/content/posts/${id}/revisions`)).body.meta.total, 'a restore is a new version').to.equal(4);
   });
 
   it('restores from the trash, deletes for good and empties it', async () => {
-    expect((await api('POST', '/content-types', POSTS)).status).to.equal(201);
+    expect((await ui.api('POST', '/content-types', POSTS)).status).to.equal(201);
     const ids = [await createPost('Keep me'), await createPost('Forget me'), await createPost('Empty me')];
-    for (const id of ids) expect((await api('DELETE', `/content/posts/${id}`)).status).to.equal(200);
+    for (const id of ids) expect((await ui.api('DELETE', `/content/posts/${id}`)).status).to.equal(200);
 
-    await openAdmin('/admin');
+    await ui.signIn('/admin');
     await ui.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Trash' }).click();
     await ui.page.getByRole('cell', { name: 'Keep me keep-me' }).waitFor();
     await screenshots(ui.page, 'trash');
     await ui.page.getByRole('button', { name: 'Restore Keep me' }).click();
     await ui.page.getByRole('cell', { name: 'Keep me keep-me' }).waitFor({ state: 'detached' });
-    expect((await api('GET', `/content/posts/${ids[0]}`)).body.data.title).to.equal('Keep me');
+    expect((await ui.api('GET', `/content/posts/${ids[0]}`)).body.data.title).to.equal('Keep me');
 
     await ui.page.getByRole('button', { name: 'Delete for good: Forget me' }).click();
     await ui.page.getByRole('dialog').getByRole('button', { name: 'Delete for good' }).click();
@@ -141,6 +135,6 @@ describeInBrowser('type builder, versions and trash (Chromium)', function (this:
     await ui.page.getByRole('button', { name: 'Empty the trash of Posts' }).click();
     await ui.page.getByRole('dialog').getByRole('button', { name: 'Delete 1 entry for good' }).click();
     await ui.page.getByRole('heading', { name: 'The trash of Posts is empty' }).waitFor();
-    expect((await api('GET', '/trash/posts')).body.meta.total).to.equal(0);
+    expect((await ui.api('GET', '/trash/posts')).body.meta.total).to.equal(0);
   });
 });

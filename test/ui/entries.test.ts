@@ -3,8 +3,8 @@
 // commit) and the editor (field inputs, publish, a second locale, a 412
 // conflict resolved per field, Ctrl+S, 422 messages, single pages).
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, FULL_ACCESS, issueToken } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
+import { FULL_ACCESS, issueToken } from '../helpers/auth.ts';
+import { describeInBrowser, screenshots, withAdminBrowser } from '../helpers/browser.ts';
 import { contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
@@ -30,16 +30,11 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);
   const ui = withAdminBrowser({ env: { CMS_EVENTS_HEARTBEAT_MS: '200', CMS_WATCH_INTERVAL_MS: '200' } });
 
-  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
-  const openAdmin = async (path: string) => {
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await ui.page.goto(`${ui.run.server.baseUrl}${path}`);
-  };
-  const stored = async (id: string, locale?: string) => (await api('GET', `/content/posts/${id}${locale ? `?locale=${locale}` : ''}`)).body.data;
+  const stored = async (id: string, locale?: string) => (await ui.api('GET', `/content/posts/${id}${locale ? `?locale=${locale}` : ''}`)).body.data;
 
   it('creates and publishes an entry with many kinds of fields', async () => {
-    expect((await api('POST', '/content-types', POSTS)).status).to.equal(201);
-    await openAdmin('/admin/content/posts');
+    expect((await ui.api('POST', '/content-types', POSTS)).status).to.equal(201);
+    await ui.signIn('/admin/content/posts');
     await ui.page.getByRole('heading', { name: 'No entries yet' }).waitFor();
     await ui.page.getByRole('link', { name: 'Create the first entry' }).click();
     await ui.page.getByRole('heading', { name: 'New entry' }).waitFor();
@@ -77,9 +72,9 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   });
 
   it('edits an entry in a second language and deletes that translation', async () => {
-    await api('POST', '/content-types', POSTS);
-    const created = (await api('POST', '/content/posts', { title: 'About us', summary: 'Who we are', rating: 2 })).body.data;
-    await openAdmin(`/admin/content/posts/${created.id}`);
+    await ui.api('POST', '/content-types', POSTS);
+    const created = (await ui.api('POST', '/content/posts', { title: 'About us', summary: 'Who we are', rating: 2 })).body.data;
+    await ui.signIn(`/admin/content/posts/${created.id}`);
     await ui.page.getByRole('heading', { name: 'About us' }).waitFor();
     await ui.page.getByLabel('Language').selectOption('de');
     await ui.page.getByText('Not translated yet').waitFor();
@@ -101,9 +96,9 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   });
 
   it('shows both versions when someone else saved first, and saves the choice made per field', async () => {
-    await api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary' }, rating: { type: 'number', label: 'Rating' } } });
-    const created = (await api('POST', '/content/posts', { title: 'Draft title', summary: 'old summary', rating: 1 })).body.data;
-    await openAdmin(`/admin/content/posts/${created.id}`);
+    await ui.api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary' }, rating: { type: 'number', label: 'Rating' } } });
+    const created = (await ui.api('POST', '/content/posts', { title: 'Draft title', summary: 'old summary', rating: 1 })).body.data;
+    await ui.signIn(`/admin/content/posts/${created.id}`);
     await ui.page.getByRole('heading', { name: 'Draft title' }).waitFor();
     await ui.page.getByLabel('Title').fill('My title');
     await ui.page.getByLabel('Summary').fill('my summary');
@@ -129,31 +124,31 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   });
 
   it('says what is wrong next to each field when the server refuses a save', async () => {
-    await api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary', required: true } } });
-    await openAdmin('/admin/content/posts/new');
+    await ui.api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary', required: true } } });
+    await ui.signIn('/admin/content/posts/new');
     await ui.page.getByRole('button', { name: 'Create' }).click();
     await ui.page.getByLabel('Title').and(ui.page.locator('[aria-invalid="true"]')).waitFor();
     await ui.page.getByLabel('Summary').and(ui.page.locator('[aria-invalid="true"]')).waitFor();
     await screenshots(ui.page, 'entry-invalid');
-    expect((await api('GET', '/content/posts')).body.meta.total).to.equal(0);
+    expect((await ui.api('GET', '/content/posts')).body.meta.total).to.equal(0);
   });
 
   it('opens a single ui.page straight in the editor', async () => {
-    await api('POST', '/content-types', { name: 'about', label: 'About', singleton: true, fields: { body: { type: 'textarea', label: 'Body' } } });
-    await openAdmin('/admin');
+    await ui.api('POST', '/content-types', { name: 'about', label: 'About', singleton: true, fields: { body: { type: 'textarea', label: 'Body' } } });
+    await ui.signIn('/admin');
     await ui.page.getByRole('region', { name: 'Single pages' }).getByRole('link', { name: 'About' }).click();
     await ui.page.getByRole('heading', { name: 'About' }).waitFor();
     await ui.page.getByLabel('Title').fill('About this site');
     await ui.page.getByRole('button', { name: 'Create' }).click();
     await ui.page.getByText('Unsaved changes').waitFor({ state: 'hidden' });
-    expect((await api('GET', '/content/about')).body.data).to.include({ id: 'about', slug: 'about', title: 'About this site' });
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/about`);
+    expect((await ui.api('GET', '/content/about')).body.data).to.include({ id: 'about', slug: 'about', title: 'About this site' });
+    await ui.open('/admin/content/about');
     await ui.page.waitForURL(/\/admin\/content\/about\/about$/);
     expect(await ui.page.getByLabel('Title').inputValue()).to.equal('About this site');
   });
 
   it('searches, filters, sorts and pages a long list, and acts on a selection', async () => {
-    await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: { category: { type: 'select', label: 'Category', options: ['news', 'tech'] } } });
+    await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: { category: { type: 'select', label: 'Category', options: ['news', 'tech'] } } });
     const files: Record<string, string> = {};
     for (let n = 1; n <= 120; n++) {
       const slug = `post-${String(n).padStart(3, '0')}`;
@@ -161,9 +156,9 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
       files[`default/entries/posts/${slug}.md`] = `---\nid: id${slug.replace('-', '')}xx\ntitle: Post ${String(n).padStart(3, '0')}\nstatus: ${n % 3 === 0 ? 'published' : 'draft'}\ncategory: ${category}\ncreated_at: 2026-01-01T00:00:00.000Z\nupdated_at: 2026-01-${String((n % 28) + 1).padStart(2, '0')}T00:00:00.000Z\n---\n`;
     }
     await externalCommit(contentRepoOf(ui.run.server.dataDir), { write: files }, 'Add 120 posts');
-    await pollUntil(async () => (await api('GET', '/content/posts?limit=1')).body.meta.total, (total) => total === 120);
+    await pollUntil(async () => (await ui.api('GET', '/content/posts?limit=1')).body.meta.total, (total) => total === 120);
 
-    await openAdmin('/admin/content/posts');
+    await ui.signIn('/admin/content/posts');
     await ui.page.getByText('120 entries').waitFor();
     expect(await ui.page.getByRole('row').count()).to.equal(51);
     await ui.page.getByRole('button', { name: 'Next page' }).click();
@@ -191,7 +186,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
     await ui.page.getByRole('region', { name: 'Selected entries' }).getByText('2 entries selected').waitFor();
     await ui.page.getByRole('button', { name: 'Publish', exact: true }).click();
     await ui.page.getByText('Published 2 entries.').waitFor();
-    const published = (await api('GET', '/content/posts?filter[status]=published&limit=200')).body.meta.total;
+    const published = (await ui.api('GET', '/content/posts?filter[status]=published&limit=200')).body.meta.total;
     expect(published).to.equal(42);
 
     await ui.page.getByLabel('Select all entries on this page').check();
@@ -200,13 +195,13 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
     await ui.page.getByRole('dialog').getByText('move to the trash').waitFor();
     await ui.page.getByRole('dialog').getByRole('button', { name: 'Delete 50 entries' }).click();
     await ui.page.getByText('10 entries').waitFor();
-    expect((await api('GET', '/content/posts?limit=1')).body.meta.total).to.equal(70);
+    expect((await ui.api('GET', '/content/posts?limit=1')).body.meta.total).to.equal(70);
   });
 
   it('shows an entry committed with git in the open list without a reload', async () => {
-    await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} });
-    await api('POST', '/content/posts', { title: 'From the editor' });
-    await openAdmin('/admin/content/posts');
+    await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} });
+    await ui.api('POST', '/content/posts', { title: 'From the editor' });
+    await ui.signIn('/admin/content/posts');
     await ui.page.getByRole('link', { name: 'From the editor' }).waitFor();
     await externalCommit(contentRepoOf(ui.run.server.dataDir), { write: { 'default/entries/posts/from-git.md': '---\ntitle: From git\nstatus: draft\n---\n' } }, 'Add a post by hand');
     await ui.page.getByRole('link', { name: 'From git' }).waitFor();
@@ -214,10 +209,10 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   });
 
   it('edits rich text, relations, slugs, ranges and dates, and shows the sanitized HTML after saving', async () => {
-    await api('POST', '/content-types', { name: 'authors', label: 'Authors', fields: {} });
-    const ada = (await api('POST', '/content/authors', { title: 'Ada Lovelace' })).body.data;
-    await api('POST', '/content/authors', { title: 'Grace Hopper' });
-    await api('POST', '/content-types', {
+    await ui.api('POST', '/content-types', { name: 'authors', label: 'Authors', fields: {} });
+    const ada = (await ui.api('POST', '/content/authors', { title: 'Ada Lovelace' })).body.data;
+    await ui.api('POST', '/content/authors', { title: 'Grace Hopper' });
+    await ui.api('POST', '/content-types', {
       name: 'articles',
       label: 'Articles',
       fields: {
@@ -228,7 +223,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
         starts: { type: 'datetime', label: 'Starts' },
       },
     });
-    await openAdmin('/admin/content/articles/new');
+    await ui.signIn('/admin/content/articles/new');
     await ui.page.getByLabel('Title').fill('Über Maschinen');
     await pollUntil(() => ui.page.getByLabel('Handle').inputValue(), (handle) => handle === 'ueber-maschinen');
     await ui.page.getByRole('textbox', { name: 'Text' }).click();
@@ -243,7 +238,7 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
     await ui.page.getByRole('button', { name: 'Create' }).click();
     await ui.page.waitForURL(/\/admin\/content\/articles\/[A-Za-z0-9_-]{10,}$/);
     const id = ui.page.url().split('/').pop() as string;
-    const saved = (await api('GET', `/content/articles/${id}`)).body.data;
+    const saved = (await ui.api('GET', `/content/articles/${id}`)).body.data;
     expect(saved.data).to.deep.include({ handle: 'ueber-maschinen', writers: [ada.id], score: 7, text: '<p>Hello <strong>world</strong></p>' });
     const local = await ui.page.evaluate(() => new Date('2027-03-01T09:30').toISOString());
     expect(saved.data.starts).to.equal(local);
@@ -260,11 +255,11 @@ describeInBrowser('content screens (Chromium)', function (this: Mocha.Suite) {
   });
 
   it('reloads the open entry when someone else saves it and nothing is being edited', async () => {
-    await api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary' } } });
-    const created = (await api('POST', '/content/posts', { title: 'Live one', summary: 'before' })).body.data;
-    await openAdmin(`/admin/content/posts/${created.id}`);
+    await ui.api('POST', '/content-types', { name: 'posts', fields: { summary: { type: 'text', label: 'Summary' } } });
+    const created = (await ui.api('POST', '/content/posts', { title: 'Live one', summary: 'before' })).body.data;
+    await ui.signIn(`/admin/content/posts/${created.id}`);
     await ui.page.getByRole('heading', { name: 'Live one' }).waitFor();
-    await api('PATCH', `/content/posts/${created.id}`, { summary: 'after' });
+    await ui.api('PATCH', `/content/posts/${created.id}`, { summary: 'after' });
     await pollUntil(() => ui.page.getByLabel('Summary').inputValue(), (value) => value === 'after');
     expect(await ui.page.getByText('Unsaved changes').count()).to.equal(0);
   });

@@ -6,8 +6,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, withAdminBrowser, type BrowserRun } from '../helpers/browser.ts';
+import { describeInBrowser, screenshots, withAdminBrowser, type BrowserRun } from '../helpers/browser.ts';
 import { makePng } from '../api/media-fixtures.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
@@ -27,15 +26,13 @@ describeInBrowser('media library (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);
   const ui = withAdminBrowser({ env: { CMS_MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT), CMS_EVENTS_HEARTBEAT_MS: '200' } });
 
-  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
-  const files = async () => (await api('GET', '/media')).body.data as { filename: string; category: string; visibility: string }[];
+  const files = async () => (await ui.api('GET', '/media')).body.data as { filename: string; category: string; visibility: string }[];
 
   it('uploads dropped images with their own progress and errors, sorts them into a category and makes one private', async () => {
     const small = await makePng(40, 30);
     const noise = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
     expect(noise.length).to.be.greaterThan(UPLOAD_LIMIT);
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/media`);
+    await ui.signIn('/admin/media');
     await ui.page.getByRole('heading', { name: 'No files yet' }).waitFor();
 
     await dropFiles(ui.page, [
@@ -79,9 +76,8 @@ describeInBrowser('media library (Chromium)', function (this: Mocha.Suite) {
   });
 
   it('picks an image for an entry\'s media field, uploading it from the picker', async () => {
-    expect((await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: { cover: { type: 'media', label: 'Cover' } } })).status).to.equal(201);
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/posts/new`);
+    expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: { cover: { type: 'media', label: 'Cover' } } })).status).to.equal(201);
+    await ui.signIn('/admin/content/posts/new');
     await ui.page.getByLabel('Title (required)').fill('With a cover');
     await ui.page.getByRole('button', { name: 'Choose a file' }).click();
     const picker = ui.page.getByRole('dialog', { name: 'Choose a file for Cover' });
@@ -94,7 +90,7 @@ describeInBrowser('media library (Chromium)', function (this: Mocha.Suite) {
     await ui.page.getByRole('group', { name: 'Cover' }).getByText('cover.png').waitFor();
     await ui.page.getByRole('button', { name: 'Create' }).click();
     await ui.page.getByText('Saved.', { exact: true }).waitFor();
-    const [entry] = (await api('GET', '/content/posts')).body.data;
+    const [entry] = (await ui.api('GET', '/content/posts')).body.data;
     expect(entry.data.cover).to.deep.equal(['cover.png']);
   });
 });

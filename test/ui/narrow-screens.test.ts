@@ -6,27 +6,24 @@
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { userWithGrants } from '../helpers/admin-users.ts';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, issueToken } from '../helpers/auth.ts';
+import { ADMIN_USERNAME, issueToken } from '../helpers/auth.ts';
 import { makePng } from '../api/media-fixtures.ts';
-import { describeInBrowser, PHONE, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
+import { describeInBrowser, PHONE, screenshots, withAdminBrowser } from '../helpers/browser.ts';
 
 describeInBrowser('administration tables at 360 px (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);
   const ui = withAdminBrowser();
 
-  beforeEach(async () => {
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-  });
+  beforeEach(() => ui.signIn());
 
-  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
   const openOnPhone = async (path: string) => {
     await ui.page.setViewportSize(PHONE);
-    await ui.page.goto(`${ui.run.server.baseUrl}${path}`);
+    await ui.open(path);
   };
 
   it('shows every webhook action on screen without sideways scrolling', async () => {
     const url = 'https://hooks.example.com/a/rather/long/path/for/the/site-build?token=0123456789abcdef';
-    expect((await api('PUT', '/webhooks', { webhooks: [{ url, events: ['content.created', 'content.updated', 'content.published'], enabled: true }] })).status).to.equal(200);
+    expect((await ui.api('PUT', '/webhooks', { webhooks: [{ url, events: ['content.created', 'content.updated', 'content.published'], enabled: true }] })).status).to.equal(200);
     await openOnPhone('/admin/webhooks');
     const buttons = [`Send a test to ${url}`, `Edit ${url}`, `Remove ${url}`].map((name) => ui.page.getByRole('button', { name, exact: true }));
     await buttons[0].waitFor();
@@ -35,7 +32,7 @@ describeInBrowser('administration tables at 360 px (Chromium)', function (this: 
   });
 
   it('shows every workspace action on screen without sideways scrolling, the rename form included', async () => {
-    expect((await api('POST', '/workspaces', { slug: 'company-blog-for-the-northern-region', label: 'Company blog for the northern region' })).status).to.equal(201);
+    expect((await ui.api('POST', '/workspaces', { slug: 'company-blog-for-the-northern-region', label: 'Company blog for the northern region' })).status).to.equal(201);
     await openOnPhone('/admin/workspaces');
     const label = 'Company blog for the northern region';
     const rename = ui.page.getByRole('button', { name: `Rename ${label}` });
@@ -61,7 +58,7 @@ describeInBrowser('administration tables at 360 px (Chromium)', function (this: 
 
   it('shows every release action on screen without sideways scrolling', async () => {
     const name = `site/${LONG}`;
-    expect((await api('POST', '/releases', { name, note: 'The pages for the spring campaign of the northern region, as approved on Monday' })).status).to.equal(201);
+    expect((await ui.api('POST', '/releases', { name, note: 'The pages for the spring campaign of the northern region, as approved on Monday' })).status).to.equal(201);
     await openOnPhone('/admin/releases');
     const buttons = buttonsNamed([`Copy the address of ${name}`, `Delete ${name}`]);
     await buttons[0].waitFor();
@@ -79,7 +76,7 @@ describeInBrowser('administration tables at 360 px (Chromium)', function (this: 
   });
 
   it('shows every backup action on screen without sideways scrolling', async () => {
-    const backup = await api('POST', '/backups', {});
+    const backup = await ui.api('POST', '/backups', {});
     expect(backup.status).to.equal(201);
     const name = backup.body.data.name as string;
     await openOnPhone('/admin/backups');
@@ -90,10 +87,10 @@ describeInBrowser('administration tables at 360 px (Chromium)', function (this: 
   });
 
   it('shows every trash action on screen without sideways scrolling', async () => {
-    expect((await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
+    expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
     const title = 'Spring campaign of the northern region: what changes';
-    const created = await api('POST', '/content/posts', { title });
-    expect((await api('DELETE', `/content/posts/${created.body.data.id}`)).status).to.equal(200);
+    const created = await ui.api('POST', '/content/posts', { title });
+    expect((await ui.api('DELETE', `/content/posts/${created.body.data.id}`)).status).to.equal(200);
     await openOnPhone('/admin/trash/posts');
     const buttons = buttonsNamed([`Restore ${title}`, `Delete for good: ${title}`]);
     await buttons[0].waitFor();
@@ -102,9 +99,9 @@ describeInBrowser('administration tables at 360 px (Chromium)', function (this: 
   });
 
   it('keeps roles, activity, updates, versions and the media list within the screen, every column of their tables shown', async () => {
-    expect((await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
-    const created = await api('POST', '/content/posts', { title: 'Spring campaign of the northern region' });
-    expect((await api('PATCH', `/content/posts/${created.body.data.id}`, { title: 'Spring campaign of the northern region, second draft' })).status).to.equal(200);
+    expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
+    const created = await ui.api('POST', '/content/posts', { title: 'Spring campaign of the northern region' });
+    expect((await ui.api('PATCH', `/content/posts/${created.body.data.id}`, { title: 'Spring campaign of the northern region, second draft' })).status).to.equal(200);
     await openOnPhone('/admin/media');
     await ui.page.locator('.upload input[type=file]').setInputFiles({ name: `${LONG}-hero-image.png`, mimeType: 'image/png', buffer: await makePng(40, 30) });
     const file = ui.page.getByRole('button', { name: `Open ${LONG}-hero-image.png` });

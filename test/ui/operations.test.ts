@@ -6,8 +6,7 @@
 // skipped), and the profile picture.
 import { expect } from 'chai';
 import { makePng } from '../api/media-fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
+import { describeInBrowser, screenshots, withAdminBrowser } from '../helpers/browser.ts';
 import { contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -17,17 +16,15 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
   const ui = withAdminBrowser({ env: { CMS_EVENTS_HEARTBEAT_MS: '200', CMS_WATCH_INTERVAL_MS: '200' } });
 
   beforeEach(async () => {
-    expect((await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+    expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
+    await ui.signIn();
   });
 
-  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
-  const open = (path: string) => ui.page.goto(`${ui.run.server.baseUrl}${path}`);
 
   it('creates a webhook (batched: one event per commit), sends it a test delivery and shows the delivery in the log', async () => {
     const receiver: LocalHttpServer = await startLocalHttp();
     try {
-      await open('/admin/webhooks');
+      await ui.open('/admin/webhooks');
       await ui.page.getByRole('heading', { name: 'No webhooks yet' }).waitFor();
       await ui.page.getByRole('button', { name: 'New webhook' }).first().click();
       const dialog = ui.page.getByRole('dialog', { name: 'New webhook' });
@@ -47,7 +44,7 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
         (count) => count === 1,
       );
       await screenshots(ui.page, 'webhooks');
-      const stored = (await api('GET', '/webhooks')).body.data;
+      const stored = (await ui.api('GET', '/webhooks')).body.data;
       expect(stored[0]).to.include({ url: `${receiver.url}/hook`, enabled: true, batch: true });
       expect(stored[0].events).to.have.members(['content.published', 'content.created']);
       await ui.page.getByRole('cell', { name: 'On, batched' }).waitFor();
@@ -58,23 +55,23 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
       await editing.getByLabel('One event per commit (content.batch)').uncheck();
       await editing.getByRole('button', { name: 'Save' }).click();
       await ui.page.getByRole('cell', { name: 'On', exact: true }).waitFor();
-      expect((await api('GET', '/webhooks')).body.data[0]).to.include({ batch: false });
+      expect((await ui.api('GET', '/webhooks')).body.data[0]).to.include({ batch: false });
     } finally {
       await receiver.close();
     }
   });
 
   it('makes a backup and restores an entry deleted since', async () => {
-    const created = await api('POST', '/content/posts', { title: 'Precious', status: 'published' });
+    const created = await ui.api('POST', '/content/posts', { title: 'Precious', status: 'published' });
     expect(created.status).to.equal(201);
-    await open('/admin/backups');
+    await ui.open('/admin/backups');
     await ui.page.getByRole('button', { name: 'Make the backup' }).click();
     await ui.page.getByText('Backup made.').waitFor();
-    const backups = (await api('GET', '/backups')).body.data;
+    const backups = (await ui.api('GET', '/backups')).body.data;
     expect(backups).to.have.length(1);
     await ui.page.getByRole('cell', { name: backups[0].name, exact: true }).waitFor();
-    expect((await api('DELETE', `/content/posts/${created.body.data.id}`)).status).to.equal(200);
-    await api('DELETE', `/trash/posts/${created.body.data.id}`);
+    expect((await ui.api('DELETE', `/content/posts/${created.body.data.id}`)).status).to.equal(200);
+    await ui.api('DELETE', `/trash/posts/${created.body.data.id}`);
 
     await ui.page.getByRole('button', { name: `Restore from ${backups[0].name}` }).click();
     const dialog = ui.page.getByRole('dialog', { name: `Restore from ${backups[0].name}` });
@@ -82,12 +79,12 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
     await screenshots(ui.page, 'backups-restore');
     await dialog.getByRole('button', { name: /^Restore \d+ parts?$/ }).click();
     await dialog.getByRole('list', { name: 'What the restore did' }).waitFor();
-    expect((await api('GET', `/content/posts/${created.body.data.id}`)).body.data.title).to.equal('Precious');
+    expect((await ui.api('GET', `/content/posts/${created.body.data.id}`)).body.data.title).to.equal('Precious');
     await dialog.getByRole('button', { name: 'Done' }).click();
   });
 
   it('creates, renames, archives and brings back a workspace', async () => {
-    await open('/admin/workspaces');
+    await ui.open('/admin/workspaces');
     await ui.page.getByLabel('Name (required)').fill('Company blog');
     expect(await ui.page.getByLabel('Slug (required)').inputValue()).to.equal('company-blog');
     await ui.page.getByRole('button', { name: 'Create the workspace' }).click();
@@ -99,7 +96,7 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
     await ui.page.getByRole('dialog').getByRole('button', { name: 'Archive the workspace' }).click();
     await ui.page.getByRole('button', { name: 'Bring back Blog' }).waitFor();
     await screenshots(ui.page, 'workspaces');
-    const archived = (await api('GET', '/workspaces?include_archived=true')).body.data.find((workspace: { slug: string }) => workspace.slug === 'company-blog');
+    const archived = (await ui.api('GET', '/workspaces?include_archived=true')).body.data.find((workspace: { slug: string }) => workspace.slug === 'company-blog');
     expect(archived).to.include({ label: 'Blog', archived: true });
     await ui.page.getByRole('button', { name: 'Bring back Blog' }).click();
     await ui.page.getByRole('button', { name: 'Archive Blog' }).waitFor();
@@ -107,16 +104,16 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
 
   it('filters the activity log, and shows scheduled entries and skipped files on the dashboard', async () => {
     const soon = new Date(Date.now() + 3600_000).toISOString();
-    expect((await api('POST', '/content/posts', { title: 'Coming soon', status: 'scheduled', published_at: soon })).status).to.equal(201);
+    expect((await ui.api('POST', '/content/posts', { title: 'Coming soon', status: 'scheduled', published_at: soon })).status).to.equal(201);
     await externalCommit(contentRepoOf(ui.run.server.dataDir), { write: { 'default/entries/posts/broken.md': '---\ntitle: [unclosed\n---\n' } }, 'Add a broken file');
-    await pollUntil(() => api('GET', '/activity?type=content.file_skipped'), (response) => response.body.meta.total > 0);
-    await open('/admin');
+    await pollUntil(() => ui.api('GET', '/activity?type=content.file_skipped'), (response) => response.body.meta.total > 0);
+    await ui.open('/admin');
     const skipped = ui.page.getByRole('region', { name: 'Files from git that were skipped' });
     await skipped.getByText('default/entries/posts/broken.md').waitFor();
     await ui.page.getByRole('region', { name: 'Scheduled' }).getByRole('link', { name: 'Coming soon' }).waitFor();
     await screenshots(ui.page, 'dashboard');
 
-    await open('/admin/activity');
+    await ui.open('/admin/activity');
     await ui.page.getByLabel('What').selectOption('schema');
     await ui.page.waitForURL(/type=schema/);
     await ui.page.getByText('1 record', { exact: true }).waitFor();
@@ -129,12 +126,12 @@ describeInBrowser('administration screens (Chromium)', function (this: Mocha.Sui
   });
 
   it('uploads and removes a profile picture', async () => {
-    await open('/admin/profile');
+    await ui.open('/admin/profile');
     await ui.page.getByLabel('Upload a picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await makePng(64, 64) });
     await ui.page.getByRole('button', { name: 'Remove the picture' }).waitFor();
-    expect((await api('GET', '/me')).body.data.avatar_url).to.be.a('string');
+    expect((await ui.api('GET', '/me')).body.data.avatar_url).to.be.a('string');
     await ui.page.getByRole('button', { name: 'Remove the picture' }).click();
     await ui.page.getByRole('button', { name: 'Remove the picture' }).waitFor({ state: 'detached' });
-    expect((await api('GET', '/me')).body.data.avatar_url).to.equal(null);
+    expect((await ui.api('GET', '/me')).body.data.avatar_url).to.equal(null);
   });
 });

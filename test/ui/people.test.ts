@@ -4,7 +4,7 @@
 // allows; a token created on the ui.page, read from it and used on the public
 // API, then revoked.
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
+import { ADMIN_USERNAME } from '../helpers/auth.ts';
 import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
 
 describeInBrowser('users, roles and tokens (Chromium)', function (this: Mocha.Suite) {
@@ -12,15 +12,12 @@ describeInBrowser('users, roles and tokens (Chromium)', function (this: Mocha.Su
   const ui = withAdminBrowser();
 
   beforeEach(async () => {
-    expect((await adminRequest(ui.run.server, ui.admin, 'POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
-    expect((await adminRequest(ui.run.server, ui.admin, 'POST', '/content/posts', { title: 'A draft' })).status).to.equal(201);
+    expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
+    expect((await ui.api('POST', '/content/posts', { title: 'A draft' })).status).to.equal(201);
   });
 
-  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
-
   it('builds a role in the grants editor, gives it to a new user, who then sees only what it allows', async () => {
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/roles`);
+    await ui.signIn('/admin/roles');
     await ui.page.getByRole('link', { name: 'New role' }).click();
     await ui.page.getByLabel('Name (required)').fill('Post readers');
     await ui.page.getByRole('button', { name: 'Add a grant' }).click();
@@ -36,13 +33,13 @@ describeInBrowser('users, roles and tokens (Chromium)', function (this: Mocha.Su
     await screenshots(ui.page, 'role');
     await ui.page.getByRole('button', { name: 'Create the role' }).click();
     await ui.page.getByRole('heading', { name: 'Post readers' }).waitFor();
-    const role = (await api('GET', '/roles/post-readers')).body.data;
+    const role = (await ui.api('GET', '/roles/post-readers')).body.data;
     expect(role.permissions).to.deep.equal([
       { effect: 'allow', actions: ['content.read'], resources: ['content:posts:*'] },
       { effect: 'allow', actions: ['schema.read'], resources: ['*'] },
     ]);
 
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/users`);
+    await ui.open('/admin/users');
     await ui.page.getByRole('button', { name: 'New user' }).click();
     const dialog = ui.page.getByRole('dialog', { name: 'New user' });
     await dialog.getByLabel('Username (required)').fill('reader');
@@ -66,8 +63,7 @@ describeInBrowser('users, roles and tokens (Chromium)', function (this: Mocha.Su
   });
 
   it('creates a token whose plain value is shown once and works on the public API, then revokes it', async () => {
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/tokens`);
+    await ui.signIn('/admin/tokens');
     await ui.page.getByRole('heading', { name: 'No API tokens yet' }).waitFor();
     await ui.page.getByRole('button', { name: 'New token' }).first().click();
     const dialog = ui.page.getByRole('dialog', { name: 'New API token' });

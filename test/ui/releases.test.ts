@@ -3,8 +3,7 @@
 // to the field), the address a build reads it from copied, and a release
 // deleted after the confirmation.
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
+import { describeInBrowser, screenshots, withAdminBrowser } from '../helpers/browser.ts';
 import { contentRepoOf, git } from '../helpers/git.ts';
 
 describeInBrowser('releases screen (Chromium)', function (this: Mocha.Suite) {
@@ -15,7 +14,7 @@ describeInBrowser('releases screen (Chromium)', function (this: Mocha.Suite) {
     const { page } = ui;
     const baseUrl = ui.run.server.baseUrl;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
-    await signIn(page, baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await ui.signIn();
     await page.getByRole('link', { name: 'Releases' }).click();
     await page.getByRole('heading', { name: 'No releases yet' }).waitFor();
 
@@ -40,6 +39,6 @@ describeInBrowser('releases screen (Chromium)', function (this: Mocha.Suite) {
     await page.getByRole('button', { name: 'Delete spring-2026' }).click();
     await page.getByRole('dialog', { name: 'Delete spring-2026?' }).getByRole('button', { name: 'Delete the release' }).click();
     await page.getByRole('heading', { name: 'No releases yet' }).waitFor();
-    expect((await adminRequest(ui.run.server, ui.admin, 'GET', '/releases')).body.data).to.deep.equal([]);
+    expect((await ui.api('GET', '/releases')).body.data).to.deep.equal([]);
   });
 });

@@ -10,7 +10,7 @@
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { userWithGrants } from '../helpers/admin-users.ts';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, FULL_ACCESS } from '../helpers/auth.ts';
+import { ADMIN_USERNAME, FULL_ACCESS } from '../helpers/auth.ts';
 import { describeInBrowser, PHONE, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
 
 describeInBrowser('disabled actions say why (Chromium)', function (this: Mocha.Suite) {
@@ -22,7 +22,7 @@ describeInBrowser('disabled actions say why (Chromium)', function (this: Mocha.S
     await userWithGrants(ui.run.server, ui.admin, 'manager', FULL_ACCESS);
     await userWithGrants(ui.run.server, ui.admin, 'writer', [{ effect: 'allow', actions: ['content.read'], resources: ['*'] }]);
     await signIn(ui.page, ui.run.server.baseUrl, 'manager', 'manager-password-1');
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/users`);
+    await ui.open('/admin/users');
     const deleteOf = (username: string) => ui.page.getByRole('button', { name: `Delete ${username}`, exact: true });
     await deleteOf('writer').waitFor();
     const expected = { [ADMIN_USERNAME]: 'The last administrator cannot be deleted.', manager: 'You cannot delete yourself.' };
@@ -40,8 +40,7 @@ describeInBrowser('disabled actions say why (Chromium)', function (this: Mocha.S
 
   it('shows why a role that people hold cannot be deleted', async () => {
     await userWithGrants(ui.run.server, ui.admin, 'writer', [{ effect: 'allow', actions: ['content.read'], resources: ['*'] }]);
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/roles/writer-role`);
+    await ui.signIn('/admin/roles/writer-role');
     const remove = ui.page.getByRole('button', { name: 'Delete the role' });
     await remove.waitFor();
     await ui.page.setViewportSize(PHONE);
@@ -50,12 +49,12 @@ describeInBrowser('disabled actions say why (Chromium)', function (this: Mocha.S
   });
 
   it('says why Published cannot be chosen by someone who may not publish', async () => {
-    expect((await adminRequest(ui.run.server, ui.admin, 'POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
-    const created = await adminRequest(ui.run.server, ui.admin, 'POST', '/content/posts', { title: 'A draft' });
+    expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
+    const created = await ui.api('POST', '/content/posts', { title: 'A draft' });
     await userWithGrants(ui.run.server, ui.admin, 'writer', [{ effect: 'allow', actions: ['schema.read', 'content.read', 'content.create', 'content.update'], resources: ['*'] }]);
     await signIn(ui.page, ui.run.server.baseUrl, 'writer', 'writer-password-1');
     await ui.page.setViewportSize(PHONE);
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/posts/${created.body.data.id}`);
+    await ui.open(`/admin/content/posts/${created.body.data.id}`);
     const status = ui.page.getByLabel('Status');
     await status.waitFor();
     expect(await status.locator('option[value=published]').isDisabled(), 'Published is greyed out').to.equal(true);
@@ -66,22 +65,21 @@ describeInBrowser('disabled actions say why (Chromium)', function (this: Mocha.S
     await screenshots(ui.page, 'entry-may-not-publish');
   });
   it('says why a version with the same values as the entry now cannot be restored', async () => {
-    const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
-    expect((await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
-    const id = (await api('POST', '/content/posts', { title: 'Same again' })).body.data.id as string;
-    expect((await api('PATCH', `/content/posts/${id}`, { title: 'Different' })).status).to.equal(200);
-    expect((await api('PATCH', `/content/posts/${id}`, { title: 'Same again' })).status).to.equal(200);
-    const [, different, first] = (await api('GET', `/content/posts/${id}/revisions`)).body.data as { id: string }[];
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+    expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
+    const id = (await ui.api('POST', '/content/posts', { title: 'Same again' })).body.data.id as string;
+    expect((await ui.api('PATCH', `/content/posts/${id}`, { title: 'Different' })).status).to.equal(200);
+    expect((await ui.api('PATCH', `/content/posts/${id}`, { title: 'Same again' })).status).to.equal(200);
+    const [, different, first] = (await ui.api('GET', `/content/posts/${id}/revisions`)).body.data as { id: string }[];
+    await ui.signIn();
     await ui.page.setViewportSize(PHONE);
     const restore = ui.page.getByRole('button', { name: 'Restore this version' });
 
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/posts/${id}/versions?version=${first.id}`);
+    await ui.open(`/admin/content/posts/${id}/versions?version=${first.id}`);
     await ui.page.getByRole('heading', { name: /compared with now$/ }).waitFor();
     await expectReason(ui.page, restore, 'This version has the same values as the entry now.', true);
     await screenshots(ui.page, 'version-same-as-now');
 
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/posts/${id}/versions?version=${different.id}`);
+    await ui.open(`/admin/content/posts/${id}/versions?version=${different.id}`);
     await ui.page.locator('.field-changes').waitFor();
     expect(await restore.isEnabled(), 'a version that differs can be restored').to.equal(true);
     expect(await restore.getAttribute('aria-describedby'), 'and gives no reason').to.equal(null);

@@ -5,8 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
+import { describeInBrowser, screenshots, withAdminBrowser } from '../helpers/browser.ts';
 import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
 import { buildZip } from '../helpers/zip.ts';
 
@@ -34,8 +33,7 @@ describeInBrowser('updates screen (Chromium)', function (this: Mocha.Suite) {
   });
 
   it('checks for, downloads and installs an update, then asks for a restart', async () => {
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/updates`);
+    await ui.signIn('/admin/updates');
     await ui.page.getByRole('button', { name: 'Check for updates' }).click();
     await ui.page.getByRole('heading', { name: 'What is new in 99.0.0' }).waitFor();
     await ui.page.getByText('Faster and friendlier.').waitFor();

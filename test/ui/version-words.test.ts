@@ -4,31 +4,28 @@
 // developer's git commit shows their own message, first line. At 1280 and
 // 360 px.
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
-import { describeInBrowser, PHONE, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
+import { describeInBrowser, PHONE, screenshots, withAdminBrowser } from '../helpers/browser.ts';
 import { contentRepoOf, externalCommit, fileAt } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
 describeInBrowser('versions in words (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);
   const ui = withAdminBrowser({ env: { CMS_WATCH_INTERVAL_MS: '200' } });
-  const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
 
   it('says what each version did, by whom and when, and keeps a developer\'s own message', async () => {
-    expect((await api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
-    const created = await api('POST', '/content/posts', { title: 'Spring', slug: 'spring' });
+    expect((await ui.api('POST', '/content-types', { name: 'posts', label: 'Posts', fields: {} })).status).to.equal(201);
+    const created = await ui.api('POST', '/content/posts', { title: 'Spring', slug: 'spring' });
     const id = created.body.data.id as string;
-    expect((await api('PATCH', `/content/posts/${id}`, { title: 'Spring sale' })).status).to.equal(200);
+    expect((await ui.api('PATCH', `/content/posts/${id}`, { title: 'Spring sale' })).status).to.equal(200);
     const repo = contentRepoOf(ui.run.server.dataDir);
     const file = 'default/entries/posts/spring.md';
     const text = await fileAt(repo, file);
     await externalCommit(repo, { write: { [file]: text.replace('title: Spring sale', 'title: Spring sales') } }, 'Fix the typo in the title\n\nThe editors reported it.');
-    await pollUntil(async () => (await api('GET', `/content/posts/${id}`)).body.data.title, (title) => title === 'Spring sales');
-    const first = (await api('GET', `/content/posts/${id}/revisions`)).body.data.at(-1);
-    expect((await api('POST', `/content/posts/${id}/revisions/${first.id}/restore`)).status).to.equal(200);
+    await pollUntil(async () => (await ui.api('GET', `/content/posts/${id}`)).body.data.title, (title) => title === 'Spring sales');
+    const first = (await ui.api('GET', `/content/posts/${id}/revisions`)).body.data.at(-1);
+    expect((await ui.api('POST', `/content/posts/${id}/revisions/${first.id}/restore`)).status).to.equal(200);
 
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/content/posts/${id}/versions`);
+    await ui.signIn(`/admin/content/posts/${id}/versions`);
     await ui.page.getByRole('heading', { name: 'Versions of “Spring”' }).waitFor();
     const items = ui.page.locator('.revision-list__item');
     await pollUntil(() => items.count(), (count) => count === 4);

@@ -4,22 +4,19 @@
 // on screen instead of a confirmation the server then refuses; other
 // workspaces still archive.
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
-import { describeInBrowser, screenshots, signIn, withAdminBrowser } from '../helpers/browser.ts';
+import { describeInBrowser, screenshots, withAdminBrowser } from '../helpers/browser.ts';
 
 describeInBrowser('archiving workspaces (Chromium)', function (this: Mocha.Suite) {
   this.timeout(120_000);
   const ui = withAdminBrowser({ env: { CMS_DEFAULT_WORKSPACE: 'main' } });
 
   it('offers no Archive on the default workspaces, says why, and archives the others', async () => {
-    const api = (method: string, url: string, body?: unknown) => adminRequest(ui.run.server, ui.admin, method, url, body);
     // `default` exists on every install; `main` is the configured default.
-    expect((await api('POST', '/workspaces', { slug: 'default', label: 'Default' })).status).to.be.oneOf([201, 409]);
-    expect((await api('POST', '/workspaces', { slug: 'shop', label: 'Shop' })).status).to.equal(201);
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await ui.page.goto(`${ui.run.server.baseUrl}/admin/workspaces`);
+    expect((await ui.api('POST', '/workspaces', { slug: 'default', label: 'Default' })).status).to.be.oneOf([201, 409]);
+    expect((await ui.api('POST', '/workspaces', { slug: 'shop', label: 'Shop' })).status).to.equal(201);
+    await ui.signIn('/admin/workspaces');
 
-    for (const label of ['Default', (await api('GET', '/workspaces')).body.data.find((workspace: { slug: string }) => workspace.slug === 'main').label]) {
+    for (const label of ['Default', (await ui.api('GET', '/workspaces')).body.data.find((workspace: { slug: string }) => workspace.slug === 'main').label]) {
       const archive = ui.page.getByRole('button', { name: `Archive ${label}`, exact: true });
       await archive.waitFor();
       expect(await archive.isDisabled(), `Archive ${label} is disabled`).to.equal(true);
@@ -34,6 +31,6 @@ describeInBrowser('archiving workspaces (Chromium)', function (this: Mocha.Suite
     await ui.page.getByRole('button', { name: 'Archive Shop', exact: true }).click();
     await ui.page.getByRole('dialog', { name: 'Archive Shop?' }).getByRole('button', { name: 'Archive the workspace' }).click();
     await ui.page.getByRole('button', { name: 'Bring back Shop' }).waitFor();
-    expect((await api('GET', '/workspaces?include_archived=true')).body.data.find((workspace: { slug: string }) => workspace.slug === 'shop')).to.include({ archived: true });
+    expect((await ui.api('GET', '/workspaces?include_archived=true')).body.data.find((workspace: { slug: string }) => workspace.slug === 'shop')).to.include({ archived: true });
   });
 });

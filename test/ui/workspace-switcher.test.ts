@@ -3,8 +3,7 @@
 // leaves the list without a reload; archiving the workspace in use moves the
 // app to the first one still active (docs/admin-app.md "Workspaces").
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest } from '../helpers/auth.ts';
-import { describeInBrowser, signIn, withAdminBrowser } from '../helpers/browser.ts';
+import { describeInBrowser, withAdminBrowser } from '../helpers/browser.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
 describeInBrowser('workspace switcher after a rename or an archive (Chromium)', function (this: Mocha.Suite) {
@@ -12,8 +11,8 @@ describeInBrowser('workspace switcher after a rename or an archive (Chromium)', 
   const ui = withAdminBrowser();
 
   beforeEach(async () => {
-    for (const [slug, label] of [['blog', 'Blog'], ['shop', 'Shop']]) expect((await adminRequest(ui.run.server, ui.admin, 'POST', '/workspaces', { slug, label })).status).to.equal(201);
-    await signIn(ui.page, ui.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+    for (const [slug, label] of [['blog', 'Blog'], ['shop', 'Shop']]) expect((await ui.api('POST', '/workspaces', { slug, label })).status).to.equal(201);
+    await ui.signIn();
   });
 
   const switcher = () => ui.page.getByLabel('Workspace', { exact: true });
