@@ -29,7 +29,7 @@ export interface ForwardOptions {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // Reads of what only the primary keeps in its state folder or does itself,
-// and its releases: replicas follow the branch, not tags (docs/releases.md).
+// and its releases: a replica copies tags only at its next fetch (docs/releases.md).
 const PRIMARY_READS = /^\/admin\/api\/(activity|webhooks|backups|update|git|dashboard|releases)(\/|$)/;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 
