@@ -1,6 +1,6 @@
 // content.published and content.unpublished follow public visibility judged
 // at the time of the write, as commit subjects and the files' `draft` flag do
-// (docs/editorial.md "Publication events"): a scheduled entry whose date has
+// (docs/operations.md "Publication events"): a scheduled entry whose date has
 // passed is public at once. Told to a real webhook receiver.
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';

@@ -89,7 +89,7 @@ export class EventBus {
  * content.published when a write makes an entry public, content.unpublished
  * when it takes a public one off the site. Public is isPubliclyVisible judged
  * at `now`, the time of the write, as the commit subject and the files'
- * `draft` flag are (docs/editorial.md "Publication events"): saving a
+ * `draft` flag are (docs/operations.md "Publication events"): saving a
  * scheduled entry whose date has passed publishes it, and publishing an
  * entry that is already public only updates it.
  */
