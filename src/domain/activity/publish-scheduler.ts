@@ -75,7 +75,8 @@ export class PublishScheduler {
   /**
    * Publishes every scheduled entry whose published_at lies after the
    * previous tick and not after now (its files with `draft: false`, then
-   * `content.published`); returns how many. Throws the first failure of a
+   * `content.published`), but for those a save announced already; returns
+   * how many. Throws the first failure of a
    * workspace's commit (the other workspaces still go ahead; the failed
    * one's entries are tried again at the next tick) or of the state store.
    */
