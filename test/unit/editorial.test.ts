@@ -127,7 +127,7 @@ describe('publish scheduler', () => {
       workspaces: { list: () => [{ slug: 'default', label: 'Default', archived: false, type_order: [], created_at: '', updated_at: '' }] },
       events, state, intervalMs: 3_600_000, onError: () => undefined, now: () => clock.now,
     });
-    return { scheduler, emitted, clock, state };
+    return { scheduler, emitted, clock, state, events, index };
   }
   const flushEvents = () => new Promise((resolve) => setImmediate(resolve));
   const at = (iso: string) => Date.parse(iso);
@@ -150,6 +150,26 @@ describe('publish scheduler', () => {
     await scheduler.stop();
     await flushEvents();
     expect(emitted.map((event) => [event.type, event.data.id, event.actor])).to.deep.equal([['content.published', 'a', undefined], ['content.published', 'b', undefined]]);
+  });
+
+  it('leaves out an entry a save already announced, until a save takes it off the site again', async () => {
+    const entry = buildEntry({ id: 'a', slug: 'a', status: 'scheduled', published_at: '2026-05-01T10:00:05.000Z' });
+    const { scheduler: starting, emitted, clock, events, index } = harness([entry], null, at('2026-05-01T10:00:00.000Z'));
+    const scheduler = await starting;
+    const tell = (type: 'content.published' | 'content.unpublished', occurredAt: string) => events.emit({ type, workspace: 'default', occurredAt, data: { type: 'posts', id: 'a', slug: 'a' } });
+    tell('content.published', '2026-05-01T10:00:06.000Z');
+    await flushEvents();
+    clock.now = at('2026-05-01T10:00:10.000Z');
+    expect(await scheduler.tick()).to.equal(0);
+    // Saved again for a later date, which takes it off the site: that date is news.
+    index.upsert({ ...entry, published_at: '2026-05-01T10:00:20.000Z' });
+    tell('content.unpublished', '2026-05-01T10:00:11.000Z');
+    await flushEvents();
+    clock.now = at('2026-05-01T10:00:30.000Z');
+    expect(await scheduler.tick()).to.equal(1);
+    await scheduler.stop();
+    await flushEvents();
+    expect(emitted.map((event) => event.type)).to.deep.equal(['content.published', 'content.unpublished', 'content.published']);
   });
 
   it('catches up after a restart from the saved last tick', async () => {

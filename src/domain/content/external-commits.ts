@@ -5,7 +5,7 @@
 // event bus like API writes.
 import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath } from '../../storage/content-repo.ts';
-import { statusEvents, type EventType } from '../model/events.ts';
+import { publicationEvents, type EventType } from '../model/events.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentWriter, EventDraft } from './content-writer.ts';
 import type { ProblemRegister } from './problem-register.ts';
@@ -63,6 +63,8 @@ export function watchExternalCommits(options: WatchOptions): () => void {
 export async function reindexChangedPaths(models: ReadModels, changes: ChangedPath[], committedAt?: string): Promise<EventDraft[]> {
   const { content, workspaces } = models;
   const events: EventDraft[] = [];
+  // Publication is judged when the server takes the commits in, as for its own writes (events.ts).
+  const now = Date.now();
   for (const [workspace, paths] of groupByWorkspace(changes)) {
     const known = !!workspaces.find(workspace);
     if (paths.some((change) => change.path === `${workspace}/workspace.yaml`)) {
@@ -83,7 +85,7 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
     const typesBefore = typeVersions(content, workspace);
     const entryChanges = await content.applyExternalChanges(workspace, paths, committedAt);
     for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths);
-    for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap(entryEvents)]) {
+    for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap((change) => entryEvents(change, now))]) {
       events.push({ ...event, workspace });
     }
   }
@@ -111,15 +113,15 @@ function schemaEvents(before: Map<string, string>, after: Map<string, string>): 
   return events;
 }
 
-// The same events an API write of the same change emits (entry-service.ts).
-function entryEvents(change: EntryChange): Draft[] {
+// The same events an API write of the same change emits (entry-service.ts), publication judged at `now`.
+function entryEvents(change: EntryChange, now: number): Draft[] {
   const entry = change.after ?? change.before;
   if (entry === undefined) return [];
   const types: EventType[] = !change.before
-    ? ['content.created', ...statusEvents(undefined, entry)]
+    ? ['content.created', ...publicationEvents(undefined, entry, now)]
     : !change.after
       ? ['content.deleted']
-      : ['content.updated', ...statusEvents(change.before, change.after)];
+      : ['content.updated', ...publicationEvents(change.before, change.after, now)];
   const data: Record<string, string> = { type: entry.type, id: entry.id, slug: entry.slug };
   if (change.before && change.after && change.before.slug !== change.after.slug) data.previous_slug = change.before.slug;
   return types.map((type) => ({ type, data }));

@@ -11,7 +11,7 @@ import type { ContentTransaction, ContentWriter } from '../content/content-write
 import { resolveEntry } from '../locales/resolve.ts';
 import { resolveListQuery, type ListParams, type ReadParams } from '../query/list-query.ts';
 import { expandRelations, omitUnreadableRelations } from '../query/relations.ts';
-import { statusEvents, type EventType } from '../model/events.ts';
+import { publicationEvents, type EventType } from '../model/events.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
 import { assertCanReadType, collectionRequest, entryRequest, readsWholeCollection } from '../auth/content-access.ts';
 import { buildBulkChanges, checkBulkInput, resolveBulkTargets } from './entry-bulk.ts';
@@ -103,7 +103,7 @@ export class EntryService {
         message: saveSubject(undefined, entry, now),
         changes: entryFileChanges(workspace, indexed.type, undefined, entry),
         apply: () => indexed.index.upsert(entry),
-        events: ['content.created', ...statusEvents(undefined, entry)],
+        events: ['content.created', ...publicationEvents(undefined, entry, now)],
       });
       return this.writeResult(indexed.type, entry, input.locale);
     });
@@ -131,7 +131,7 @@ export class EntryService {
         message: saveSubject(current, entry, now),
         changes: entryFileChanges(workspace, indexed.type, current, entry),
         apply: () => indexed.index.upsert(entry),
-        events: ['content.updated', ...statusEvents(current, entry)],
+        events: ['content.updated', ...publicationEvents(current, entry, now)],
         previousSlug: current.slug,
       });
       return this.writeResult(indexed.type, entry, input.locale);
@@ -172,7 +172,8 @@ export class EntryService {
         authorize(principal, entryRequest(workspace, entry, 'content.update', payloadOf(input)));
         if (input.status === 'published') authorize(principal, entryRequest(workspace, entry, 'content.publish', payloadOf(input)));
       }
-      const context = { actor: actorIdOf(principal), now: new Date(this.now()).toISOString(), findType: (name: string) => this.content.findType(workspace, name) };
+      const now = this.now();
+      const context = { actor: actorIdOf(principal), now: new Date(now).toISOString(), findType: (name: string) => this.content.findType(workspace, name) };
       const changes = buildBulkChanges(indexed, targets, input, context);
       const files = changes.flatMap(({ before, after }) => entryFileChanges(workspace, indexed.type, before, after));
       await commitEntryChange(tx, principal, {
@@ -182,7 +183,7 @@ export class EntryService {
         message: `Update ${changes.length} ${plural(changes.length)} in ${type.name}`,
         changes: files,
         apply: () => changes.forEach(({ after }) => indexed.index.upsert(after)),
-        events: changes.flatMap(({ before, after }) => entryEvents(workspace, after, ['content.updated', ...statusEvents(before, after)], before.slug)),
+        events: changes.flatMap(({ before, after }) => entryEvents(workspace, after, ['content.updated', ...publicationEvents(before, after, now)], before.slug)),
       });
       return changes.map(({ after }) => resolveEntry(after, indexed.type, input.locale));
     });

@@ -4,7 +4,7 @@
 // editor published, not "Update". The admin app turns these subjects into
 // words (src/admin-ui/screens/versions/version-words.ts); docs/architecture.md
 // "Commit subjects" lists them all.
-import { isPubliclyVisible, type StoredEntry } from '../model/entry.ts';
+import { publicVisibility, type StoredEntry } from '../model/entry.ts';
 
 /**
  * `Create`, `Create and publish`, `Create and schedule`, `Update`, `Publish`,
@@ -15,12 +15,11 @@ import { isPubliclyVisible, type StoredEntry } from '../model/entry.ts';
  */
 export function saveSubject(before: StoredEntry | undefined, after: StoredEntry, now: number): string {
   const name = `${after.type}/${after.slug}`;
-  const isPublic = isPubliclyVisible(after, now);
+  const { was: wasPublic, is: isPublic } = publicVisibility(before, after, now);
   if (!before) {
     if (isPublic) return `Create and publish ${name}`;
     return after.status === 'scheduled' ? `Create and schedule ${name}` : `Create ${name}`;
   }
-  const wasPublic = isPubliclyVisible(before, now);
   if (isPublic && !wasPublic) return `Publish ${name}`;
   // Taking a published entry back to a future schedule also takes it off the site: that is the news.
   if (wasPublic && !isPublic) return `Unpublish ${name}`;

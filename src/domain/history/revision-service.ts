@@ -14,7 +14,7 @@ import { entryVersion } from '../model/entry-version.ts';
 import { commitEntryChange, entryEvents, entryFileChanges } from '../entries/entry-writes.ts';
 import type { ResolvedEntry, StoredEntry } from '../model/entry.ts';
 import { validateFieldValues } from '../model/field-values.ts';
-import { statusEvents } from '../model/events.ts';
+import { publicationEvents } from '../model/events.ts';
 import { resolveEntry } from '../locales/resolve.ts';
 import { entryAt, entryCommits, type EntryRef } from './entry-history.ts';
 import { diffEntries, type FieldChange } from './field-changes.ts';
@@ -93,7 +93,8 @@ export class RevisionService {
       const indexed = this.content.getType(workspace, typeName);
       const current = indexed.index.get(ref.entry.id);
       if (!current) throw notFound('Content entry not found.');
-      const next = restoredEntry(current, old, actorIdOf(principal), new Date(this.now()).toISOString());
+      const now = this.now();
+      const next = restoredEntry(current, old, actorIdOf(principal), new Date(now).toISOString());
       authorize(principal, entryRequest(workspace, current, 'content.update', { status: next.status }));
       if (next.status === 'published') authorize(principal, entryRequest(workspace, current, 'content.publish', { status: next.status }));
       assertFits(indexed, next);
@@ -105,7 +106,7 @@ export class RevisionService {
         message,
         changes: entryFileChanges(workspace, indexed.type, current, next),
         apply: () => indexed.index.upsert(next),
-        events: entryEvents(workspace, next, ['content.updated', ...statusEvents(current, next)]),
+        events: entryEvents(workspace, next, ['content.updated', ...publicationEvents(current, next, now)]),
       });
       return { entry: resolveEntry(next, indexed.type, undefined), version: entryVersion(next) };
     });

@@ -54,3 +54,20 @@ export function isPubliclyVisible(entry: Pick<StoredEntry, 'status' | 'published
   if (entry.status !== 'scheduled' || !entry.published_at) return false;
   return Date.parse(entry.published_at) <= now;
 }
+
+/** Whether an entry was and is public around one write (isPubliclyVisible of both sides). */
+export interface PublicVisibility {
+  was: boolean;
+  is: boolean;
+}
+
+/**
+ * Public visibility before and after a write, both judged at `now`, the time
+ * of the write, as the files' `draft` flag is: a scheduled entry whose date
+ * has passed is public at once. The commit subject (save-subject.ts) and the
+ * publication events (events.ts) both read this, so they never disagree.
+ * `before` is undefined for a create.
+ */
+export function publicVisibility(before: StoredEntry | undefined, after: StoredEntry, now: number): PublicVisibility {
+  return { was: before !== undefined && isPubliclyVisible(before, now), is: isPubliclyVisible(after, now) };
+}

@@ -1,7 +1,7 @@
 // Domain events: what happened, told after the commit that made it. Listeners
 // (search index upkeep, webhooks, the activity log) run after the response
 // path and can never fail the write that caused them.
-import type { StoredEntry } from './entry.ts';
+import { publicVisibility, type StoredEntry } from './entry.ts';
 
 /** The event names API.md lists (`resource.action`); webhooks subscribe to these. */
 export const EVENT_TYPES = [
@@ -85,10 +85,16 @@ export class EventBus {
   }
 }
 
-/** content.published when an entry becomes published, content.unpublished when it leaves published. */
-export function statusEvents(before: StoredEntry | undefined, after: StoredEntry): EventType[] {
-  const was = before?.status === 'published';
-  const is = after.status === 'published';
+/**
+ * content.published when a write makes an entry public, content.unpublished
+ * when it takes a public one off the site. Public is isPubliclyVisible judged
+ * at `now`, the time of the write, as the commit subject and the files'
+ * `draft` flag are (docs/operations.md "Publication events"): saving a
+ * scheduled entry whose date has passed publishes it, and publishing an
+ * entry that is already public only updates it.
+ */
+export function publicationEvents(before: StoredEntry | undefined, after: StoredEntry, now: number): EventType[] {
+  const { was, is } = publicVisibility(before, after, now);
   if (is && !was) return ['content.published'];
   if (was && !is) return ['content.unpublished'];
   return [];

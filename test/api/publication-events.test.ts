@@ -1,0 +1,119 @@
+// content.published and content.unpublished follow public visibility judged
+// at the time of the write, as commit subjects and the files' `draft` flag do
+// (docs/operations.md "Publication events"): a scheduled entry whose date has
+// passed is public at once. Told to a real webhook receiver.
+import { expect } from 'chai';
+import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
+import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
+import { pollUntil } from '../helpers/poll.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+// The scheduler's own timer stays out of the way (an hour): the tests tick it themselves.
+const ENV = { CMS_WEBHOOK_RETRY_BASE_MS: '20', CMS_WEBHOOK_TIMEOUT_MS: '300', CMS_SCHEDULER_INTERVAL_MS: '3600000' };
+const BASE = '/api/v1/workspaces/default/content/posts';
+const HOUR = 3_600_000;
+
+describe('publication events follow public visibility', () => {
+  let server: TestServer;
+  let admin: AdminSession;
+  let token: string;
+  let receiver: LocalHttpServer;
+
+  beforeEach(async () => {
+    receiver = await startLocalHttp();
+    ({ server, admin, token } = await buildAdminServer({ env: ENV, token: FULL_ACCESS }));
+    expect((await server.request('POST', '/api/v1/workspaces/default/content-types', { body: { name: 'posts' }, token })).status).to.equal(201);
+    const hooks = await adminRequest(server, admin, 'PUT', '/webhooks', { webhooks: [{ url: `${receiver.url}/hook`, events: ['content.created', 'content.updated', 'content.published', 'content.unpublished'] }] });
+    expect(hooks.status).to.equal(200);
+  });
+  afterEach(async () => {
+    await server?.close();
+    await receiver.close();
+  });
+
+  // The events delivered since the last call, as `event id` sorted, once the queue has drained.
+  async function delivered(count: number): Promise<string[]> {
+    await pollUntil(async () => receiver.requests.length, (seen) => seen >= count);
+    await pollUntil(async () => server.services.webhookDispatcher.pending().length, (pending) => pending === 0);
+    const events = receiver.requests.map((request) => {
+      const body = JSON.parse(request.body.toString('utf8')) as { event: string; data: { id: string } };
+      return `${body.event} ${body.data.id}`;
+    });
+    receiver.requests.length = 0;
+    return events.sort();
+  }
+
+  async function create(body: Record<string, unknown>): Promise<string> {
+    const response = await server.request('POST', BASE, { body, token });
+    expect(response.status).to.equal(201);
+    return response.body.data.id as string;
+  }
+
+  async function patch(id: string, body: Record<string, unknown>): Promise<void> {
+    const response = await server.request('PATCH', `${BASE}/${id}`, { body, token });
+    expect(response.status).to.equal(200);
+  }
+
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+
+  it('publishes a draft saved as scheduled with a date already past, and the scheduler does not announce it again', async () => {
+    const id = await create({ title: 'Late' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${id}`]);
+    // A date after the scheduler's last look (its start) and before the save: the scheduler's next tick finds it due.
+    await patch(id, { status: 'scheduled', published_at: ago(1) });
+    expect(await delivered(2)).to.deep.equal([`content.published ${id}`, `content.updated ${id}`]);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
+  it('publishes an entry created as scheduled with a date already past', async () => {
+    const id = await create({ title: 'Backdated', status: 'scheduled', published_at: ago(HOUR) });
+    expect(await delivered(2)).to.deep.equal([`content.created ${id}`, `content.published ${id}`]);
+  });
+
+  it('only updates a scheduled entry whose date has passed when it is set to published', async () => {
+    const id = await create({ title: 'Due', status: 'scheduled', published_at: ago(HOUR) });
+    await delivered(2);
+    await patch(id, { status: 'published' });
+    expect(await delivered(1)).to.deep.equal([`content.updated ${id}`]);
+  });
+
+  it('unpublishes a scheduled entry whose date has passed when it goes back to draft', async () => {
+    const id = await create({ title: 'Due', status: 'scheduled', published_at: ago(HOUR) });
+    await delivered(2);
+    await patch(id, { status: 'draft' });
+    expect(await delivered(2)).to.deep.equal([`content.unpublished ${id}`, `content.updated ${id}`]);
+  });
+
+  it('unpublishes a published entry moved to a future date, and the scheduler announces it then', async () => {
+    const id = await create({ title: 'Postponed', status: 'published' });
+    await delivered(2);
+    const later = Date.now() + 300;
+    await patch(id, { status: 'scheduled', published_at: new Date(later).toISOString() });
+    expect(await delivered(2)).to.deep.equal([`content.unpublished ${id}`, `content.updated ${id}`]);
+    await pollUntil(async () => Date.now(), (now) => now > later);
+    expect(await server.services.scheduler.tick()).to.equal(1);
+    expect(await delivered(1)).to.deep.equal([`content.published ${id}`]);
+  });
+
+  it('only updates a published entry saved as published', async () => {
+    const id = await create({ title: 'Steady', status: 'published' });
+    expect(await delivered(2)).to.deep.equal([`content.created ${id}`, `content.published ${id}`]);
+    await patch(id, { title: 'Steady, edited', status: 'published' });
+    expect(await delivered(1)).to.deep.equal([`content.updated ${id}`]);
+  });
+
+  it('applies the same rule to bulk updates', async () => {
+    const drafts = [await create({ title: 'One' }), await create({ title: 'Two' })];
+    const due = await create({ title: 'Three', status: 'scheduled', published_at: ago(HOUR) });
+    await delivered(4);
+    const toPast = await adminRequest(server, admin, 'PATCH', '/content/posts/bulk', { ids: drafts, changes: { status: 'scheduled', published_at: ago(1) } });
+    expect(toPast.status).to.equal(200);
+    expect(await delivered(4)).to.deep.equal([...drafts.map((id) => `content.published ${id}`), ...drafts.map((id) => `content.updated ${id}`)].sort());
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const toPublished = await adminRequest(server, admin, 'PATCH', '/content/posts/bulk', { ids: [...drafts, due], changes: { status: 'published' } });
+    expect(toPublished.status).to.equal(200);
+    expect(await delivered(3)).to.deep.equal([...drafts, due].map((id) => `content.updated ${id}`).sort());
+  });
+});
