@@ -9,17 +9,10 @@ import { login } from '../helpers/admin-users.ts';
 import { sessionWithGrants } from '../helpers/editorial.ts';
 import { contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
+import { checkedProblems, listedProblems, type Problem } from '../helpers/problems.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { findProblems } from '../../src/cli/check.ts';
-import { WorkingFolder } from '../../src/storage/working-folder.ts';
 
 const PROBLEMS = '/api/v1/workspaces/default/problems';
-
-interface Problem {
-  path: string;
-  field?: string;
-  message: string;
-}
 
 function postFile(title: string, extra: string[] = []): string {
   return ['---', `title: ${title}`, 'status: published', ...extra, '---', 'Body', ''].join('\n');
@@ -40,11 +33,7 @@ describe('content problems: GET /problems', function () {
   });
   afterEach(() => server?.close());
 
-  async function problems(): Promise<Problem[]> {
-    const response = await server.request('GET', PROBLEMS, { token });
-    expect(response.status).to.equal(200);
-    return response.body.data as Problem[];
-  }
+  const problems = () => listedProblems(server, 'default', token);
 
   // Outside commits are picked up by polling HEAD, so the answer is awaited rather than timed.
   function problemsUntil(done: (list: Problem[]) => boolean): Promise<Problem[]> {
@@ -129,10 +118,7 @@ describe('content problems: GET /problems', function () {
       'Three problems',
     );
     const listed = await problemsUntil((list) => list.length >= 3);
-    const folder = WorkingFolder.locate(repo);
-    if (typeof folder === 'string') throw new Error(folder);
-    const checked = await findProblems(folder);
-    expect(listed).to.deep.equal(checked.map(({ path, field, message }) => ({ path, ...(field === undefined ? {} : { field }), message })));
+    expect(listed).to.deep.equal(await checkedProblems(repo));
   });
 
   it('answers 401 without a token, 403 without problems.read, 200 with it (also limited to the workspace), 404 for an unknown workspace', async () => {

@@ -8,17 +8,12 @@ import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, loginAdmin, ty
 import { removeFolders } from '../helpers/git-client.ts';
 import { contentRepoOf, externalCommit, fileAt, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
+import { listedProblems } from '../helpers/problems.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SHOP = '/api/v1/workspaces/shop';
 const FILE = 'shop/workspace.yaml';
 const IN_DOUBT = 'label: Shop\narchived: maybe\n';
-
-interface Problem {
-  path: string;
-  field?: string;
-  message: string;
-}
 
 describe('an archived flag the server cannot read at start', function () {
   this.timeout(60_000);
@@ -50,11 +45,7 @@ describe('an archived flag the server cannot read at start', function () {
     return server.request('GET', `${SHOP}/content/posts/hello`, { token });
   }
 
-  async function problems(asToken = token): Promise<Problem[]> {
-    const response = await server.request('GET', `${SHOP}/problems`, { token: asToken });
-    expect(response.status, JSON.stringify(response.body)).to.equal(200);
-    return response.body.data as Problem[];
-  }
+  const problems = (asToken = token) => listedProblems(server, 'shop', asToken);
 
   async function isListedArchived(): Promise<boolean | undefined> {
     const listed = await adminRequest(server, admin, 'GET', '/workspaces?include_archived=true');

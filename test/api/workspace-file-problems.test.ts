@@ -9,19 +9,12 @@ import { runCms } from '../helpers/cli.ts';
 import { cloneFrom, commitIn, mustGit, removeFolders, repoUrl, runGit } from '../helpers/git-client.ts';
 import { contentRepoOf, externalCommit, fileAt, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
+import { checkedProblems, listedProblems, type Problem } from '../helpers/problems.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { findProblems } from '../../src/cli/check.ts';
-import { WorkingFolder } from '../../src/storage/working-folder.ts';
 
 const API = '/api/v1/workspaces/default';
 const FILE = 'default/workspace.yaml';
 const GOOD = 'label: Default\narchived: false\ntypes:\n  - posts\n';
-
-interface Problem {
-  path: string;
-  field?: string;
-  message: string;
-}
 
 describe('a bad workspace.yaml: GET /problems, cms check, pushes', function () {
   this.timeout(60_000);
@@ -43,22 +36,14 @@ describe('a bad workspace.yaml: GET /problems, cms check, pushes', function () {
     await removeFolders();
   });
 
-  async function problems(): Promise<Problem[]> {
-    const response = await server.request('GET', `${API}/problems`, { token });
-    expect(response.status, JSON.stringify(response.body)).to.equal(200);
-    return response.body.data as Problem[];
-  }
+  const problems = () => listedProblems(server, 'default', token);
 
   async function label(): Promise<string | undefined> {
     const listed = await adminRequest(server, admin, 'GET', '/workspaces');
     return (listed.body.data as { slug: string; label: string }[]).find((workspace) => workspace.slug === 'default')?.label;
   }
 
-  async function checked(): Promise<Problem[]> {
-    const folder = WorkingFolder.locate(repo);
-    if (typeof folder === 'string') throw new Error(folder);
-    return (await findProblems(folder)).map(({ path, field, message }) => ({ path, ...(field === undefined ? {} : { field }), message }));
-  }
+  const checked = () => checkedProblems(repo);
 
   // The problems of one bad file, listed by the server once its commit is read, the same as cms check; then fixed.
   async function breakAndFix(text: string, expected: { field?: string; message: RegExp }[]): Promise<Problem[]> {

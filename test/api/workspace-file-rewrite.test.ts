@@ -11,18 +11,11 @@ import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '
 import { removeFolders } from '../helpers/git-client.ts';
 import { contentRepoOf, externalCommit, fileAt } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
+import { checkedProblems, listedProblems } from '../helpers/problems.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { findProblems } from '../../src/cli/check.ts';
-import { WorkingFolder } from '../../src/storage/working-folder.ts';
 
 const API = '/api/v1/workspaces/default';
 const FILE = 'default/workspace.yaml';
-
-interface Problem {
-  path: string;
-  field?: string;
-  message: string;
-}
 
 describe('rewriting a bad workspace.yaml through the API', function () {
   this.timeout(60_000);
@@ -41,17 +34,9 @@ describe('rewriting a bad workspace.yaml through the API', function () {
     await removeFolders();
   });
 
-  async function problems(): Promise<Problem[]> {
-    const response = await server.request('GET', `${API}/problems`, { token });
-    expect(response.status, JSON.stringify(response.body)).to.equal(200);
-    return response.body.data as Problem[];
-  }
+  const problems = () => listedProblems(server, 'default', token);
 
-  async function checked(): Promise<Problem[]> {
-    const folder = WorkingFolder.locate(repo);
-    if (typeof folder === 'string') throw new Error(folder);
-    return (await findProblems(folder)).map(({ path, field, message }) => ({ path, ...(field === undefined ? {} : { field }), message }));
-  }
+  const checked = () => checkedProblems(repo);
 
   // Commits `text` by hand and waits until the server lists `count` problems of it.
   async function editByHand(text: string, count: number): Promise<void> {
