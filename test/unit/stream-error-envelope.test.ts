@@ -8,8 +8,6 @@
 import { expect } from 'chai';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -18,6 +16,7 @@ import { createErrorHandler, createStreamErrorListener } from '../../src/http/er
 import { requestId } from '../../src/http/request-id.ts';
 import type { AppState } from '../../src/http/state.ts';
 import { createLogger } from '../../src/lib/logger.ts';
+import { listenLocally, type ListeningServer } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { rawRequest, readAnswer } from '../helpers/raw-http.ts';
 
@@ -42,7 +41,7 @@ function bodyStream(chunks: number, end = false): Readable {
 }
 
 describe('a streamed body that fails (error handler and stream error listener)', () => {
-  let server: Server;
+  let server: ListeningServer;
   let baseUrl: string;
   let folder: string;
   let lines: { level: string; message: string; requestId?: string; error?: { message: string } }[];
@@ -66,13 +65,11 @@ describe('a streamed body that fails (error handler and stream error listener)',
       else if (ctx.path === '/empty') ctx.body = bodyStream(0, true);
       else ctx.body = bodyStream(8, true);
     });
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenLocally(app.callback());
+    baseUrl = server.url;
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await rm(folder, { recursive: true, force: true });
   });
   beforeEach(() => {

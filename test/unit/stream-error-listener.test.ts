@@ -3,12 +3,11 @@
 // client that leaves mid-body is not logged. The bodies are made here so each
 // failure is exact (a read error, a dropped upstream connection).
 import { expect } from 'chai';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import Koa from 'koa';
 import { createStreamErrorListener } from '../../src/http/error-handler.ts';
 import { createLogger } from '../../src/lib/logger.ts';
+import { listenLocally, type ListeningServer } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { abortAfterFirstChunk, readAnswer } from '../helpers/raw-http.ts';
 
@@ -31,7 +30,7 @@ function errnoError(message: string, code: string): NodeJS.ErrnoException {
 }
 
 describe('createStreamErrorListener', () => {
-  let server: Server;
+  let server: ListeningServer;
   let baseUrl: string;
   let lines: { level: string; message: string; path?: string; error?: { message: string } }[];
   let lastBody: Readable | undefined;
@@ -46,13 +45,11 @@ describe('createStreamErrorListener', () => {
       else lastBody = bodyStream();
       ctx.body = lastBody;
     });
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenLocally(app.callback());
+    baseUrl = server.url;
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   });
   beforeEach(() => {
     lines = [];
