@@ -164,7 +164,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const problems = new ProblemRegister();
   const content = new ContentIndex(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', { ...problem }))), await CommitDates.load(state));
   // Commits from outside (and restores) are re-read into the read models built below; that happens only once the watch has started.
-  const writer = new ContentWriter(repo, events, (changes, committedAt) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary], problems }, changes, committedAt));
+  const writer = new ContentWriter(repo, events, (changes, at) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary], problems }, changes, at));
   writer.onWrite(async (paths) => {
     problems.forgetWritten(paths);
     try {

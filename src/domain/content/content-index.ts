@@ -13,7 +13,7 @@ import { entriesDir, parseEntryFileName } from '../model/entry-paths.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
-import type { ContentFiles } from './content-writer.ts';
+import type { ContentFiles, ReadAt } from './content-writer.ts';
 import { CommitDates } from './commit-dates.ts';
 import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, workspaceFilesJudgedAgain, type Checked, type FileProblem } from './file-rules.ts';
 import { groupBy } from '../../lib/group-by.ts';
@@ -61,25 +61,29 @@ export class ContentIndex {
     private readonly commitDates = CommitDates.none(),
   ) {}
 
-  /** Reads every type and entry of a workspace from the working tree, and reports what is wrong with its workspace.yaml. */
-  async loadWorkspace(workspace: string): Promise<void> {
+  /**
+   * Reads every type and entry of a workspace from `files` (HEAD's by default;
+   * an outside commit's when it is re-read), and reports what is wrong with
+   * its workspace.yaml.
+   */
+  async loadWorkspace(workspace: string, files: ContentFiles = this.repo): Promise<void> {
     // Built aside and swapped in whole, so reads during a reload see the old picture, never half of the new one.
     const types = new Map<string, IndexedType>();
-    const typeFiles = (await this.repo.listFiles(typesDir(workspace))).filter((path) => TYPE_FILE.test(basename(path)));
+    const typeFiles = (await files.listFiles(typesDir(workspace))).filter((path) => TYPE_FILE.test(basename(path)));
     const names = new Set(typeFiles.map((path) => TYPE_FILE.exec(basename(path))![1]));
     for (const path of typeFiles) {
-      const type = await this.readType(workspace, path, (name) => names.has(name));
+      const type = await this.readType(workspace, files, path, (name) => names.has(name));
       if (type) types.set(type.name, { type, index: new TypeIndex(type) });
     }
     for (const { type, index } of types.values()) {
-      for (const entry of await this.readEntries(workspace, type)) index.upsert(entry);
+      for (const entry of await this.readEntries(workspace, files, type)) index.upsert(entry);
     }
-    for (const folder of await this.repo.listFolders(`${workspace}/entries`)) {
+    for (const folder of await files.listFolders(`${workspace}/entries`)) {
       if (types.has(folder)) continue;
-      for (const path of await this.repo.listFiles(entriesDir(workspace, folder))) this.reportUntyped(workspace, path, folder);
+      for (const path of await files.listFiles(entriesDir(workspace, folder))) this.reportUntyped(workspace, path, folder);
     }
     this.workspaces.set(workspace, types);
-    await this.checkWorkspaceFile(workspace);
+    await this.checkWorkspaceFile(workspace, files);
   }
 
   /**
@@ -173,19 +177,21 @@ export class ContentIndex {
   /**
    * Brings the index in line with commits made outside the server: reloads
    * each type whose YAML changed, and re-reads only the entries whose files
-   * changed. Returns the entries that were created, changed or removed, so
-   * the caller can tell the event bus. With `committedAt` (the newest commit's
-   * time), an entry whose files changed without a new `lastmod` takes that
-   * time as its updated_at (commit-dates.ts).
+   * changed, all read at the run's last commit (`at.files`). Returns the
+   * entries that were created, changed or removed, so the caller can tell the
+   * event bus. With `at.committedAt` (that commit's time), an entry whose
+   * files changed without a new `lastmod` takes that time as its updated_at
+   * (commit-dates.ts).
    */
-  async applyExternalChanges(workspace: string, changes: ChangedPath[], committedAt?: string): Promise<EntryChange[]> {
+  async applyExternalChanges(workspace: string, changes: ChangedPath[], at: ReadAt): Promise<EntryChange[]> {
+    const { files, committedAt } = at;
     const typePrefix = `${typesDir(workspace)}/`;
     if (changes.some((change) => change.path.startsWith(typePrefix))) {
       const before = this.types(workspace).flatMap(({ index }) => index.all());
-      await this.loadWorkspace(workspace);
+      await this.loadWorkspace(workspace, files);
       return diffEntries(before, this.types(workspace).flatMap(({ index }) => index.all()));
     }
-    if (changes.some((change) => change.path === workspaceFilePath(workspace))) await this.checkWorkspaceFile(workspace);
+    if (changes.some((change) => change.path === workspaceFilePath(workspace))) await this.checkWorkspaceFile(workspace, files);
     const touched = new Map<string, Set<string>>();
     for (const change of changes) {
       const match = /^[^/]+\/entries\/([^/]+)\/([^/]+)$/.exec(change.path);
@@ -204,14 +210,14 @@ export class ContentIndex {
       const indexed = this.findType(workspace, typeName);
       if (!indexed) continue;
       // One listing per type, however many of its entries the commit touched.
-      const filesBySlug = groupBySlug(await this.repo.listFiles(entriesDir(workspace, indexed.type.name)));
+      const filesBySlug = groupBySlug(await files.listFiles(entriesDir(workspace, indexed.type.name)));
       // Every old entry first: an entry renamed to a touched slug that is reloaded earlier would be gone from its old one.
       for (const slug of slugs) {
         const previous = indexed.index.getBySlug(slug);
         if (previous) before.push(previous);
       }
       for (const slug of slugs) {
-        const current = await this.reloadEntry(workspace, indexed, slug, filesBySlug.get(slug) ?? [], committedAt);
+        const current = await this.reloadEntry(workspace, indexed, slug, files, filesBySlug.get(slug) ?? [], committedAt);
         if (current) after.push(current);
       }
     }
@@ -220,9 +226,9 @@ export class ContentIndex {
   }
 
   // The files are read before the index changes, so a read meanwhile sees the old entry, never none.
-  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string, files: string[], committedAt?: string): Promise<StoredEntry | undefined> {
-    const texts = await this.repo.readFiles(files);
-    const [entry] = this.parseEntryFiles(workspace, indexed.type, files.map((path, position) => ({ path, text: texts[position] })));
+  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string, files: ContentFiles, paths: string[], committedAt?: string): Promise<StoredEntry | undefined> {
+    const texts = await files.readFiles(paths);
+    const [entry] = this.parseEntryFiles(workspace, indexed.type, paths.map((path, position) => ({ path, text: texts[position] })));
     const previous = indexed.index.getBySlug(slug);
     if (entry) {
       const path = `${entriesDir(workspace, indexed.type.name)}/${slug}.md`;
@@ -244,12 +250,12 @@ export class ContentIndex {
    * after ProblemRegister.forgetWritten(). Throws what reading the repo throws.
    */
   async judgeWorkspaceFilesAgain(paths: readonly string[]): Promise<void> {
-    for (const workspace of workspaceFilesJudgedAgain(paths)) await this.checkWorkspaceFile(workspace);
+    for (const workspace of workspaceFilesJudgedAgain(paths)) await this.checkWorkspaceFile(workspace, this.repo);
   }
 
   // The workspace registry reads the file for its settings (bad ones keep their last good value); here it is only judged, as its type names need the types.
-  private async checkWorkspaceFile(workspace: string): Promise<void> {
-    const text = await this.repo.readFile(workspaceFilePath(workspace));
+  private async checkWorkspaceFile(workspace: string, files: ContentFiles): Promise<void> {
+    const text = await files.readFile(workspaceFilePath(workspace));
     if (text === undefined) return;
     for (const problem of checkWorkspaceFile(workspace, text, (name) => !!this.findType(workspace, name))) this.reportProblem({ workspace, ...problem });
   }
@@ -272,13 +278,13 @@ export class ContentIndex {
     return types;
   }
 
-  private async readType(workspace: string, path: string, typeExists: (name: string) => boolean): Promise<ContentType | undefined> {
+  private async readType(workspace: string, files: ContentFiles, path: string, typeExists: (name: string) => boolean): Promise<ContentType | undefined> {
     const name = TYPE_FILE.exec(basename(path))![1];
-    return this.usable(workspace, checkTypeFile(path, name, (await this.repo.readFile(path)) ?? '', typeExists));
+    return this.usable(workspace, checkTypeFile(path, name, (await files.readFile(path)) ?? '', typeExists));
   }
 
-  private async readEntries(workspace: string, type: ContentType): Promise<StoredEntry[]> {
-    const entries = this.parseEntryFiles(workspace, type, await this.repo.readFilesUnder(entriesDir(workspace, type.name)));
+  private async readEntries(workspace: string, files: ContentFiles, type: ContentType): Promise<StoredEntry[]> {
+    const entries = this.parseEntryFiles(workspace, type, await files.readFilesUnder(entriesDir(workspace, type.name)));
     if (this.commitDates.isEmpty) return entries;
     for (const entry of entries) entry.updated_at = this.commitDates.updatedAt(`${entriesDir(workspace, type.name)}/${entry.slug}.md`, entry.updated_at);
     return entries;

@@ -45,12 +45,21 @@ export interface ContentChange {
 }
 
 /**
- * Brings the in-memory indexes in line with the paths commits changed and
- * returns the events those changes mean (external-commits.ts); `committedAt`
- * is the newest commit's time for commits from outside, absent for a re-read
- * of the server's own (a restored backup keeps the files' dates).
+ * The commit a run of changes is re-read at. Its files, never HEAD's: more
+ * commits may land with git while a run is re-read, and the next run brings
+ * their changes.
  */
-export type Reindexer = (changes: ChangedPath[], committedAt?: string) => Promise<EventDraft[]>;
+export interface ReadAt {
+  files: ContentFiles;
+  /** The commit's time for commits from outside; absent for a re-read of the server's own (a restored backup keeps the files' dates). */
+  committedAt?: string;
+}
+
+/**
+ * Brings the in-memory indexes in line with the paths commits changed and
+ * returns the events those changes mean (external-commits.ts).
+ */
+export type Reindexer = (changes: ChangedPath[], at: ReadAt) => Promise<EventDraft[]>;
 
 /** What a transaction may do while it holds the write lock. */
 export interface ContentTransaction {
@@ -218,7 +227,7 @@ class Transaction implements ContentTransaction {
       });
       if (change.reread) {
         // What a re-read finds is told like an outside commit: without an actor.
-        const events = await reindex(await repo.changedPaths(info.parents[0], info.oid));
+        const events = await reindex(await repo.changedPaths(info.parents[0], info.oid), { files: await repo.filesAt(info.oid) });
         indexed(info.oid);
         changed();
         tell(events, { actor: undefined, commit: info.oid });
@@ -238,8 +247,9 @@ class Transaction implements ContentTransaction {
     return this.exclusively(async () => {
       // So the watch for outside commits does not take them in a second time.
       this.parts.repo.markReceived(from, to);
-      const changes = await this.parts.repo.changedPaths(from, to);
-      const events = await this.parts.reindex(changes, (await this.parts.repo.commitInfo(to)).timestamp);
+      const { repo, reindex } = this.parts;
+      const changes = await repo.changedPaths(from, to);
+      const events = await reindex(changes, { files: await repo.filesAt(to), committedAt: (await repo.commitInfo(to)).timestamp });
       this.parts.indexed(to);
       this.parts.changed();
       // A run of outside commits is re-read as one change, so its events name the new head.

@@ -7,7 +7,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath } from '../../storage/content-repo.ts';
 import { publicationEvents, type EventType } from '../model/events.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
-import type { ContentWriter, EventDraft } from './content-writer.ts';
+import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
 import type { ProblemRegister } from './problem-register.ts';
 import { typesDir } from '../model/type-files.ts';
 import { groupBy } from '../../lib/group-by.ts';
@@ -19,7 +19,7 @@ import { groupBy } from '../../lib/group-by.ts';
  */
 export interface WorkspaceRegistry {
   find(slug: string): object | undefined;
-  reload(slug: string): Promise<void>;
+  reload(slug: string, files: Pick<ContentFiles, 'readFile'>): Promise<void>;
 }
 
 /** The in-memory pictures that commits from outside are re-read into. */
@@ -27,7 +27,7 @@ export interface ReadModels {
   content: ContentIndex;
   workspaces: WorkspaceRegistry;
   /** Further in-memory indexes (the media library) that re-read the paths a commit changed. */
-  indexes?: { applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<unknown> }[];
+  indexes?: { applyExternalChanges(workspace: string, changes: ChangedPath[], files: ContentFiles): Promise<unknown> }[];
   /** The files the loaders skip; told what is about to be read again, so fixed files drop out. */
   problems?: ProblemRegister;
 }
@@ -54,13 +54,14 @@ export function watchExternalCommits(options: WatchOptions): () => void {
 
 /**
  * Applies the paths commits changed to the in-memory picture (workspaces,
- * types and entries, further indexes) and returns the events that tell what
- * changed. The content writer calls it for commits made outside the server
- * and for restored backups, holding the write lock; `committedAt` dates
- * entries a commit changed without a new `lastmod` (commit-dates.ts). Throws
- * what reading the files throws.
+ * types and entries, further indexes), reading them at the run's last
+ * commit (`at`), and returns the events that tell what changed. The content
+ * writer calls it for commits made outside the server and for restored
+ * backups, holding the write lock; `at.committedAt` dates entries a commit
+ * changed without a new `lastmod` (commit-dates.ts). Throws what reading the
+ * files throws.
  */
-export async function reindexChangedPaths(models: ReadModels, changes: ChangedPath[], committedAt?: string): Promise<EventDraft[]> {
+export async function reindexChangedPaths(models: ReadModels, changes: ChangedPath[], at: ReadAt): Promise<EventDraft[]> {
   const { content, workspaces } = models;
   const events: EventDraft[] = [];
   // Publication is judged when the server takes the commits in, as for its own writes (events.ts).
@@ -68,10 +69,10 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
   for (const [workspace, paths] of groupByWorkspace(changes)) {
     const known = !!workspaces.find(workspace);
     if (paths.some((change) => change.path === `${workspace}/workspace.yaml`)) {
-      await workspaces.reload(workspace);
+      await workspaces.reload(workspace, at.files);
       if (!known) {
         models.problems?.forgetChanged(workspace, [], { wholeWorkspace: true });
-        await content.loadWorkspace(workspace);
+        await content.loadWorkspace(workspace, at.files);
       }
     }
     if (!workspaces.find(workspace)) {
@@ -83,8 +84,8 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
     const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
     models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
     const typesBefore = typeVersions(content, workspace);
-    const entryChanges = await content.applyExternalChanges(workspace, paths, committedAt);
-    for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths);
+    const entryChanges = await content.applyExternalChanges(workspace, paths, at);
+    for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths, at.files);
     for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap((change) => entryEvents(change, now))]) {
       events.push({ ...event, workspace });
     }

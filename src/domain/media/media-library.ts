@@ -29,13 +29,13 @@ export class MediaLibrary {
   async loadWorkspace(workspace: string): Promise<void> {
     const media: WorkspaceMedia = { records: new Map(), stored: [] };
     this.workspaces.set(workspace, media);
-    for (const path of await this.repo.listFiles(mediaDir(workspace))) await this.reload(workspace, path);
+    for (const path of await this.repo.listFiles(mediaDir(workspace))) await this.reload(workspace, path, this.repo);
   }
 
-  /** Re-reads the metadata files that commits made outside the server changed. */
-  async applyExternalChanges(workspace: string, changes: ChangedPath[]): Promise<void> {
+  /** Re-reads, from `files` (the last commit's of the run), the metadata files that commits made outside the server changed. */
+  async applyExternalChanges(workspace: string, changes: ChangedPath[], files: ContentFiles): Promise<void> {
     for (const change of changes) {
-      if (change.path.startsWith(`${mediaDir(workspace)}/`)) await this.reload(workspace, change.path);
+      if (change.path.startsWith(`${mediaDir(workspace)}/`)) await this.reload(workspace, change.path, files);
     }
   }
 
@@ -95,9 +95,9 @@ export class MediaLibrary {
     return media;
   }
 
-  private async reload(workspace: string, path: string): Promise<void> {
+  private async reload(workspace: string, path: string, files: ContentFiles): Promise<void> {
     const media = this.workspace(workspace);
-    const text = await this.repo.readFile(path);
+    const text = await files.readFile(path);
     try {
       if (path === categoriesPath(workspace)) {
         media.stored = text === undefined ? [] : categoriesFromYaml(text);

@@ -193,15 +193,16 @@ export class WorkspaceService {
   }
 
   /**
-   * Re-reads `{slug}/workspace.yaml` after an external commit; a deleted file
+   * Re-reads `{slug}/workspace.yaml` (from `files`, an external commit's;
+   * HEAD's by default); a deleted file
    * forgets the workspace. A bad setting keeps its last good value, so a
    * broken commit neither hides nor publishes the workspace's content; with
    * none known (at start, a new workspace) a bad `archived` counts as
    * archived (docs/cli.md, "The same list from a running server").
    */
-  async reload(slug: string): Promise<void> {
+  async reload(slug: string, files: Pick<WorkspaceFiles, 'readFile'> = this.repo): Promise<void> {
     if (!WORKSPACE_SLUG.test(slug)) return;
-    const text = await this.repo.readFile(workspaceFilePath(slug));
+    const text = await files.readFile(workspaceFilePath(slug));
     if (text === undefined) this.bySlug.delete(slug);
     else this.bySlug.set(slug, readWorkspaceYaml(slug, text, this.bySlug.get(slug)).workspace);
   }

@@ -1,0 +1,89 @@
+// Runs of outside commits are re-read at their own last commit, not at HEAD:
+// a developer's next commits may land while a run is taken in, and reading
+// them early would leave the index wrong once a later run nets out to no
+// change (a file broken, then restored to what it was).
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ContentIndex } from '../../src/domain/content/content-index.ts';
+import { ContentWriter } from '../../src/domain/content/content-writer.ts';
+import { reindexChangedPaths } from '../../src/domain/content/external-commits.ts';
+import { ProblemRegister } from '../../src/domain/content/problem-register.ts';
+import { EventBus } from '../../src/domain/model/events.ts';
+import { MediaLibrary } from '../../src/domain/media/media-library.ts';
+import { WorkspaceService } from '../../src/domain/workspaces/workspace-service.ts';
+import { ContentRepo } from '../../src/storage/content-repo.ts';
+import { externalCommit, headOid } from '../helpers/git.ts';
+
+const WORKSPACE_FILE = 'site/workspace.yaml';
+const TYPE_FILE = 'site/types/posts.yaml';
+const POST = 'site/entries/posts/hello.md';
+const CATEGORIES = 'site/media/_categories.yaml';
+const post = (title: string) => `---\nid: hello-id\ntitle: ${title}\nstatus: published\n---\n`;
+const type = (label: string) => `label: ${label}\nfields:\n  body:\n    type: markdown\n`;
+
+describe('Re-reading outside commits', () => {
+  let dir: string;
+  let repo: ContentRepo;
+  let content: ContentIndex;
+  let workspaces: WorkspaceService;
+  let media: MediaLibrary;
+  let problems: ProblemRegister;
+  let writer: ContentWriter;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'external-commits-'));
+    repo = await ContentRepo.open(path.join(dir, 'content'), { packing: false });
+    problems = new ProblemRegister();
+    content = new ContentIndex(repo, problems.reporter());
+    media = new MediaLibrary(repo, problems.reporter());
+    const events = new EventBus((error) => {
+      throw error;
+    });
+    writer = new ContentWriter(repo, events, (changes, at) => reindexChangedPaths({ content, workspaces, indexes: [media], problems }, changes, at));
+    workspaces = await WorkspaceService.load(repo, writer);
+  });
+
+  afterEach(async () => {
+    await repo.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  // Takes in the run (from, to] as the watch does, wherever HEAD is by then.
+  const receive = (from: string, to: string) => writer.transaction((tx) => tx.receiveCommits(from, to));
+  const commit = (write: Record<string, string>, message: string) => externalCommit(repo.dir, { write }, message);
+  const title = () => content.findType('site', 'posts')?.index.getBySlug('hello')?.title;
+
+  it('reads a run at its last commit while later commits have already landed', async () => {
+    const start = await headOid(repo.dir);
+    const first = await commit({ [WORKSPACE_FILE]: 'label: Site\ntypes:\n  - posts\n', [TYPE_FILE]: type('Posts'), [POST]: post('First'), [CATEGORIES]: '- news\n' }, 'Add the site');
+    const second = await commit({ [WORKSPACE_FILE]: '- not\n- a mapping\n', [TYPE_FILE]: type('Articles'), [POST]: post('Second'), [CATEGORIES]: '- sport\n' }, 'Change everything');
+
+    await receive(start, first);
+    expect(workspaces.find('site')).to.include({ label: 'Site' });
+    expect(workspaces.find('site')?.type_order).to.deep.equal(['posts']);
+    expect(content.findType('site', 'posts')?.type.label).to.equal('Posts');
+    expect(title()).to.equal('First');
+    expect(media.storedCategories('site')).to.deep.equal(['news']);
+    expect(problems.list('site')).to.deep.equal([]);
+
+    await receive(first, second);
+    expect(content.findType('site', 'posts')?.type.label).to.equal('Articles');
+    expect(title()).to.equal('Second');
+    expect(media.storedCategories('site')).to.deep.equal(['sport']);
+    expect(problems.list('site').map((problem) => problem.path)).to.deep.equal([WORKSPACE_FILE]);
+  });
+
+  it('stays right when the next run restores the files to what the first run read', async () => {
+    const start = await headOid(repo.dir);
+    const ordered = await commit({ [WORKSPACE_FILE]: 'label: Site\ntypes:\n  - posts\n', [TYPE_FILE]: type('Posts'), [POST]: post('First') }, 'Order the types');
+    await commit({ [WORKSPACE_FILE]: '- posts\n', [POST]: post('Broken') }, 'Break the files');
+    await receive(start, ordered);
+    const fixed = await commit({ [WORKSPACE_FILE]: 'label: Site\ntypes:\n  - posts\n', [POST]: post('First') }, 'Fix the files');
+    await receive(ordered, fixed);
+    expect(workspaces.find('site')?.type_order).to.deep.equal(['posts']);
+    expect(title()).to.equal('First');
+    expect(problems.list('site')).to.deep.equal([]);
+  });
+});
