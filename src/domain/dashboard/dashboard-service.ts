@@ -57,7 +57,7 @@ export interface ScheduledEntry {
   published_at: string;
 }
 
-/** A file the server skips, and why: `reason` is `field: message` when a field is to blame; `time` is when the file was last read. */
+/** A file the server skips, and why: `reason` is `field: message` when a field is to blame; `time` is since when the file has had this problem (ContentProblem.since). */
 export interface SkippedFile {
   path: string;
   field?: string;
