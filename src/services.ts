@@ -341,7 +341,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     activity,
     trash: new TrashService(repo, writer, content),
     revisions: new RevisionService(repo, writer, content),
-    dashboard: new DashboardService({ content, types, activity, media: mediaLibrary, problems }),
+    dashboard: new DashboardService({ content, workspaces, types, activity, media: mediaLibrary, problems }),
     appInfo: new AppInfoService({ config, health, repoHead: async () => ({ branch: await repo.currentBranch(), head: await repo.head() }) }),
     scheduler,
     live,

@@ -164,4 +164,15 @@ describe('content problems: GET /problems', function () {
     const fixed = await pollUntil(() => adminRequest(server, admin, 'GET', '/dashboard'), (answer) => answer.body.data.skipped_files.length === 0);
     expect(fixed.body.data.skipped_files).to.deep.equal([]);
   });
+
+  it('keeps the time of a problem that a write through the API finds again (workspace.yaml judged again after a type is created)', async () => {
+    const skipped = async () => (await adminRequest(server, admin, 'GET', '/dashboard')).body.data.skipped_files as { path: string; field?: string; time: string }[];
+    await externalCommit(repo, { write: { 'default/workspace.yaml': 'label: Default\ncolour: blue\n' } }, 'Add a key the server does not know');
+    const [before] = await pollUntil(skipped, (list) => list.length > 0);
+    expect(before).to.include({ path: 'default/workspace.yaml', field: 'colour' });
+    // The clock moves on before the write, so a problem dated afresh would show.
+    await pollUntil(async () => Date.now(), (now) => now > Date.parse(before.time));
+    expect((await server.request('POST', '/api/v1/workspaces/default/content-types', { body: { name: 'pages', fields: {} }, token })).status).to.equal(201);
+    expect(await skipped()).to.deep.equal([before]);
+  });
 });

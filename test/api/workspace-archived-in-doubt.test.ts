@@ -2,10 +2,12 @@
 // starts on the file, or first sees the workspace in a broken commit) counts
 // as archived (docs/cli.md, "The same list from a running server"): the
 // public API does not serve the workspace, GET /problems lists the file to
-// whoever may read problems, and a commit that fixes it decides.
+// whoever may read problems, the admin dashboard of the workspace shows it
+// to those who may manage the workspace, and a commit that fixes it decides.
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, loginAdmin, type AdminSession } from '../helpers/auth.ts';
 import { removeFolders } from '../helpers/git-client.ts';
+import { sessionWithGrants } from '../helpers/editorial.ts';
 import { contentRepoOf, externalCommit, fileAt, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { listedProblems } from '../helpers/problems.ts';
@@ -72,6 +74,35 @@ describe('an archived flag the server cannot read at start', function () {
     expect((await server.request('GET', `${SHOP}/problems`, { token: reader })).status).to.equal(404);
     const checker = await issueToken(server, admin, [{ effect: 'allow', actions: ['problems.read'], resources: ['*'] }], 'ci');
     expect(await problems(checker)).to.have.length(1);
+  });
+
+  it('shows the dashboard, marked archived in doubt with the file\'s problems, to those who may manage the workspace, and 404 to other editors', async () => {
+    const dashboard = (session: AdminSession) => adminRequest(server, session, 'GET', '/dashboard', undefined, { 'x-service-workspace': 'shop' });
+    const answer = await dashboard(admin);
+    expect(answer.status).to.equal(200);
+    expect(answer.body.data).to.include({ workspace: 'shop', archived: true, archived_in_doubt: true });
+    expect(answer.body.data.workspace_file_problems).to.have.length(1);
+    expect(answer.body.data.workspace_file_problems[0]).to.include({ path: FILE, field: 'archived', message: 'Must be true or false.', reason: 'archived: Must be true or false.' });
+    expect(answer.body.data.types.map((type: { name: string; total: number }) => [type.name, type.total])).to.deep.equal([['posts', 1]]);
+
+    const editor = await sessionWithGrants(server, admin, 'editor', [{ effect: 'allow', actions: ['content.*', 'schema.read', 'problems.read'], resources: ['*'] }]);
+    const hidden = await dashboard(editor);
+    expect(hidden.status).to.equal(404);
+    expect(hidden.body.error.code).to.equal('not_found');
+    const manager = await sessionWithGrants(server, admin, 'manager', [{ effect: 'allow', actions: ['workspaces.manage'], resources: ['workspace:shop:workspaces:*'] }]);
+    const managed = await dashboard(manager);
+    expect(managed.status).to.equal(200);
+    expect(managed.body.data).to.include({ archived: true, archived_in_doubt: true });
+    expect(managed.body.data.workspace_file_problems.map((problem: { field: string }) => problem.field)).to.deep.equal(['archived']);
+    expect(managed.body.data.skipped_files).to.deep.equal([]);
+
+    // Brought back, it is an active workspace's dashboard; archived on purpose, it is not in doubt.
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/shop', { archived: false })).status).to.equal(200);
+    expect((await dashboard(admin)).body.data).to.deep.include({ archived: false, archived_in_doubt: false, workspace_file_problems: [] });
+    expect((await dashboard(editor)).status).to.equal(200);
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/shop', { archived: true })).status).to.equal(200);
+    expect((await dashboard(admin)).body.data).to.deep.include({ archived: true, archived_in_doubt: false, workspace_file_problems: [] });
+    expect((await dashboard(editor)).status).to.equal(404);
   });
 
   it('serves the workspace again once a commit says archived: false', async () => {

@@ -97,6 +97,22 @@ describe('a bad workspace.yaml: GET /problems, cms check, pushes', function () {
     expect((await checked()).find((problem) => problem.path === 'shop/workspace.yaml')).to.include({ field: 'archived' });
   });
 
+  it('takes a misspelt archived for a bad archived: names the key meant, keeps the last good flag, and hides the workspace when it starts on the file', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'shop', label: 'Shop' })).status).to.equal(201);
+    await externalCommit(repo, { write: { 'shop/workspace.yaml': 'label: Shop\narchive: true\n' } }, 'Archive the shop, misspelt');
+    const expected = [{ path: 'shop/workspace.yaml', field: 'archive', message: 'Unknown property "archive": did you mean "archived"?' }];
+    expect(await pollUntil(() => listedProblems(server, 'shop', token), (list) => list.length > 0)).to.deep.equal(expected);
+    expect(await checked()).to.deep.equal(expected);
+    // The running server knew it active, so it stays active (as for `archived: maybe`).
+    expect((await server.request('GET', '/api/v1/workspaces/shop/content-types')).status).to.equal(200);
+
+    const dataDir = server.dataDir;
+    await server.close({ keepData: true });
+    server = await startTestServer({ dataDir });
+    expect((await server.request('GET', '/api/v1/workspaces/shop/content-types')).status).to.equal(404);
+    expect(await listedProblems(server, 'shop', token)).to.deep.equal(expected);
+  });
+
   it('lists a type name in types that is no content type, and drops it once the type exists', async () => {
     await externalCommit(repo, { write: { [FILE]: 'label: Default\ntypes:\n  - posts\n  - pages\n' } }, 'Name a type to come');
     const listed = await pollUntil(problems, (list) => list.length > 0);

@@ -55,6 +55,41 @@ describe('problems register', () => {
     expect(paths(register)).to.deep.equal(['docs/entries/posts/a.md']);
   });
 
+  it('keeps the since of a problem that a re-read finds again, and dates a problem that was fixed and came back anew', () => {
+    let now = NOW;
+    const register = new ProblemRegister(() => now);
+    const report = register.reporter();
+    const colour = { workspace: 'blog', path: 'blog/workspace.yaml', field: 'colour', message: 'Unknown property "colour".' };
+    const since = () => register.list('blog').map((problem) => [problem.field, problem.since]);
+    const at = (time: number) => new Date(time).toISOString();
+    report(colour);
+    // A type written through the API: workspace.yaml is forgotten and judged again, still with the same problem, and now one more.
+    now += 1000;
+    register.forgetWritten(['blog/types/posts.yaml']);
+    report(colour);
+    report({ ...colour, field: 'label', message: 'Must be a non-empty text.' });
+    expect(since()).to.deep.equal([['colour', at(NOW)], ['label', at(NOW + 1000)]]);
+    // A commit from outside that leaves the file as wrong as it was.
+    now += 1000;
+    register.forgetChanged('blog', ['blog/workspace.yaml']);
+    report(colour);
+    expect(since()).to.deep.equal([['colour', at(NOW)]]);
+    // Fixed, then broken the same way again.
+    now += 1000;
+    register.forgetChanged('blog', ['blog/workspace.yaml']);
+    expect(since()).to.deep.equal([]);
+    now += 1000;
+    register.forgetChanged('blog', ['blog/workspace.yaml']);
+    report(colour);
+    expect(since()).to.deep.equal([['colour', at(NOW + 4000)]]);
+    // A workspace that went away and came back has new problems.
+    now += 1000;
+    register.forgetWorkspace('blog');
+    register.forgetChanged('blog', [], { wholeWorkspace: true });
+    report(colour);
+    expect(since()).to.deep.equal([['colour', at(NOW + 5000)]]);
+  });
+
   it('answers GET /problems only with problems.read in the workspace', () => {
     const register = registerWith(['blog/entries/posts/a.md', 'Not YAML.']);
     const token = (resources: string[]) => ({ kind: 'token' as const, id: 't1', name: 'ci', grants: [{ effect: 'allow' as const, actions: ['problems.read'], resources }] });

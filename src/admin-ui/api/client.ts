@@ -35,6 +35,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Extra headers, e.g. If-Match. */
   headers?: Record<string, string>;
+  /** Another workspace than the selected one, for this request only (the workspaces screen reads archived ones' dashboards). */
+  workspace?: string;
   signal?: AbortSignal;
 }
 
@@ -103,7 +105,8 @@ export async function request<T, M>(method: string, path: string, options: Reque
 
 async function send<T, M>(method: string, path: string, options: RequestOptions): Promise<ApiResult<T, M>> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  if (state.workspace) headers['x-service-workspace'] = state.workspace;
+  const workspace = options.workspace ?? state.workspace;
+  if (workspace) headers['x-service-workspace'] = workspace;
   if (method !== 'GET' && method !== 'HEAD' && state.csrfToken) headers['x-csrf-token'] = state.csrfToken;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;

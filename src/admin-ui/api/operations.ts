@@ -72,15 +72,30 @@ export interface ActivityFilters {
   offset: number;
 }
 
+/** A file the server skips, as the dashboard lists it; `reason` is `field: message`. */
+export interface SkippedFile {
+  path: string;
+  field?: string;
+  message: string;
+  reason: string;
+  time: string;
+}
+
 export interface Dashboard {
+  /** An archived workspace's dashboard is answered only to those who may manage workspaces. */
+  archived: boolean;
+  /** Archived although its workspace.yaml does not say whether it is (docs/cli.md "In doubt, not published"). */
+  archived_in_doubt: boolean;
+  /** The problems of the workspace's workspace.yaml, for those who may manage it or read problems. */
+  workspace_file_problems: SkippedFile[];
   types: { name: string; label: string; singleton: boolean; total: number; by_status: Record<string, number> }[];
   totals: { entries: number; by_status: Record<string, number> };
   media: { count: number; bytes: number } | null;
   recent_activity: ActivityRecord[];
   recent_edits: { type: string; id: string; slug: string; title: string; status: string; updated_at: string; updated_by: string | null }[];
   scheduled: { type: string; id: string; slug: string; title: string; published_at: string }[];
-  /** Files the server skips now (the problems register); `reason` is `field: message`. */
-  skipped_files: { path: string; field?: string; message: string; reason: string; time: string }[];
+  /** Files the server skips now (the problems register). */
+  skipped_files: SkippedFile[];
 }
 
 export interface UpdateStatus {
@@ -181,9 +196,9 @@ export async function listActivity(filters: ActivityFilters): Promise<{ records:
   return { records: result.data, meta: result.meta };
 }
 
-/** The selected workspace's dashboard. Throws ApiError. */
-export async function getDashboard(): Promise<Dashboard> {
-  return (await get<Dashboard>('/dashboard')).data;
+/** The dashboard of `workspace` (the selected one without it). Throws ApiError (404 for an archived workspace without workspaces.manage). */
+export async function getDashboard(workspace?: string, signal?: AbortSignal): Promise<Dashboard> {
+  return (await get<Dashboard>('/dashboard', { workspace, signal })).data;
 }
 
 /** The update status. Throws ApiError. */

@@ -4,8 +4,9 @@
 // loaders (ContentIndex, MediaLibrary) report into it as they read; before
 // files are read again (commits from outside, the server's own writes) what
 // was known about them is forgotten, so a fixed file drops out and a file
-// still broken is reported afresh. It holds only what the loaders report:
-// files it lists are exactly the ones missing from the reads.
+// still broken is reported afresh (keeping the `since` of a problem that is
+// still there). It holds only what the loaders report: files it lists are
+// exactly the ones missing from the reads.
 import { authorize } from '../auth/authorize.ts';
 import type { AccessRequest } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -18,13 +19,20 @@ import { workspaceFilesJudgedAgain, type FileProblem } from './file-rules.ts';
 /** A skipped file (path, field to blame when there is one, a full sentence), its workspace, and since when it is known. */
 export interface ContentProblem extends FileProblem {
   workspace: string;
-  /** When the register heard of it, which is when the file was last read (ISO). */
+  /**
+   * Since when the file has had this problem without a break (ISO): the
+   * time it was first reported, kept while every re-read of the file finds
+   * the same field and message again.
+   */
   since: string;
 }
 
 /** The problems of the content repo's files; one per server, fed by the loaders' reporters. */
 export class ProblemRegister {
   private readonly byPath = new Map<string, ContentProblem[]>();
+  // What each path had when it was last forgotten, for the re-read that follows: a problem it finds again keeps its `since`.
+  // Forgetting the path again replaces it, so a problem the re-read did not find (fixed) gets a new `since` when it comes back.
+  private readonly beforeReread = new Map<string, ContentProblem[]>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -35,9 +43,10 @@ export class ProblemRegister {
   reporter(next?: ProblemReporter): ProblemReporter {
     return (reported) => {
       const known = this.byPath.get(reported.path) ?? [];
-      const problem: ContentProblem = { ...reported, since: '' };
-      const old = known.find((other) => other.field === problem.field && other.message === problem.message);
-      this.byPath.set(reported.path, [...known.filter((other) => other !== old), { ...problem, since: old?.since ?? new Date(this.now()).toISOString() }]);
+      const isSame = (other: ContentProblem) => other.field === reported.field && other.message === reported.message;
+      const old = known.find(isSame);
+      const since = old?.since ?? this.beforeReread.get(reported.path)?.find(isSame)?.since ?? new Date(this.now()).toISOString();
+      this.byPath.set(reported.path, [...known.filter((other) => other !== old), { ...reported, since }]);
       next?.(reported);
     };
   }
@@ -72,9 +81,11 @@ export class ProblemRegister {
     this.forget((path) => isChanged(path) || judgedAgain.has(path));
   }
 
-  /** Forgets every problem of a workspace that is no longer read (its workspace.yaml removed). */
+  /** Forgets every problem of a workspace that is no longer read (its workspace.yaml removed); one that comes back with it is new. */
   forgetWorkspace(workspace: string): void {
-    this.forget((path) => path.startsWith(`${workspace}/`));
+    const isInWorkspace = (path: string) => path.startsWith(`${workspace}/`);
+    this.forget(isInWorkspace);
+    for (const path of [...this.beforeReread.keys()]) if (isInWorkspace(path)) this.beforeReread.delete(path);
   }
 
   /** The problems of `workspace` (every workspace without one), by path: for callers that checked the grant (the dashboard, `cms check`). */
@@ -93,7 +104,12 @@ export class ProblemRegister {
   }
 
   private forget(isReread: (path: string) => boolean): void {
-    for (const path of [...this.byPath.keys()]) if (isReread(path)) this.byPath.delete(path);
+    for (const path of [...this.beforeReread.keys()]) if (isReread(path)) this.beforeReread.delete(path);
+    for (const [path, problems] of [...this.byPath]) {
+      if (!isReread(path)) continue;
+      this.byPath.delete(path);
+      this.beforeReread.set(path, problems);
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 // archived flag and type order; the folder name is its slug. Rules about who
 // may change a workspace live in domain/workspaces/.
 import YAML from 'yaml';
+import { nearestWord } from '../../lib/edit-distance.ts';
 
 /** A workspace as the admin API shows it. */
 export interface Workspace {
@@ -36,6 +37,21 @@ export interface WorkspaceFileProblem {
 /** The keys a workspace file holds (workspaceToYaml() writes them). */
 const KEYS = ['label', 'archived', 'types', 'created_at', 'updated_at'];
 
+/** How many letters (added, removed, changed, two swapped; case ignored) an unknown key may be from a known one to be taken for it misspelt. */
+const MISSPELT_WITHIN = 2;
+
+/** What readWorkspaceYaml() makes of a file. */
+export interface WorkspaceFileReading {
+  workspace: Workspace;
+  problems: WorkspaceFileProblem[];
+  /**
+   * True when the file does not say whether the workspace is archived (a
+   * bad `archived`, a misspelt one such as `archive`, a file that is not a
+   * YAML mapping), so `workspace.archived` is the fallback's.
+   */
+  archivedInDoubt: boolean;
+}
+
 /** The settings of a workspace whose file gives none: a new workspace's. */
 function defaultWorkspace(slug: string): Workspace {
   return { slug, label: slug, archived: false, type_order: [], created_at: '', updated_at: '' };
@@ -57,20 +73,24 @@ function inDoubtWorkspace(slug: string): Workspace {
  * a key whose value breaks its rule, and every key of a file that is not a
  * YAML mapping, keeps its value from `fallback` (the last good settings;
  * when none are known, the defaults but archived: inDoubtWorkspace()) and
- * is reported. Unknown keys are reported and ignored. Throws nothing.
+ * is reported. Unknown keys are reported (naming the known key they are
+ * likely a misspelling of) and ignored, except that a misspelt `archived`
+ * (`archive: true`) in a file without `archived` counts as a bad
+ * `archived`: a missing one would publish the workspace (docs/cli.md).
+ * Throws nothing.
  */
-export function readWorkspaceYaml(slug: string, text: string, fallback: Workspace = inDoubtWorkspace(slug)): { workspace: Workspace; problems: WorkspaceFileProblem[] } {
+export function readWorkspaceYaml(slug: string, text: string, fallback: Workspace = inDoubtWorkspace(slug)): WorkspaceFileReading {
   let parsed: unknown;
   try {
     parsed = YAML.parse(text);
   } catch (error) {
     // The parser's first line, without the colon that introduces its excerpt of the file.
     const reason = (error instanceof Error ? error.message.split('\n', 1)[0] : String(error)).replace(/:$/, '');
-    return { workspace: { ...fallback, slug }, problems: [{ message: `The workspace file is not valid YAML (${reason}).` }] };
+    return { workspace: { ...fallback, slug }, problems: [{ message: `The workspace file is not valid YAML (${reason}).` }], archivedInDoubt: true };
   }
   if (parsed === null || parsed === undefined) parsed = {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return { workspace: { ...fallback, slug }, problems: [{ message: 'The workspace file must be a YAML mapping of label, archived and types.' }] };
+    return { workspace: { ...fallback, slug }, problems: [{ message: 'The workspace file must be a YAML mapping of label, archived and types.' }], archivedInDoubt: true };
   }
   const raw = parsed as Record<string, unknown>;
   const defaults = defaultWorkspace(slug);
@@ -92,6 +112,17 @@ export function readWorkspaceYaml(slug: string, text: string, fallback: Workspac
     created_at: setting('created_at', 'created_at', stamp, 'Must be a date and time.'),
     updated_at: setting('updated_at', 'updated_at', stamp, 'Must be a date and time.'),
   };
-  for (const key of Object.keys(raw)) if (!KEYS.includes(key)) problems.push({ field: key, message: `Unknown property "${key}".` });
-  return { workspace, problems };
+  let archivedInDoubt = problems.some((problem) => problem.field === 'archived');
+  const hasArchived = Object.hasOwn(raw, 'archived') && raw.archived !== null;
+  for (const key of Object.keys(raw)) {
+    if (KEYS.includes(key)) continue;
+    const meant = nearestWord(key, KEYS, MISSPELT_WITHIN);
+    problems.push({ field: key, message: meant === undefined ? `Unknown property "${key}".` : `Unknown property "${key}": did you mean "${meant}"?` });
+    // Read as missing, a misspelt archived would publish what the file may have meant to archive.
+    if (meant === 'archived' && !hasArchived && !archivedInDoubt) {
+      archivedInDoubt = true;
+      workspace.archived = fallback.archived;
+    }
+  }
+  return { workspace, problems, archivedInDoubt };
 }

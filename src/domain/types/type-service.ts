@@ -12,6 +12,7 @@ import { entryFileWrites } from '../model/entry-to-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import type { EventType } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
+import type { Workspace } from '../model/workspace-file.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
 import { typeFilePath, typeToYaml } from '../model/type-files.ts';
 import { normalizeContentTypeInput } from '../model/type-input.ts';
@@ -25,9 +26,13 @@ export class TypeService {
     private readonly workspaces: WorkspaceService,
   ) {}
 
-  /** Types the principal may see (public ones, plus private ones with schema.read), in the workspace's order. */
+  /** Types the principal may see (public ones, plus private ones with schema.read), in the workspace's order. Throws not_found for an unknown or archived workspace. */
   list(principal: Principal, workspace: string): ContentType[] {
-    const order = this.workspaces.get(workspace).type_order;
+    return this.listIn(principal, this.workspaces.get(workspace));
+  }
+
+  /** As list(), in a workspace the caller has found, archived ones included (the dashboard of those who may manage it). */
+  listIn(principal: Principal, { slug: workspace, type_order: order }: Workspace): ContentType[] {
     return this.content
       .types(workspace)
       .map(({ type }) => type)

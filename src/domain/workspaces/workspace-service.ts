@@ -4,7 +4,7 @@
 // workspace (types, entries, media) belongs to the other domain folders.
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { authorize, can } from '../auth/authorize.ts';
-import { ALL_WORKSPACES } from '../auth/grants.ts';
+import { ALL_WORKSPACES, type AccessRequest } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { FileChange } from '../../storage/content-repo.ts';
 import type { ChangeAuthor, ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
@@ -36,6 +36,8 @@ export class WorkspaceService {
   private readonly repo: WorkspaceFiles;
   private readonly writer: ContentWriter;
   private readonly bySlug = new Map<string, Workspace>();
+  // Archived although their file does not say (readWorkspaceYaml()'s archivedInDoubt), until a good file is read or written.
+  private readonly archivedInDoubt = new Set<string>();
   private readonly protectedSlugs: Set<string>;
 
   private constructor(repo: WorkspaceFiles, writer: ContentWriter, protectedSlugs: string[]) {
@@ -112,6 +114,28 @@ export class WorkspaceService {
   }
 
   /**
+   * The workspace whose admin dashboard `principal` asks for: an active one,
+   * or an archived one when `principal` may manage it (and so bring it
+   * back), so that the admin app can show why it is archived. Throws
+   * not_found (404) otherwise, as get() does.
+   */
+  getForManagers(principal: Principal, slug: string): Workspace {
+    const workspace = this.bySlug.get(slug);
+    if (workspace?.archived && can(principal, manageAccess(slug))) return workspace;
+    return this.get(slug);
+  }
+
+  /**
+   * True when the workspace is archived although its workspace.yaml does
+   * not say whether it is (a bad or misspelt `archived`, a file that is not
+   * a mapping): the server keeps the last value it read or, with none,
+   * counts it archived (docs/cli.md). False for unknown workspaces.
+   */
+  isArchivedInDoubt(slug: string): boolean {
+    return this.archivedInDoubt.has(slug);
+  }
+
+  /**
    * Returns the workspace, creating it (one commit by the system) when
    * missing. Used at first start for the default workspace and by setup.
    * Throws validation_failed (422) for a bad slug, or what the repo throws.
@@ -147,7 +171,7 @@ export class WorkspaceService {
    * when archiving `default` or the configured default workspace.
    */
   async update(principal: Principal, slug: string, input: UpdateWorkspaceInput): Promise<Workspace> {
-    authorize(principal, { action: 'workspaces.manage', resource: `workspaces:${slug}`, workspace: slug });
+    authorize(principal, manageAccess(slug));
     const label = input.label === undefined ? undefined : checkLabel(input.label);
     return this.writer.transaction(async (tx) => {
       const current = this.bySlug.get(slug);
@@ -189,7 +213,7 @@ export class WorkspaceService {
     const current = this.bySlug.get(slug);
     if (!current?.type_order.includes(typeName)) return undefined;
     const next: Workspace = { ...current, type_order: current.type_order.filter((name) => name !== typeName), updated_at: new Date().toISOString() };
-    return { change: { path: workspaceFilePath(slug), content: workspaceToYaml(next) }, apply: () => this.bySlug.set(slug, next) };
+    return { change: { path: workspaceFilePath(slug), content: workspaceToYaml(next) }, apply: () => this.remember(next) };
   }
 
   /**
@@ -203,8 +227,20 @@ export class WorkspaceService {
   async reload(slug: string, files: Pick<WorkspaceFiles, 'readFile'> = this.repo): Promise<void> {
     if (!WORKSPACE_SLUG.test(slug)) return;
     const text = await files.readFile(workspaceFilePath(slug));
-    if (text === undefined) this.bySlug.delete(slug);
-    else this.bySlug.set(slug, readWorkspaceYaml(slug, text, this.bySlug.get(slug)).workspace);
+    if (text === undefined) {
+      this.bySlug.delete(slug);
+      this.archivedInDoubt.delete(slug);
+      return;
+    }
+    const read = readWorkspaceYaml(slug, text, this.bySlug.get(slug));
+    this.remember(read.workspace, read.workspace.archived && read.archivedInDoubt);
+  }
+
+  // A file the server writes says what it means: never in doubt.
+  private remember(workspace: Workspace, inDoubt = false): void {
+    this.bySlug.set(workspace.slug, workspace);
+    if (inDoubt) this.archivedInDoubt.add(workspace.slug);
+    else this.archivedInDoubt.delete(workspace.slug);
   }
 
   private async write(tx: ContentTransaction, by: ChangeAuthor, workspace: Workspace, message: string): Promise<Workspace> {
@@ -215,10 +251,15 @@ export class WorkspaceService {
       message,
       changes: [{ path: workspaceFilePath(workspace.slug), content: workspaceToYaml(next) }],
       trailers: { Workspace: workspace.slug },
-      apply: () => this.bySlug.set(next.slug, next),
+      apply: () => this.remember(next),
     });
     return next;
   }
+}
+
+/** The grant that changing a workspace asks for (docs/permissions.md), and seeing its dashboard while it is archived: `workspaces.manage` on `workspaces:{ws}`. */
+export function manageAccess(slug: string): AccessRequest {
+  return { action: 'workspaces.manage', resource: `workspaces:${slug}`, workspace: slug };
 }
 
 function newWorkspace(slug: string, label: string): Workspace {

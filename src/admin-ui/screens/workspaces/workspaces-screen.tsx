@@ -1,5 +1,6 @@
 // Workspaces: create one (slug and name), rename, archive (its content stays
-// in the repository; the public API answers 404) and bring back.
+// in the repository; the public API answers 404) and bring back; an archived
+// one says when it is archived in doubt, and why (workspace-state.tsx).
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../api/client.ts';
 import { createWorkspace, listAllWorkspaces, updateWorkspace } from '../../api/operations.ts';
@@ -13,6 +14,7 @@ import { DataTable } from '../../ui/data-table.tsx';
 import { TextField } from '../../ui/field.tsx';
 import { useAction } from '../../ui/status.tsx';
 import { WorkspaceActions } from './workspace-actions.tsx';
+import { WorkspaceState } from './workspace-state.tsx';
 
 export function WorkspacesScreen() {
   const [workspaces, setWorkspaces] = useState<Workspace[]>();
@@ -80,7 +82,7 @@ export function WorkspacesScreen() {
               ),
           },
           { key: 'slug', header: 'Slug', cell: (workspace) => workspace.slug },
-          { key: 'state', header: 'State', cell: (workspace) => (workspace.archived ? 'Archived' : 'Active') },
+          { key: 'state', header: 'State', cell: (workspace) => <WorkspaceState workspace={workspace} /> },
           {
             key: 'actions',
             header: <span class="visually-hidden">Actions</span>,
