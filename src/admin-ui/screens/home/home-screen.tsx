@@ -71,7 +71,7 @@ export function HomeScreen() {
               <DashboardList
                 title="Files from git that were skipped"
                 empty="Every file from git could be read."
-                items={dashboard.skipped_files.map((file) => ({ key: file.path, text: file.path, meta: `${file.reason} · ${formatDateTime(file.time)}` }))}
+                items={dashboard.skipped_files.map((file) => ({ key: `${file.path}:${file.reason}`, text: file.path, meta: `${file.reason} · ${formatDateTime(file.time)}` }))}
               />
             )}
           </div>
