@@ -14,7 +14,7 @@
 // again; the marks of scheduled entries are saved with the last tick, so a
 // restart does not announce them twice either. An entry a commit from
 // outside announced keeps the files it was pushed with, perhaps a stale
-// `draft: true`: the next tick rewrites them as it writes its own.
+// `draft: true`: the next tick rewrites those as it writes its own.
 import type { StateStore } from '../../storage/state-store.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import type { ContentFiles } from '../content/content-writer.ts';
@@ -24,6 +24,7 @@ import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import type { ContentWriter } from '../content/content-writer.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { entryFileWrites } from '../model/entry-to-files.ts';
+import { parseFrontMatter } from '../model/front-matter.ts';
 
 /** What the scheduler needs; built in services.ts. */
 export interface PublishSchedulerOptions {
@@ -56,6 +57,15 @@ interface AnnouncedMark {
 
 const STATE_NAME = 'scheduler';
 
+/** An AnnouncedMark in memory; `own` when this scheduler announced the entry (its files are as it writes them). */
+interface Mark {
+  workspace: string;
+  type: string;
+  id: string;
+  at: number;
+  own?: boolean;
+}
+
 /** A scheduled entry that came due, with its type (for rewriting its files). */
 interface Due {
   entry: StoredEntry;
@@ -68,8 +78,8 @@ export class PublishScheduler implements Announcements {
   private running: Promise<unknown> = Promise.resolve();
   // Workspaces whose last publish failed, and the time their next try looks back to.
   private readonly retrySince = new Map<string, number>();
-  // Entries whose going public is announced (by a write, or by this scheduler in a tick still running), by workspace and id.
-  private readonly announced = new Map<string, { workspace: string; type: string; id: string; at: number }>();
+  // Entries whose going public is announced, by workspace and id: by a write, or by this scheduler (`own`).
+  private readonly announced = new Map<string, Mark>();
 
   private constructor(
     private readonly options: PublishSchedulerOptions,
@@ -82,7 +92,7 @@ export class PublishScheduler implements Announcements {
     const saved = await options.state.read<SchedulerState | null>(STATE_NAME, null);
     const last = saved ? Date.parse(saved.last_tick) : Number.NaN;
     const scheduler = new PublishScheduler(options, Number.isNaN(last) ? now() : Math.min(last, now()));
-    for (const mark of saved?.announced ?? []) scheduler.announced.set(announcedKey(mark.workspace, mark.id), { ...mark, at: Date.parse(mark.at) });
+    for (const { workspace, type, id, at } of saved?.announced ?? []) scheduler.announced.set(announcedKey(workspace, id), { workspace, type, id, at: Date.parse(at) });
     options.events.on((event) => scheduler.hear(event));
     scheduler.timer = setInterval(() => {
       scheduler.running = scheduler.tick().catch(options.onError);
@@ -104,14 +114,16 @@ export class PublishScheduler implements Announcements {
   /**
    * Publishes every scheduled entry whose published_at lies after the
    * previous tick and not after now (its files with `draft: false`, then
-   * `content.published`), but for those a write announced already, whose
-   * files it rewrites only when they differ (a commit from outside); returns
-   * how many it announced. Throws the first failure of a
+   * `content.published`), but for those a write announced already; rewrites
+   * without an event the files of entries a write announced that still say
+   * `draft: true` (a commit from outside). Returns how many it announced.
+   * Throws the first failure of a
    * workspace's commit (the other workspaces still go ahead; the failed
    * one's entries are tried again at the next tick) or of the state store.
    */
   async tick(): Promise<number> {
     const now = (this.options.now ?? Date.now)();
+    const lookedBackTo = Math.min(this.lastTick, ...this.retrySince.values());
     let announced = 0;
     let failure: unknown;
     for (const { slug: workspace } of this.options.workspaces.list()) {
@@ -129,7 +141,7 @@ export class PublishScheduler implements Announcements {
       }
     }
     this.lastTick = now;
-    const forgot = this.forgetAnnouncedBefore(Math.min(now, ...this.retrySince.values()));
+    const forgot = this.forgetAnnouncedBefore(Math.min(lookedBackTo, ...this.retrySince.values()));
     if (announced > 0 || forgot || failure !== undefined) await this.save();
     if (failure !== undefined) throw failure;
     return announced;
@@ -158,7 +170,11 @@ export class PublishScheduler implements Announcements {
   }
 
   // An entry announced at some time was public then, so its date is no later:
-  // once every workspace looks back no further, the mark can go. Returns whether any went.
+  // once every workspace looks back no further, the mark can go. It goes a
+  // tick later than that: an event heard late (the bus tells listeners in
+  // microtasks) then finds its mark and is not taken for news, and a commit
+  // from outside that landed while a tick waited for the write lock still
+  // has its files looked at. Returns whether any went.
   private forgetAnnouncedBefore(since: number): boolean {
     let forgot = false;
     for (const [key, mark] of this.announced) {
@@ -179,7 +195,7 @@ export class PublishScheduler implements Announcements {
   private announcedPublic(workspace: string, now: number): Due[] {
     const found: Due[] = [];
     for (const mark of this.announced.values()) {
-      if (mark.workspace !== workspace) continue;
+      if (mark.workspace !== workspace || mark.own) continue;
       const entry = this.scheduledEntry(mark);
       const type = this.options.content.findType(workspace, mark.type)?.type;
       if (entry && type && isPubliclyVisible(entry, now)) found.push({ entry, type });
@@ -193,7 +209,7 @@ export class PublishScheduler implements Announcements {
     const tick = Math.min(this.lastTick, ...this.retrySince.values());
     const marks: AnnouncedMark[] = [];
     for (const mark of this.announced.values()) {
-      if (mark.at > tick && this.scheduledEntry(mark)) marks.push({ workspace: mark.workspace, type: mark.type, id: mark.id, at: new Date(mark.at).toISOString() });
+      if (mark.at > tick && !mark.own && this.scheduledEntry(mark)) marks.push({ workspace: mark.workspace, type: mark.type, id: mark.id, at: new Date(mark.at).toISOString() });
     }
     const value: SchedulerState = { last_tick: new Date(tick).toISOString() };
     if (marks.length > 0) value.announced = marks;
@@ -208,7 +224,8 @@ export class PublishScheduler implements Announcements {
   // under the write lock, after any write that was under way has told its
   // events; a save wrote their files with `draft: false` already, a commit
   // from outside perhaps not, and those files are rewritten (without an
-  // event). Returns how many entries it announced.
+  // event) when one still says `draft: true`. Returns how many entries it
+  // announced.
   private async publish(workspace: string, found: Due[], now: number): Promise<number> {
     const { writer, files } = this.options;
     if (!writer || !files) {
@@ -223,11 +240,9 @@ export class PublishScheduler implements Announcements {
       const stale: Due[] = [];
       for (const { entry, type } of this.announcedPublic(workspace, now)) {
         const writes = entryFileWrites(workspace, type, entry, now);
-        const texts = await files.readFiles(writes.map((write) => write.path));
-        if (writes.some((write, at) => texts[at] !== write.content)) {
-          stale.push({ entry, type });
-          rewrites.push(...writes);
-        }
+        if (!(await files.readFiles(writes.map((write) => write.path))).some(saysDraft)) continue;
+        stale.push({ entry, type });
+        rewrites.push(...writes);
       }
       const all = [...due, ...stale];
       if (all.length === 0) return 0;
@@ -243,7 +258,7 @@ export class PublishScheduler implements Announcements {
   // The scheduler's own announcements, marked at once: a write before this
   // tick ends (and moves the look-back time) must not announce them again.
   private markAnnounced(workspace: string, due: Due[], now: number): void {
-    for (const { entry } of due) this.announced.set(announcedKey(workspace, entry.id), { workspace, type: entry.type, id: entry.id, at: now });
+    for (const { entry } of due) this.announced.set(announcedKey(workspace, entry.id), { workspace, type: entry.type, id: entry.id, at: now, own: true });
   }
 
   private notAnnounced(workspace: string, found: Due[]): Due[] {
@@ -262,6 +277,16 @@ function cameDue(entry: StoredEntry, since: number, now: number): boolean {
   if (entry.status !== 'scheduled' || !entry.published_at) return false;
   const at = Date.parse(entry.published_at);
   return at > since && at <= now;
+}
+
+// Whether an entry file's front matter says `draft: true` (one that no longer parses is the index's problem, not a draft).
+function saysDraft(text: string | undefined): boolean {
+  if (text === undefined) return false;
+  try {
+    return parseFrontMatter(text).attributes.draft === true;
+  } catch {
+    return false;
+  }
 }
 
 function announcedKey(workspace: string, id: string): string {
