@@ -118,6 +118,18 @@ describe('publication events follow public visibility', () => {
     expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
   });
 
+  it('publishes a scheduled entry edited after its date passed and before the scheduler looked, and the scheduler does not announce it again', async () => {
+    const dueAt = Date.now() + 300;
+    const id = await create({ title: 'Just due', status: 'scheduled', published_at: new Date(dueAt).toISOString() });
+    expect(await delivered(1)).to.deep.equal([`content.created ${id}`]);
+    await pollUntil(async () => Date.now(), (now) => now > dueAt);
+    await patch(id, { title: 'Just due, edited' });
+    expect(await delivered(2)).to.deep.equal([`content.published ${id}`, `content.updated ${id}`]);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
   it('rewrites the files of a scheduled entry a commit from outside announced, without announcing it again', async () => {
     const repo = contentRepoOf(server.dataDir);
     const file = 'default/entries/posts/pushed.md';

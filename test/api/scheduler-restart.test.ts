@@ -55,7 +55,7 @@ describe('publish scheduler across a restart', function () {
         .map((request) => request.headers['x-service-delivery']),
     ).size;
 
-  it('does not announce an entry a save announced before a kill again after the restart', async () => {
+  it('does not announce an entry a save announced before a kill again after the restart, by a tick or by a save', async () => {
     child = await startChildServer(dataDir, { env: ENV });
     const send = async (method: string, url: string, body: unknown) => {
       const response = await fetch(child!.url + url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -76,6 +76,8 @@ describe('publish scheduler across a restart', function () {
     expect(await server.services.scheduler.tick()).to.equal(0);
     // Nothing to rewrite either: the save wrote the files with `draft: false`.
     expect((await commitInfo(contentRepoOf(dataDir))).oid).to.equal(head);
+    // Nor does a save that keeps it public: it was announced before the kill.
+    expect((await server.request('PATCH', `${BASE}/${data.id}`, { body: { status: 'published' }, token })).status).to.equal(200);
     await pollUntil(async () => server!.services.webhookDispatcher.pending().length, (pending) => pending === 0);
     expect(announcements(data.id)).to.equal(1);
   });

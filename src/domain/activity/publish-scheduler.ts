@@ -80,6 +80,7 @@ export class PublishScheduler implements Announcements {
   private readonly retrySince = new Map<string, number>();
   // Entries whose going public is announced, by workspace and id: by a write, or by this scheduler (`own`).
   private readonly announced = new Map<string, Mark>();
+  private saveQueued = false;
 
   private constructor(
     private readonly options: PublishSchedulerOptions,
@@ -163,10 +164,22 @@ export class PublishScheduler implements Announcements {
       if (this.announced.has(key)) return;
       const mark = { workspace: event.workspace, type: event.data.type, id: event.data.id, at: Date.parse(event.occurredAt) };
       this.announced.set(key, mark);
-      if (this.scheduledEntry(mark)) this.save().catch(this.options.onError);
+      if (this.scheduledEntry(mark)) this.saveSoon();
     } else if (event.type === 'content.unpublished' && this.announced.delete(key)) {
-      this.save().catch(this.options.onError);
+      this.saveSoon();
     }
+  }
+
+  // One save for the marks of one commit's events (a bulk update announces
+  // many entries): the bus tells them in microtasks queued together, and
+  // this save is queued behind them.
+  private saveSoon(): void {
+    if (this.saveQueued) return;
+    this.saveQueued = true;
+    queueMicrotask(() => {
+      this.saveQueued = false;
+      this.save().catch(this.options.onError);
+    });
   }
 
   // An entry announced at some time was public then, so its date is no later:
