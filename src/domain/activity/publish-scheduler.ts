@@ -17,11 +17,10 @@
 // `draft: true`: the next tick rewrites those as it writes its own.
 import type { StateStore } from '../../storage/state-store.ts';
 import type { ContentIndex } from '../content/content-index.ts';
-import type { ContentFiles } from '../content/content-writer.ts';
 import { isPubliclyVisible, type StoredEntry } from '../model/entry.ts';
 import type { Announcements, DomainEvent, EventBus } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
-import type { ContentWriter } from '../content/content-writer.ts';
+import type { ContentFiles, ContentWriter } from '../content/content-writer.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { entryFileWrites } from '../model/entry-to-files.ts';
 import { parseFrontMatter } from '../model/front-matter.ts';

@@ -128,12 +128,13 @@ export class EntryService {
       const now = this.now();
       const entry = buildUpdatedEntry(indexed, current, input, { actor: actorIdOf(principal), now: new Date(now).toISOString() });
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(input.values));
+      const announced = announcedIn(this.announcements, workspace);
       await this.commit(tx, principal, workspace, {
         entry,
-        message: saveSubject(current, entry, now, announcedIn(this.announcements, workspace)),
+        message: saveSubject(current, entry, now, announced),
         changes: entryFileChanges(workspace, indexed.type, current, entry),
         apply: () => indexed.index.upsert(entry),
-        events: ['content.updated', ...publicationEvents(current, entry, now, announcedIn(this.announcements, workspace))],
+        events: ['content.updated', ...publicationEvents(current, entry, now, announced)],
         previousSlug: current.slug,
       });
       return this.writeResult(indexed.type, entry, input.locale);
