@@ -164,7 +164,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const problems = new ProblemRegister();
   const content = new ContentIndex(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', { ...problem }))), await CommitDates.load(state));
   // Commits from outside (and restores) are re-read into the read models built below; that happens only once the watch has started.
-  const writer = new ContentWriter(repo, events, (changes, at) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary], problems }, changes, at));
+  const writer = new ContentWriter(repo, events, (changes, at) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary], problems, announcements: scheduler }, changes, at));
   writer.onWrite(async (paths) => {
     problems.forgetWritten(paths);
     try {
@@ -184,6 +184,16 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const mediaLibrary = new MediaLibrary(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', { ...problem }))));
   for (const workspace of workspaces.listAll()) await mediaLibrary.loadWorkspace(workspace.slug);
   const mediaStore = await MediaStore.open(config.dataDir);
+  // Before the watch: commits from outside ask it what is announced already.
+  const scheduler = await PublishScheduler.start({
+    content,
+    ...(config.role === 'primary' ? { writer, files: repo } : {}),
+    workspaces,
+    events,
+    state,
+    intervalMs: config.schedulerIntervalMs,
+    onError: (error) => logger.error('the publish scheduler failed', { error }),
+  });
   const stopWatching = watchExternalCommits({ writer, logger, intervalMs: config.watchIntervalMs });
   // On a primary, writes of what replicas receive are counted, so a replica knows when it holds a write.
   const stateVersion = new StateVersion();
@@ -212,19 +222,10 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   });
   // The primary delivers webhooks; a replica taking in the same commits must not deliver them again.
   if (config.role === 'primary') events.onGroup((group) => webhookDispatcher.enqueueGroup(group));
-  const scheduler = await PublishScheduler.start({
-    content,
-    ...(config.role === 'primary' ? { writer } : {}),
-    workspaces,
-    events,
-    state,
-    intervalMs: config.schedulerIntervalMs,
-    onError: (error) => logger.error('the publish scheduler failed', { error }),
-  });
   const live = new LiveFeed({ principalFor: (userId) => users.principalFor(userId), content });
   events.on((event) => live.publish(event));
   const types = new TypeService(repo, writer, content, workspaces);
-  const entries = new EntryService(writer, content);
+  const entries = new EntryService(writer, content, Date.now, scheduler);
   const health = new HealthService(await packageInfo());
   const backups = new BackupService({
     folder: await FileFolder.open(path.join(state.dir, 'backups')),
@@ -340,7 +341,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     media,
     activity,
     trash: new TrashService(repo, writer, content),
-    revisions: new RevisionService(repo, writer, content),
+    revisions: new RevisionService(repo, writer, content, Date.now, scheduler),
     dashboard: new DashboardService({ content, workspaces, types, activity, media: mediaLibrary, problems }),
     appInfo: new AppInfoService({ config, health, repoHead: async () => ({ branch: await repo.currentBranch(), head: await repo.head() }) }),
     scheduler,

@@ -4,6 +4,7 @@
 // passed is public at once. Told to a real webhook receiver.
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
+import { commitInfo, contentRepoOf, externalCommit, fileAt } from '../helpers/git.ts';
 import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -102,6 +103,45 @@ describe('publication events follow public visibility', () => {
     expect(await delivered(2)).to.deep.equal([`content.created ${id}`, `content.published ${id}`]);
     await patch(id, { title: 'Steady, edited', status: 'published' });
     expect(await delivered(1)).to.deep.equal([`content.updated ${id}`]);
+  });
+
+  it('publishes a scheduled entry set to published after its date passed and before the scheduler looked', async () => {
+    const dueAt = Date.now() + 300;
+    const id = await create({ title: 'Just due', status: 'scheduled', published_at: new Date(dueAt).toISOString() });
+    expect(await delivered(1)).to.deep.equal([`content.created ${id}`]);
+    await pollUntil(async () => Date.now(), (now) => now > dueAt);
+    // Public since its date, but nobody was told: this save is the news.
+    await patch(id, { status: 'published' });
+    expect(await delivered(2)).to.deep.equal([`content.published ${id}`, `content.updated ${id}`]);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
+  it('publishes a scheduled entry edited after its date passed and before the scheduler looked, and the scheduler does not announce it again', async () => {
+    const dueAt = Date.now() + 300;
+    const id = await create({ title: 'Just due', status: 'scheduled', published_at: new Date(dueAt).toISOString() });
+    expect(await delivered(1)).to.deep.equal([`content.created ${id}`]);
+    await pollUntil(async () => Date.now(), (now) => now > dueAt);
+    await patch(id, { title: 'Just due, edited' });
+    expect(await delivered(2)).to.deep.equal([`content.published ${id}`, `content.updated ${id}`]);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
+  it('rewrites the files of a scheduled entry a commit from outside announced, without announcing it again', async () => {
+    const repo = contentRepoOf(server.dataDir);
+    const file = 'default/entries/posts/pushed.md';
+    const text = `---\nid: pushed\ntitle: Pushed\nstatus: scheduled\ndraft: true\npublishDate: ${ago(HOUR)}\n---\nFrom git.\n`;
+    await externalCommit(repo, { write: { [file]: text } }, 'Add a post that is due');
+    expect(await delivered(2)).to.deep.equal(['content.created pushed', 'content.published pushed']);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    expect(await fileAt(repo, file)).to.match(/^draft: false$/m);
+    const head = await commitInfo(repo);
+    expect([head.subject, head.trailers.Actor]).to.deep.equal(['Publish posts/pushed', 'system']);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
   });
 
   it('applies the same rule to bulk updates', async () => {

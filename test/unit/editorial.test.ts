@@ -123,7 +123,7 @@ describe('publish scheduler', () => {
     const state = { stored: saved === null ? null : { last_tick: saved } as unknown, read: async <T>(_name: string, fallback: T) => (state.stored ?? fallback) as T, write: async <T>(_name: string, value: T) => { state.stored = value; } };
     const clock = { now: start };
     const scheduler = PublishScheduler.start({
-      content: { types: () => [{ type: POSTS, index }] },
+      content: { types: () => [{ type: POSTS, index }], findType: () => ({ type: POSTS, index }) },
       workspaces: { list: () => [{ slug: 'default', label: 'Default', archived: false, type_order: [], created_at: '', updated_at: '' }] },
       events, state, intervalMs: 3_600_000, onError: () => undefined, now: () => clock.now,
     });

@@ -33,6 +33,13 @@ describe('the commit subject of an entry save', () => {
     expect(saveSubject(entry('scheduled', PAST), entry('draft', PAST), NOW)).to.equal('Unpublish posts/hello');
   });
 
+  it('says Publish for a save that keeps public a scheduled entry whose going public nobody announced yet', () => {
+    const notYet = () => false;
+    expect(saveSubject(entry('scheduled', PAST), entry('published', PAST), NOW, notYet)).to.equal('Publish posts/hello');
+    expect(saveSubject(entry('scheduled', PAST), { ...entry('scheduled', PAST), title: 'Edited' }, NOW, notYet)).to.equal('Publish posts/hello');
+    expect(saveSubject(entry('scheduled', PAST), entry('draft', PAST), NOW, notYet), 'never told, so nothing to take back').to.equal('Update posts/hello');
+  });
+
   it('says Schedule when a save schedules the entry or moves its date', () => {
     expect(saveSubject(entry('draft'), entry('scheduled', FUTURE), NOW)).to.equal('Schedule posts/hello');
     expect(saveSubject(entry('scheduled', FUTURE), entry('scheduled', '2026-12-01T09:00:00.000Z'), NOW)).to.equal('Schedule posts/hello');

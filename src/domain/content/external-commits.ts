@@ -5,7 +5,8 @@
 // event bus like API writes.
 import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath } from '../../storage/content-repo.ts';
-import { publicationEvents, type EventType } from '../model/events.ts';
+import { announcedIn, publicationEvents, type Announcements, type EventType } from '../model/events.ts';
+import type { AnnouncedCheck } from '../model/entry.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
 import type { ProblemRegister } from './problem-register.ts';
@@ -30,6 +31,8 @@ export interface ReadModels {
   indexes?: { applyExternalChanges(workspace: string, changes: ChangedPath[], files: ContentFiles): Promise<unknown> }[];
   /** The files the loaders skip; told what is about to be read again, so fixed files drop out. */
   problems?: ProblemRegister;
+  /** The publish scheduler's: an entry that came due moments ago is published by the commit that keeps it public. */
+  announcements?: Announcements;
 }
 
 /** What watchExternalCommits() writes through and logs to. */
@@ -86,7 +89,8 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
     const typesBefore = typeVersions(content, workspace);
     const entryChanges = await content.applyExternalChanges(workspace, paths, at);
     for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths, at.files);
-    for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap((change) => entryEvents(change, now))]) {
+    const announced = announcedIn(models.announcements, workspace);
+    for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap((change) => entryEvents(change, now, announced))]) {
       events.push({ ...event, workspace });
     }
   }
@@ -115,14 +119,14 @@ function schemaEvents(before: Map<string, string>, after: Map<string, string>): 
 }
 
 // The same events an API write of the same change emits (entry-service.ts), publication judged at `now`.
-function entryEvents(change: EntryChange, now: number): Draft[] {
+function entryEvents(change: EntryChange, now: number, announced: AnnouncedCheck | undefined): Draft[] {
   const entry = change.after ?? change.before;
   if (entry === undefined) return [];
   const types: EventType[] = !change.before
     ? ['content.created', ...publicationEvents(undefined, entry, now)]
     : !change.after
       ? ['content.deleted']
-      : ['content.updated', ...publicationEvents(change.before, change.after, now)];
+      : ['content.updated', ...publicationEvents(change.before, change.after, now, announced)];
   const data: Record<string, string> = { type: entry.type, id: entry.id, slug: entry.slug };
   if (change.before && change.after && change.before.slug !== change.after.slug) data.previous_slug = change.before.slug;
   return types.map((type) => ({ type, data }));

@@ -11,7 +11,7 @@ import type { ContentTransaction, ContentWriter } from '../content/content-write
 import { resolveEntry } from '../locales/resolve.ts';
 import { resolveListQuery, type ListParams, type ReadParams } from '../query/list-query.ts';
 import { expandRelations, omitUnreadableRelations } from '../query/relations.ts';
-import { publicationEvents, type EventType } from '../model/events.ts';
+import { announcedIn, publicationEvents, type Announcements, type EventType } from '../model/events.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
 import { assertCanReadType, collectionRequest, entryRequest, readsWholeCollection } from '../auth/content-access.ts';
 import { buildBulkChanges, checkBulkInput, resolveBulkTargets } from './entry-bulk.ts';
@@ -52,6 +52,8 @@ export class EntryService {
     private readonly writer: ContentWriter,
     private readonly content: ContentIndex,
     private readonly now: () => number = Date.now,
+    /** The publish scheduler's, so a save of an entry that came due moments ago announces it (events.ts). */
+    private readonly announcements?: Announcements,
   ) {}
 
   /**
@@ -126,12 +128,13 @@ export class EntryService {
       const now = this.now();
       const entry = buildUpdatedEntry(indexed, current, input, { actor: actorIdOf(principal), now: new Date(now).toISOString() });
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(input.values));
+      const announced = announcedIn(this.announcements, workspace);
       await this.commit(tx, principal, workspace, {
         entry,
-        message: saveSubject(current, entry, now),
+        message: saveSubject(current, entry, now, announced),
         changes: entryFileChanges(workspace, indexed.type, current, entry),
         apply: () => indexed.index.upsert(entry),
-        events: ['content.updated', ...publicationEvents(current, entry, now)],
+        events: ['content.updated', ...publicationEvents(current, entry, now, announced)],
         previousSlug: current.slug,
       });
       return this.writeResult(indexed.type, entry, input.locale);
@@ -176,6 +179,7 @@ export class EntryService {
       const context = { actor: actorIdOf(principal), now: new Date(now).toISOString(), findType: (name: string) => this.content.findType(workspace, name) };
       const changes = buildBulkChanges(indexed, targets, input, context);
       const files = changes.flatMap(({ before, after }) => entryFileChanges(workspace, indexed.type, before, after));
+      const announced = announcedIn(this.announcements, workspace);
       await commitEntryChange(tx, principal, {
         workspace,
         type: type.name,
@@ -183,7 +187,7 @@ export class EntryService {
         message: `Update ${changes.length} ${plural(changes.length)} in ${type.name}`,
         changes: files,
         apply: () => changes.forEach(({ after }) => indexed.index.upsert(after)),
-        events: changes.flatMap(({ before, after }) => entryEvents(workspace, after, ['content.updated', ...publicationEvents(before, after, now)], before.slug)),
+        events: changes.flatMap(({ before, after }) => entryEvents(workspace, after, ['content.updated', ...publicationEvents(before, after, now, announced)], before.slug)),
       });
       return changes.map(({ after }) => resolveEntry(after, indexed.type, input.locale));
     });

@@ -4,18 +4,18 @@
 // editor published, not "Update". The admin app turns these subjects into
 // words (src/admin-ui/screens/versions/version-words.ts); docs/architecture.md
 // "Commit subjects" lists them all.
-import { publicVisibility, type StoredEntry } from '../model/entry.ts';
+import { publicVisibility, type AnnouncedCheck, type StoredEntry } from '../model/entry.ts';
 
 /**
  * `Create`, `Create and publish`, `Create and schedule`, `Update`, `Publish`,
  * `Unpublish` or `Schedule`, then `{type}/{slug}`. Visibility is judged at
  * `now`, the time of the write, as the files' `draft` flag is: a scheduled
  * entry whose date has passed is public at once, so saving one publishes.
- * `before` is undefined for a create.
+ * `before` is undefined for a create; `announced` as for publicVisibility.
  */
-export function saveSubject(before: StoredEntry | undefined, after: StoredEntry, now: number): string {
+export function saveSubject(before: StoredEntry | undefined, after: StoredEntry, now: number, announced?: AnnouncedCheck): string {
   const name = `${after.type}/${after.slug}`;
-  const { was: wasPublic, is: isPublic } = publicVisibility(before, after, now);
+  const { was: wasPublic, is: isPublic } = publicVisibility(before, after, now, announced);
   if (!before) {
     if (isPublic) return `Create and publish ${name}`;
     return after.status === 'scheduled' ? `Create and schedule ${name}` : `Create ${name}`;

@@ -14,7 +14,7 @@ import { entryVersion } from '../model/entry-version.ts';
 import { commitEntryChange, entryEvents, entryFileChanges } from '../entries/entry-writes.ts';
 import type { ResolvedEntry, StoredEntry } from '../model/entry.ts';
 import { validateFieldValues } from '../model/field-values.ts';
-import { publicationEvents } from '../model/events.ts';
+import { announcedIn, publicationEvents, type Announcements } from '../model/events.ts';
 import { resolveEntry } from '../locales/resolve.ts';
 import { entryAt, entryCommits, type EntryRef } from './entry-history.ts';
 import { diffEntries, type FieldChange } from './field-changes.ts';
@@ -48,6 +48,8 @@ export class RevisionService {
     private readonly writer: ContentWriter,
     private readonly content: ContentIndex,
     private readonly now: () => number = Date.now,
+    /** The publish scheduler's, so a restore of an entry that came due moments ago announces it (events.ts). */
+    private readonly announcements?: Announcements,
   ) {}
 
   /** The entry's revisions, newest first, paged. Throws not_found, unauthorized, forbidden (content.read on the entry). */
@@ -106,7 +108,7 @@ export class RevisionService {
         message,
         changes: entryFileChanges(workspace, indexed.type, current, next),
         apply: () => indexed.index.upsert(next),
-        events: entryEvents(workspace, next, ['content.updated', ...publicationEvents(current, next, now)]),
+        events: entryEvents(workspace, next, ['content.updated', ...publicationEvents(current, next, now, announcedIn(this.announcements, workspace))]),
       });
       return { entry: resolveEntry(next, indexed.type, undefined), version: entryVersion(next) };
     });

@@ -62,12 +62,23 @@ export interface PublicVisibility {
 }
 
 /**
+ * Whether the going public of an entry that is public has been announced:
+ * false only for a scheduled entry whose date passed since the publish
+ * scheduler last looked and that no write announced either (Announcements,
+ * events.ts). Without one, every public entry counts as announced.
+ */
+export type AnnouncedCheck = (entry: StoredEntry) => boolean;
+
+/**
  * Public visibility before and after a write, both judged at `now`, the time
  * of the write, as the files' `draft` flag is: a scheduled entry whose date
- * has passed is public at once. The commit subject (save-subject.ts) and the
+ * has passed is public at once. `was` also asks `announced`: a scheduled
+ * entry whose date passed moments ago, before the scheduler's next look, was
+ * public but nobody was told, so the write that keeps it public is the one
+ * that publishes it. The commit subject (save-subject.ts) and the
  * publication events (events.ts) both read this, so they never disagree.
  * `before` is undefined for a create.
  */
-export function publicVisibility(before: StoredEntry | undefined, after: StoredEntry, now: number): PublicVisibility {
-  return { was: before !== undefined && isPubliclyVisible(before, now), is: isPubliclyVisible(after, now) };
+export function publicVisibility(before: StoredEntry | undefined, after: StoredEntry, now: number, announced: AnnouncedCheck = () => true): PublicVisibility {
+  return { was: before !== undefined && isPubliclyVisible(before, now) && announced(before), is: isPubliclyVisible(after, now) };
 }

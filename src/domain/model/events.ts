@@ -1,7 +1,7 @@
 // Domain events: what happened, told after the commit that made it. Listeners
 // (search index upkeep, webhooks, the activity log) run after the response
 // path and can never fail the write that caused them.
-import { publicVisibility, type StoredEntry } from './entry.ts';
+import { publicVisibility, type AnnouncedCheck, type StoredEntry } from './entry.ts';
 
 /** The event names API.md lists (`resource.action`); webhooks subscribe to these. */
 export const EVENT_TYPES = [
@@ -86,15 +86,32 @@ export class EventBus {
 }
 
 /**
+ * What the publish scheduler knows of announcements (publish-scheduler.ts):
+ * whether the going public of a public entry of `workspace` has been told.
+ * Writers judge "was public" with it (publicVisibility), so a scheduled entry
+ * whose date passed since the scheduler's last look is published by the
+ * first write that keeps it public, and by that write only.
+ */
+export interface Announcements {
+  isAnnounced(workspace: string, entry: StoredEntry): boolean;
+}
+
+/** The AnnouncedCheck of one workspace; every public entry counts as announced without `announcements`. */
+export function announcedIn(announcements: Announcements | undefined, workspace: string): AnnouncedCheck | undefined {
+  return announcements && ((entry) => announcements.isAnnounced(workspace, entry));
+}
+
+/**
  * content.published when a write makes an entry public, content.unpublished
  * when it takes a public one off the site. Public is isPubliclyVisible judged
  * at `now`, the time of the write, as the commit subject and the files'
  * `draft` flag are (docs/operations.md "Publication events"): saving a
  * scheduled entry whose date has passed publishes it, and publishing an
- * entry that is already public only updates it.
+ * entry that is already public only updates it. `announced` tells whether a
+ * public `before` was announced (publicVisibility).
  */
-export function publicationEvents(before: StoredEntry | undefined, after: StoredEntry, now: number): EventType[] {
-  const { was, is } = publicVisibility(before, after, now);
+export function publicationEvents(before: StoredEntry | undefined, after: StoredEntry, now: number, announced?: AnnouncedCheck): EventType[] {
+  const { was, is } = publicVisibility(before, after, now, announced);
   if (is && !was) return ['content.published'];
   if (was && !is) return ['content.unpublished'];
   return [];

@@ -1,0 +1,84 @@
+// A save that announces a scheduled entry (its date had passed) marks it for
+// the publish scheduler, and the mark outlives the process: a server killed
+// between that save and the scheduler's next look does not announce the
+// entry again when it starts (docs/operations.md "Publication events"). The
+// first run is a child process killed with SIGKILL; the second runs in this
+// process, so the test can tick its scheduler and drain its webhooks.
+import { expect } from 'chai';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { adminRequest, buildAdminServer, FULL_ACCESS } from '../helpers/auth.ts';
+import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
+import { commitInfo, contentRepoOf } from '../helpers/git.ts';
+import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
+import { pollUntil } from '../helpers/poll.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+// The scheduler's own timer stays out of the way (an hour): only the test ticks it.
+const ENV = { CMS_WEBHOOK_RETRY_BASE_MS: '20', CMS_WEBHOOK_TIMEOUT_MS: '300', CMS_SCHEDULER_INTERVAL_MS: '3600000' };
+const BASE = '/api/v1/workspaces/default/content/posts';
+
+describe('publish scheduler across a restart', function () {
+  this.timeout(120_000);
+  let dataDir: string;
+  let token: string;
+  let receiver: LocalHttpServer;
+  let child: ChildServer | undefined;
+  let server: TestServer | undefined;
+
+  before(async () => {
+    receiver = await startLocalHttp();
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'scheduler-restart-'));
+    const setup = await buildAdminServer({ dataDir, env: ENV, token: FULL_ACCESS });
+    token = setup.token;
+    expect((await setup.server.request('POST', '/api/v1/workspaces/default/content-types', { body: { name: 'posts' }, token })).status).to.equal(201);
+    const hooks = await adminRequest(setup.server, setup.admin, 'PUT', '/webhooks', { webhooks: [{ url: `${receiver.url}/hook`, events: ['content.published'] }] });
+    expect(hooks.status).to.equal(200);
+    await setup.server.close({ keepData: true });
+  });
+  after(async () => {
+    await child?.kill();
+    await server?.close();
+    await receiver.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  // The distinct content.published deliveries of `id` (a delivery retried after the kill keeps its id).
+  const announcements = (id: string) =>
+    new Set(
+      receiver.requests
+        .filter((request) => {
+          const body = JSON.parse(request.body.toString('utf8')) as { event: string; data: { id: string } };
+          return body.event === 'content.published' && body.data.id === id;
+        })
+        .map((request) => request.headers['x-service-delivery']),
+    ).size;
+
+  it('does not announce an entry a save announced before a kill again after the restart, by a tick or by a save', async () => {
+    child = await startChildServer(dataDir, { env: ENV });
+    const send = async (method: string, url: string, body: unknown) => {
+      const response = await fetch(child!.url + url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(response.status, await response.clone().text()).to.be.oneOf([200, 201]);
+      return (await response.json()) as { data: { id: string } };
+    };
+    const { data } = await send('POST', BASE, { title: 'Late' });
+    // A date after the scheduler's last look and before the save: the save announces it.
+    await send('PATCH', `${BASE}/${data.id}`, { status: 'scheduled', published_at: new Date(Date.now() - 1).toISOString() });
+    await pollUntil(async () => announcements(data.id), (count) => count === 1);
+    // The mark is on disk once the state document names the entry; only then is the kill after the save.
+    await pollUntil(async () => readFile(path.join(dataDir, 'state', 'scheduler.json'), 'utf8').catch(() => ''), (text) => text.includes(data.id));
+    await child.kill();
+    child = undefined;
+
+    server = await startTestServer({ dataDir, env: ENV });
+    const head = (await commitInfo(contentRepoOf(dataDir))).oid;
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    // Nothing to rewrite either: the save wrote the files with `draft: false`.
+    expect((await commitInfo(contentRepoOf(dataDir))).oid).to.equal(head);
+    // Nor does a save that keeps it public: it was announced before the kill.
+    expect((await server.request('PATCH', `${BASE}/${data.id}`, { body: { status: 'published' }, token })).status).to.equal(200);
+    await pollUntil(async () => server!.services.webhookDispatcher.pending().length, (pending) => pending === 0);
+    expect(announcements(data.id)).to.equal(1);
+  });
+});
