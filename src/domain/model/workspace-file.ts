@@ -3,6 +3,7 @@
 // may change a workspace live in domain/workspaces/.
 import YAML from 'yaml';
 import { nearestWord } from '../../lib/edit-distance.ts';
+import { groupBy } from '../../lib/group-by.ts';
 
 /** A workspace as the admin API shows it. */
 export interface Workspace {
@@ -20,6 +21,14 @@ export const WORKSPACE_SLUG = /^[a-z0-9-]{1,64}$/;
 /** The repo path of a workspace's description file. */
 export function workspaceFilePath(slug: string): string {
   return `${slug}/workspace.yaml`;
+}
+
+/** Changed files by the workspace folder they are in, in their order; files at the root of the repo belong to no workspace and are left out. */
+export function groupByWorkspace<T extends { path: string }>(changes: Iterable<T>): Map<string, T[]> {
+  return groupBy(changes, ({ path }) => {
+    const slash = path.indexOf('/');
+    return slash === -1 ? undefined : path.slice(0, slash);
+  });
 }
 
 /** The YAML text of `{ws}/workspace.yaml` (the slug is the folder name, not stored). */
