@@ -2,8 +2,8 @@
 // archived flag and type order; the folder name is its slug. Rules about who
 // may change a workspace live in domain/workspaces/.
 import YAML from 'yaml';
-import { nearestWord } from '../../lib/edit-distance.ts';
 import { groupBy } from '../../lib/group-by.ts';
+import { didYouMean, misspeltKey } from './misspelt-keys.ts';
 
 /** A workspace as the admin API shows it. */
 export interface Workspace {
@@ -45,9 +45,6 @@ export interface WorkspaceFileProblem {
 
 /** The keys a workspace file holds (workspaceToYaml() writes them). */
 const KEYS = ['label', 'archived', 'types', 'created_at', 'updated_at'];
-
-/** How many letters (added, removed, changed, two swapped; case ignored) an unknown key may be from a known one to be taken for it misspelt. */
-const MISSPELT_WITHIN = 2;
 
 /** What readWorkspaceYaml() makes of a file. */
 export interface WorkspaceFileReading {
@@ -125,8 +122,8 @@ export function readWorkspaceYaml(slug: string, text: string, fallback: Workspac
   const hasArchived = Object.hasOwn(raw, 'archived') && raw.archived !== null;
   for (const key of Object.keys(raw)) {
     if (KEYS.includes(key)) continue;
-    const meant = nearestWord(key, KEYS, MISSPELT_WITHIN);
-    problems.push({ field: key, message: meant === undefined ? `Unknown property "${key}".` : `Unknown property "${key}": did you mean "${meant}"?` });
+    const meant = misspeltKey(key, KEYS);
+    problems.push({ field: key, message: didYouMean(`Unknown property "${key}"`, meant) });
     // Read as missing, a misspelt archived would publish what the file may have meant to archive.
     if (meant === 'archived' && !hasArchived && !archivedInDoubt) {
       archivedInDoubt = true;
