@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
 import { createEntry, createType, sessionWithGrants } from '../helpers/editorial.ts';
-import { contentRepoOf, git, headOid } from '../helpers/git.ts';
+import { commitByHand, contentRepoOf, git, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { PDF_BYTES, uploadMedia } from './media-fixtures.ts';
@@ -60,7 +60,7 @@ describe('admin dashboard and app', () => {
     const repo = contentRepoOf(server.dataDir);
     await writeFile(path.join(repo, 'default/entries/posts/broken.md'), '---\ntitle: [unclosed\n---\n');
     await git(repo, ['add', '.']);
-    await git(repo, ['-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '-m', 'Add a broken file']);
+    await commitByHand(repo, ['-q', '-m', 'Add a broken file']);
     const response = await pollUntil(() => adminRequest(server, admin, 'GET', '/dashboard'), (answer) => answer.body.data.skipped_files.length > 0);
     const data = response.body.data;
     expect(data.scheduled.map((entry: { title: string }) => entry.title)).to.deep.equal(['Sooner', 'Later']);

@@ -3,7 +3,7 @@
 // anonymous reader and with tokens.
 import { expect } from 'chai';
 import { buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
-import { contentRepoOf, externalCommit, git, headOid } from '../helpers/git.ts';
+import { commitByHand, contentRepoOf, externalCommit, git, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import type { ChangeItem } from '../../src/domain/changes/changes-feed.ts';
@@ -212,7 +212,7 @@ describe('changes feed', () => {
     await externalCommit(repo, { write: { [file]: '---\nid: scheduled001\ntitle: Due\nstatus: scheduled\npublished_at: 2020-01-01T00:00:00.000Z\n---\n' } }, 'Schedule a post');
     await pollUntil(() => server.request('GET', `${ROOT}/content/posts/scheduled001`), (response) => response.status === 200);
     // A commit dated before the publish time: at that moment the entry was not public yet.
-    await git(repo, ['-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '--allow-empty', '--date=2001-01-01T00:00:00Z', '-m', 'An old-dated commit']);
+    await commitByHand(repo, ['-q', '--allow-empty', '--date=2001-01-01T00:00:00Z', '-m', 'An old-dated commit']);
     const since = await headOid(repo);
     await write('POST', 'posts', { title: 'Later', slug: 'later', status: 'published' });
     const { items, head } = await allChanges(since);

@@ -75,6 +75,22 @@ describe('content types (public API)', () => {
     });
   }
 
+  it('names the key a misspelt key likely meant in the admin API\'s 422 envelope, and commits nothing', async () => {
+    const repo = contentRepoOf(server.dataDir);
+    const commitsBefore = await commitCount(repo);
+    const response = await adminRequest(server, session, 'POST', '/content-types', { name: 'misspelt', lable: 'Misspelt', fields: { body: { type: 'text', requried: true } } });
+    expect(response.status).to.equal(422);
+    expect(response.body.error).to.deep.include({
+      code: 'validation_failed',
+      fields: {
+        lable: 'Unknown property "lable": did you mean "label"?',
+        'fields.body.requried': 'Property "requried" is not allowed on a text field: did you mean "required"?',
+      },
+    });
+    expect(await commitCount(repo)).to.equal(commitsBefore);
+    expect((await server.request('GET', `${ROOT}/content-types/misspelt`, { token })).status).to.equal(404);
+  });
+
   it('updates partially and ignores name in the body', async () => {
     await create({ name: 'pages', label: 'Pages' });
     const response = await server.request('PUT', `${ROOT}/content-types/pages`, { body: { name: 'other', icon: 'file' }, token });

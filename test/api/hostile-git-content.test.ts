@@ -5,7 +5,7 @@
 // reason, never dropped without a word.
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, type AdminSession } from '../helpers/auth.ts';
-import { contentRepoOf, externalCommit, git } from '../helpers/git.ts';
+import { commitByHand, contentRepoOf, externalCommit, git } from '../helpers/git.ts';
 import { billionLaughs } from '../helpers/hostile-yaml.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -76,7 +76,7 @@ describe('hostile content committed with git', function () {
     await externalCommit(repo, { write: { 'default/entries/posts/hello.md': '---\ntitle: Hello\nstatus: published\n---\nText.\n' } }, 'Add hello');
     await pollUntil(() => server.request('GET', '/api/v1/workspaces/default/content/posts/hello'), (response) => response.status === 200);
     await git(repo, ['mv', 'default/entries/posts/hello.md', 'default/entries/posts/hi.md']);
-    await git(repo, ['-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '-m', 'Rename hello to hi']);
+    await commitByHand(repo, ['-q', '-m', 'Rename hello to hi']);
     await pollUntil(() => server.request('GET', '/api/v1/workspaces/default/content/posts/hi'), (response) => response.status === 200);
     // The activity record follows the commit being taken in, a moment after the entry is readable.
     const activity = await pollUntil(() => adminRequest(server, admin, 'GET', '/activity?type=content'), (response) => response.body.data[0]?.type !== 'content.published');

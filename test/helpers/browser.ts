@@ -90,7 +90,7 @@ export interface AdminBrowser {
   page: Page;
   admin: AdminSession;
   /** Calls the admin API (`url` below /admin/api) as the first administrator, past the browser: to arrange or check what a test's screens show. */
-  api(method: string, url: string, body?: unknown): Promise<TestResponse>;
+  api(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   /** Signs the first administrator in on `page` through the sign-in screen (signIn() below), then opens `path` if given. */
   signIn(path?: string): Promise<void>;
   /** Opens `path` of the server (`/admin/…`) in `page`. */
@@ -104,7 +104,7 @@ export interface AdminBrowser {
  */
 export function withAdminBrowser(options: TestServerOptions = {}): AdminBrowser {
   const current = {
-    api: (method: string, url: string, body?: unknown) => adminRequest(current.run.server, current.admin, method, url, body),
+    api: (method: string, url: string, body?: unknown, headers?: Record<string, string>) => adminRequest(current.run.server, current.admin, method, url, body, headers),
     signIn: async (path?: string) => {
       await signIn(current.page, current.run.server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
       if (path !== undefined) await current.open(path);

@@ -128,6 +128,11 @@ export async function fileAt(repo: string, file: string, rev = 'HEAD'): Promise<
   return git(repo, ['show', `${rev}:${file}`]);
 }
 
+/** Runs `git commit <args>` in `repo` as the `dev` identity, like a developer; returns its stdout. */
+export async function commitByHand(repo: string, args: string[]): Promise<string> {
+  return git(repo, ['-c', `user.name=${EXTERNAL_AUTHOR.name}`, '-c', `user.email=${EXTERNAL_AUTHOR.email}`, 'commit', ...args]);
+}
+
 export interface ExternalChange {
   /** Files to write (path relative to the repo → text). */
   write?: Record<string, string>;
@@ -148,6 +153,6 @@ export async function externalCommit(repo: string, change: ExternalChange, messa
   }
   if (written.length > 0) await git(repo, ['add', '--', ...written.map(([file]) => file)]);
   if (change.remove?.length) await git(repo, ['rm', '-q', '--', ...change.remove]);
-  await git(repo, ['-c', `user.name=${EXTERNAL_AUTHOR.name}`, '-c', `user.email=${EXTERNAL_AUTHOR.email}`, 'commit', '-q', '-m', message]);
+  await commitByHand(repo, ['-q', '-m', message]);
   return headOid(repo);
 }

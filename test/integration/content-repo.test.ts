@@ -1,27 +1,18 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { link, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
 import type { CommitRequest, FileChange } from '../../src/storage/content-repo.ts';
 import { caughtAppError } from '../helpers/errors.ts';
-import { serverIndexSettled } from '../helpers/git.ts';
+import { commitByHand, commitCount, EXTERNAL_AUTHOR, git, headOid, serverIndexSettled } from '../helpers/git.ts';
 
-const run = promisify(execFile);
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const POSTS = 'blog/entries/posts';
 
-async function git(dir: string, ...args: string[]): Promise<string> {
-  await serverIndexSettled(dir);
-  const { stdout } = await run('git', ['-C', dir, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args]);
-  return stdout;
-}
-
 async function expectCleanRepo(dir: string): Promise<void> {
-  expect(await git(dir, 'status', '--porcelain')).to.equal('');
-  await git(dir, 'fsck', '--no-progress', '--strict');
+  expect(await git(dir, ['status', '--porcelain'])).to.equal('');
+  await git(dir, ['fsck', '--no-progress', '--strict']);
 }
 
 function entry(id: string, title: string): string {
@@ -52,10 +43,10 @@ describe('ContentRepo', () => {
   describe('open', () => {
     it('creates a repository on branch main with a first commit and a clean status', async () => {
       const root = repo.dir;
-      expect(await git(root, 'rev-parse', '--abbrev-ref', 'HEAD')).to.equal('main\n');
-      expect(await git(root, 'log', '--format=%s|%an')).to.equal('Initialize content repository|git-cms\n');
+      expect(await git(root, ['rev-parse', '--abbrev-ref', 'HEAD'])).to.equal('main\n');
+      expect(await git(root, ['log', '--format=%s|%an'])).to.equal('Initialize content repository|git-cms\n');
       expect(await repo.listFiles('')).to.deep.equal(['README.md']);
-      expect(await git(root, 'config', 'core.ignorecase')).to.equal('false\n');
+      expect(await git(root, ['config', 'core.ignorecase'])).to.equal('false\n');
       await expectCleanRepo(root);
     });
 
@@ -63,19 +54,19 @@ describe('ContentRepo', () => {
       const head = await repo.head();
       const again = await ContentRepo.open(repo.dir);
       expect(await again.head()).to.equal(head);
-      expect(await git(repo.dir, 'rev-list', '--count', 'HEAD')).to.equal('1\n');
+      expect(await commitCount(repo.dir)).to.equal(1);
       await again.close();
     });
 
     it('writes a plain index by default, also over a split index written when configured', async () => {
       const split = await ContentRepo.open(repo.dir, { splitIndex: true });
       await split.serialize(() => split.commitChanges({ changes: [{ path: `${POSTS}/a.md`, content: entry('a', 'A') }], message: 'Split', author: AUTHOR }));
-      expect(path.basename((await git(repo.dir, 'rev-parse', '--shared-index-path')).trim())).to.match(/^sharedindex\.[0-9a-f]{40}$/);
+      expect(path.basename((await git(repo.dir, ['rev-parse', '--shared-index-path'])).trim())).to.match(/^sharedindex\.[0-9a-f]{40}$/);
       await split.close();
       const plain = await ContentRepo.open(repo.dir);
       await plain.serialize(() => plain.commitChanges({ changes: [{ path: `${POSTS}/b.md`, content: entry('b', 'B') }], message: 'Plain', author: AUTHOR }));
-      expect(await git(repo.dir, 'rev-parse', '--shared-index-path')).to.equal('');
-      expect(await git(repo.dir, 'ls-files', POSTS)).to.equal(`${POSTS}/a.md\n${POSTS}/b.md\n`);
+      expect(await git(repo.dir, ['rev-parse', '--shared-index-path'])).to.equal('');
+      expect(await git(repo.dir, ['ls-files', POSTS])).to.equal(`${POSTS}/a.md\n${POSTS}/b.md\n`);
       await expectCleanRepo(repo.dir);
       await plain.close();
     });
@@ -83,9 +74,9 @@ describe('ContentRepo', () => {
     it('adds the first commit to an existing repository without commits', async () => {
       const empty = path.join(dir, 'empty');
       await mkdir(empty);
-      await run('git', ['init', '-q', '-b', 'main', empty]);
+      await git(empty, ['init', '-q', '-b', 'main']);
       const opened = await ContentRepo.open(empty);
-      expect(await git(empty, 'log', '--format=%s')).to.equal('Initialize content repository\n');
+      expect(await git(empty, ['log', '--format=%s'])).to.equal('Initialize content repository\n');
       await expectCleanRepo(empty);
       await opened.close();
     });
@@ -103,10 +94,10 @@ describe('ContentRepo', () => {
       expect(info.authorName).to.equal('Ada Lovelace');
       expect(info.authorEmail).to.equal('ada@example.com');
       expect(info.parents).to.have.length(1);
-      expect(await git(repo.dir, 'log', '-1', '--format=%H|%an|%ae|%s')).to.equal(`${info.oid}|Ada Lovelace|ada@example.com|Create posts/hello\n`);
-      expect(await git(repo.dir, 'log', '-1', '--format=%(trailers:key=Cms-Entry,valueonly)')).to.equal('e1\n\n');
-      expect(await git(repo.dir, 'log', '-1', '--format=%B')).to.equal('Create posts/hello\n\nCms-Workspace: blog\nCms-Entry: e1\nCms-Actor: user:u1\n\n');
-      expect(await git(repo.dir, 'show', `HEAD:${POSTS}/hello.md`)).to.equal(entry('e1', 'Hello'));
+      expect(await git(repo.dir, ['log', '-1', '--format=%H|%an|%ae|%s'])).to.equal(`${info.oid}|Ada Lovelace|ada@example.com|Create posts/hello\n`);
+      expect(await git(repo.dir, ['log', '-1', '--format=%(trailers:key=Cms-Entry,valueonly)'])).to.equal('e1\n\n');
+      expect(await git(repo.dir, ['log', '-1', '--format=%B'])).to.equal('Create posts/hello\n\nCms-Workspace: blog\nCms-Entry: e1\nCms-Actor: user:u1\n\n');
+      expect(await git(repo.dir, ['show', `HEAD:${POSTS}/hello.md`])).to.equal(entry('e1', 'Hello'));
       expect(await repo.readFile(`${POSTS}/hello.md`)).to.equal(entry('e1', 'Hello'));
       await expectCleanRepo(repo.dir);
     });
@@ -141,8 +132,8 @@ describe('ContentRepo', () => {
       await mkdir(path.join(repo.dir, 'blog/untracked-folder'));
       await writeFile(path.join(repo.dir, 'blog/untracked-folder/x.md'), 'x');
       await symlink('a.md', path.join(repo.dir, POSTS, 'link.md'));
-      await git(repo.dir, 'add', `${POSTS}/link.md`);
-      await git(repo.dir, 'commit', '-q', '-m', 'Add a link by hand');
+      await git(repo.dir, ['add', `${POSTS}/link.md`]);
+      await commitByHand(repo.dir, ['-q', '-m', 'Add a link by hand']);
       expect(await repo.readFile(`${POSTS}/a.md`)).to.equal(entry('a', 'Committed'));
       expect(await repo.readFile(`${POSTS}/untracked.md`)).to.equal(undefined);
       expect(await repo.readFile(`${POSTS}/link.md`)).to.equal(undefined);
@@ -162,8 +153,8 @@ describe('ContentRepo', () => {
       await writeFile(path.join(repo.dir, POSTS, 'b.md'), entry('b', 'Edited by hand'));
       await writeFile(path.join(repo.dir, POSTS, 'untracked.md'), entry('u', 'Untracked'));
       await symlink('a.md', path.join(repo.dir, POSTS, 'link.md'));
-      await git(repo.dir, 'add', `${POSTS}/link.md`);
-      await git(repo.dir, 'commit', '-q', '-m', 'Add a link by hand');
+      await git(repo.dir, ['add', `${POSTS}/link.md`]);
+      await commitByHand(repo.dir, ['-q', '-m', 'Add a link by hand']);
       const paths = [`${POSTS}/b.md`, 'top.md', `${POSTS}/untracked.md`, `${POSTS}/a.md`, 'blog/entries/pages/about.md', `${POSTS}/link.md`, 'nope/x.md', 'blog/entries', `${POSTS}/a.md`];
       const oneByOne = await Promise.all(paths.map((file) => repo.readFile(file)));
       expect(await repo.readFiles(paths)).to.deep.equal(oneByOne);
@@ -181,8 +172,8 @@ describe('ContentRepo', () => {
       ]);
       await writeFile(path.join(repo.dir, POSTS, 'b.md'), entry('b', 'Edited by hand'));
       await symlink('a.md', path.join(repo.dir, POSTS, 'link.md'));
-      await git(repo.dir, 'add', `${POSTS}/link.md`);
-      await git(repo.dir, 'commit', '-q', '-m', 'Add a link by hand');
+      await git(repo.dir, ['add', `${POSTS}/link.md`]);
+      await commitByHand(repo.dir, ['-q', '-m', 'Add a link by hand']);
       const first = await repo.head();
       for (const prefix of [POSTS, `${POSTS}/`, 'blog', '', 'nope']) {
         const paths = await repo.listFiles(prefix);
@@ -241,7 +232,7 @@ describe('ContentRepo', () => {
         Array.from({ length: 50 }, (_, i) => commit([{ path: `${POSTS}/post-${i}.md`, content: entry(`p${i}`, `Post ${i}`) }], { message: `Create post-${i}` })),
       );
       expect(new Set(results.map((result) => result.oid)).size).to.equal(50);
-      expect(await git(repo.dir, 'rev-list', '--count', 'HEAD')).to.equal('51\n');
+      expect(await commitCount(repo.dir)).to.equal(51);
       expect(await repo.listFiles(POSTS)).to.have.length(50);
       // FIFO: commit i is the parent of commit i + 1.
       results.slice(1).forEach((result, i) => expect(result.parents).to.deep.equal([results[i].oid]));
@@ -262,8 +253,8 @@ describe('ContentRepo', () => {
       await link(refFile, spareFile);
       const third = await commit([{ path: `${POSTS}/c.md`, content: entry('c', 'C') }]);
       expect(await readFile(refFile, 'utf8')).to.equal(`${third.oid}\n`);
-      expect(await git(repo.dir, 'rev-list', 'HEAD')).to.equal([third.oid, second.oid, first.oid, first.parents[0]].map((oid) => `${oid}\n`).join(''));
-      expect(await git(repo.dir, 'reflog', '--format=%H', 'main')).to.equal([third.oid, second.oid, first.oid, first.parents[0]].map((oid) => `${oid}\n`).join(''));
+      expect(await git(repo.dir, ['rev-list', 'HEAD'])).to.equal([third.oid, second.oid, first.oid, first.parents[0]].map((oid) => `${oid}\n`).join(''));
+      expect(await git(repo.dir, ['reflog', '--format=%H', 'main'])).to.equal([third.oid, second.oid, first.oid, first.parents[0]].map((oid) => `${oid}\n`).join(''));
       await expectCleanRepo(repo.dir);
     });
   });
@@ -341,10 +332,10 @@ describe('ContentRepo', () => {
 
       await writeFile(path.join(repo.dir, POSTS, 'a.md'), entry('a', 'A by hand'));
       await writeFile(path.join(repo.dir, POSTS, 'd.md'), entry('d', 'D by hand'));
-      await git(repo.dir, 'rm', '-q', `${POSTS}/b.md`);
-      await git(repo.dir, 'add', '-A');
-      await git(repo.dir, 'commit', '-q', '-m', 'Edit by hand');
-      const external = (await git(repo.dir, 'rev-parse', 'HEAD')).trim();
+      await git(repo.dir, ['rm', '-q', `${POSTS}/b.md`]);
+      await git(repo.dir, ['add', '-A']);
+      await commitByHand(repo.dir, ['-q', '-m', 'Edit by hand']);
+      const external = await headOid(repo.dir);
       await waitFor(() => reports.length === 1);
       expect(reports).to.deep.equal([[ownHead, external]]);
       expect(await repo.changedPaths(ownHead, external)).to.deep.equal([
@@ -357,8 +348,8 @@ describe('ContentRepo', () => {
       const after = await commit([{ path: `${POSTS}/e.md`, content: entry('e', 'E') }]);
       expect(after.parents).to.deep.equal([external]);
       await expectCleanRepo(repo.dir);
-      await git(repo.dir, 'commit', '-q', '--allow-empty', '-m', 'Second by hand');
-      const second = (await git(repo.dir, 'rev-parse', 'HEAD')).trim();
+      await commitByHand(repo.dir, ['-q', '--allow-empty', '-m', 'Second by hand']);
+      const second = await headOid(repo.dir);
       await waitFor(() => reports.length === 2);
       stop();
       expect(reports[1]).to.deep.equal([after.oid, second]);
@@ -371,9 +362,9 @@ describe('ContentRepo', () => {
         reports.push([from, to]);
       }, 10);
       const own = await commit([{ path: `${POSTS}/f.md`, content: entry('f', 'F') }]);
-      await git(repo.dir, 'rm', '-q', `${POSTS}/f.md`);
-      await git(repo.dir, 'commit', '-q', '-m', 'Remove f by hand');
-      const external = (await git(repo.dir, 'rev-parse', 'HEAD')).trim();
+      await git(repo.dir, ['rm', '-q', `${POSTS}/f.md`]);
+      await commitByHand(repo.dir, ['-q', '-m', 'Remove f by hand']);
+      const external = await headOid(repo.dir);
       await waitFor(() => reports.length === 1);
       stop();
       expect(reports).to.deep.equal([[own.oid, external]]);
@@ -383,12 +374,12 @@ describe('ContentRepo', () => {
     it('reports each run of foreign commits separately when they interleave with the server’s', async () => {
       const base = await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'A') }]);
       await writeFile(path.join(repo.dir, POSTS, 'a.md'), entry('a', 'A by hand'));
-      await git(repo.dir, 'commit', '-q', '-am', 'Edit a by hand');
-      const firstExternal = (await git(repo.dir, 'rev-parse', 'HEAD')).trim();
+      await commitByHand(repo.dir, ['-q', '-am', 'Edit a by hand']);
+      const firstExternal = await headOid(repo.dir);
       const own = await commit([{ path: `${POSTS}/f.md`, content: entry('f', 'F') }]);
-      await git(repo.dir, 'rm', '-q', `${POSTS}/f.md`);
-      await git(repo.dir, 'commit', '-q', '-m', 'Remove f by hand');
-      const secondExternal = (await git(repo.dir, 'rev-parse', 'HEAD')).trim();
+      await git(repo.dir, ['rm', '-q', `${POSTS}/f.md`]);
+      await commitByHand(repo.dir, ['-q', '-m', 'Remove f by hand']);
+      const secondExternal = await headOid(repo.dir);
 
       const reports: [string, string][] = [];
       const stop = repo.watchHead(async (from, to) => {
@@ -414,7 +405,7 @@ describe('ContentRepo', () => {
     it('keeps working after git gc packs objects and refs', async () => {
       const first = await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'One') }]);
       await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'Two') }]);
-      await git(repo.dir, 'gc', '-q', '--prune=now');
+      await git(repo.dir, ['gc', '-q', '--prune=now']);
       const reopened = await ContentRepo.open(repo.dir);
       expect(await reopened.readAt(first.oid, `${POSTS}/a.md`)).to.equal(entry('a', 'One'));
       const third = await reopened.serialize(() =>
@@ -466,10 +457,10 @@ describe('ContentRepo', () => {
     it('includes commits made with the git CLI', async () => {
       await commit([{ path: `${POSTS}/a.md`, content: entry('a', 'One') }], { message: 'Server' });
       await writeFile(path.join(repo.dir, POSTS, 'a.md'), entry('a', 'Two'));
-      await git(repo.dir, 'commit', '-q', '-am', 'By hand');
+      await commitByHand(repo.dir, ['-q', '-am', 'By hand']);
       const log = await repo.log({ paths: [`${POSTS}/a.md`] });
       expect(log.map((info) => [info.message, info.authorName])).to.deep.equal([
-        ['By hand', 'Dev'],
+        ['By hand', EXTERNAL_AUTHOR.name],
         ['Server', 'Ada Lovelace'],
       ]);
     });
@@ -484,7 +475,7 @@ describe('ContentRepo', () => {
         await commit([{ path: `${POSTS}/zz-new-${i}.md`, content: entry(`n${i}`, `New ${i}`) }]);
       }
       expect(await repo.listFiles(POSTS)).to.have.length(2000 - 50 + 150);
-      expect(await git(repo.dir, 'ls-files', POSTS)).to.equal(`${(await repo.listFiles(POSTS)).join('\n')}\n`);
+      expect(await git(repo.dir, ['ls-files', POSTS])).to.equal(`${(await repo.listFiles(POSTS)).join('\n')}\n`);
       await expectCleanRepo(repo.dir);
     });
   });

@@ -3,26 +3,17 @@
 // merge parent, and see the entry's revisions through the merge — checked
 // against the git CLI, which must find the repository sound.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { ContentRepo, MalformedObjectStream, type FileChange } from '../../src/storage/content-repo.ts';
-import { serverIndexSettled } from '../helpers/git.ts';
+import { commitCount, git } from '../helpers/git.ts';
 
-const run = promisify(execFile);
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const LIMITS = { maxObjectBytes: 1024 * 1024 };
 const FILE = 'blog/entries/posts/hello.md';
-
-async function git(dir: string, ...args: string[]): Promise<string> {
-  await serverIndexSettled(dir);
-  const { stdout } = await run('git', ['-C', dir, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args]);
-  return stdout;
-}
 
 async function bytesOf(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -70,8 +61,8 @@ describe('ContentRepo history transfer', () => {
     const head = await source.head();
     const exported = source.exportObjects();
     const stream = await bytesOf(exported.stream);
-    expect(Number((await git(source.dir, 'rev-list', '--count', 'HEAD')).trim())).to.equal(5);
-    const objects = (await git(source.dir, 'rev-list', '--objects', 'HEAD')).trim().split('\n').length;
+    expect(await commitCount(source.dir)).to.equal(5);
+    const objects = (await git(source.dir, ['rev-list', '--objects', 'HEAD'])).trim().split('\n').length;
 
     expect(await exported.stats).to.deep.equal({ objects, commits: 5 });
     const checked = await target.importObjects(Readable.from([stream]), { ...LIMITS, dryRun: true });
@@ -94,13 +85,13 @@ describe('ContentRepo history transfer', () => {
 
     const messages = (await target.log({ paths: [FILE] })).map((found) => found.message.split('\n')[0]);
     expect(messages).to.deep.equal(['Update posts/hello again', 'Update posts/hello', 'Create posts/hello']);
-    const cli = (await git(target.dir, 'log', '--format=%s', 'HEAD', '--', FILE)).trim().split('\n');
+    const cli = (await git(target.dir, ['log', '--format=%s', 'HEAD', '--', FILE])).trim().split('\n');
     expect(cli).to.deep.equal(messages);
-    expect((await git(target.dir, 'rev-list', '--parents', '-n', '1', 'HEAD')).trim().split(' ').slice(1)).to.have.length(2);
+    expect((await git(target.dir, ['rev-list', '--parents', '-n', '1', 'HEAD'])).trim().split(' ').slice(1)).to.have.length(2);
     expect(restore.oid).to.equal(await target.head());
     expect((await target.log({ paths: ['other/entries/pages/about.md'] })).map((found) => found.message.split('\n')[0])).to.deep.equal(['Create pages/about']);
-    expect(await git(target.dir, 'status', '--porcelain')).to.equal('');
-    await git(target.dir, 'fsck', '--no-progress', '--strict');
+    expect(await git(target.dir, ['status', '--porcelain'])).to.equal('');
+    await git(target.dir, ['fsck', '--no-progress', '--strict']);
   });
 
   it('lists a merge that changed the file itself as a revision', async () => {

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { StartupError } from '../../src/errors/startup-error.ts';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
 import { caughtAppError } from '../helpers/errors.ts';
-import { externalCommit, git } from '../helpers/git.ts';
+import { commitByHand, externalCommit, git } from '../helpers/git.ts';
 
 const run = promisify(execFile);
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -71,7 +71,7 @@ describe('content repository format', () => {
       const main = path.join(root, 'main');
       await mkdir(main);
       await run('git', ['init', '-q', '-b', 'main', main]);
-      await git(main, ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '--allow-empty', '-m', 'First']);
+      await commitByHand(main, ['-q', '--allow-empty', '-m', 'First']);
       await git(main, ['worktree', 'add', '-q', dir]);
       expect((await refusal(dir)).message).to.contain('linked worktree');
       expect(await git(dir, ['status', '--porcelain'])).to.equal('');

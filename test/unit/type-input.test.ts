@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { ContentType } from '../../src/domain/model/content-type.ts';
+import { checkTypeFile } from '../../src/domain/content/file-rules.ts';
 import { defaultContentType, normalizeContentTypeInput } from '../../src/domain/model/type-input.ts';
 import { thrownAppError } from '../helpers/errors.ts';
 
@@ -99,6 +100,27 @@ describe('normalizeContentTypeInput', () => {
       expect(createErrors({ name: 'p', order: 1, id: 'x' })).to.deep.equal({
         order: 'Unknown property "order".',
         id: 'Unknown property "id".',
+      });
+    });
+
+    it('names the key an unknown key likely misspells, top-level and in a field definition, and only then', () => {
+      expect(createErrors({ name: 'p', lable: 'P', Visiblity: 'public', colour: 'red', fields: { body: { type: 'text', requried: true, placeholder: 'x' } } })).to.deep.equal({
+        lable: 'Unknown property "lable": did you mean "label"?',
+        Visiblity: 'Unknown property "Visiblity": did you mean "visibility"?',
+        colour: 'Unknown property "colour".',
+        'fields.body.requried': 'Property "requried" is not allowed on a text field: did you mean "required"?',
+        'fields.body.placeholder': 'Property "placeholder" is not allowed on a text field.',
+      });
+    });
+
+    it('gives a type file the same hint, by path and field (cms check, pushes and the index share the rule)', () => {
+      const checked = checkTypeFile('blog/types/posts.yaml', 'posts', 'lable: Posts\nfields:\n  body:\n    type: markdown\n    lable: Body\n', () => false);
+      expect(checked).to.deep.equal({
+        ok: false,
+        problems: [
+          { path: 'blog/types/posts.yaml', field: 'lable', message: 'Unknown property "lable": did you mean "label"?' },
+          { path: 'blog/types/posts.yaml', field: 'fields.body.lable', message: 'Property "lable" is not allowed on a markdown field: did you mean "label"?' },
+        ],
       });
     });
 

@@ -2,7 +2,7 @@
 // known key they likely misspell, and a misspelt `archived` in a file
 // without one leaves the archived flag in doubt (docs/cli.md).
 import { expect } from 'chai';
-import { readWorkspaceYaml, type Workspace } from '../../src/domain/model/workspace-file.ts';
+import { groupByWorkspace, readWorkspaceYaml, type Workspace } from '../../src/domain/model/workspace-file.ts';
 import { editDistance, nearestWord } from '../../src/lib/edit-distance.ts';
 
 const ACTIVE: Workspace = { slug: 'shop', label: 'Shop', archived: false, type_order: [], created_at: '', updated_at: '' };
@@ -47,5 +47,15 @@ describe('workspace.yaml keys', () => {
       expect(read.archivedInDoubt, text).to.equal(true);
       expect(read.workspace.archived, text).to.equal(true);
     }
+  });
+});
+
+describe('groupByWorkspace', () => {
+  it('groups changes by their top-level folder and leaves out files at the root of the repo', () => {
+    const changes = [{ path: 'shop/workspace.yaml' }, { path: 'README.md' }, { path: 'blog/entries/posts/a.md' }, { path: 'shop/types/posts.yaml' }];
+    expect([...groupByWorkspace(changes)]).to.deep.equal([
+      ['shop', [{ path: 'shop/workspace.yaml' }, { path: 'shop/types/posts.yaml' }]],
+      ['blog', [{ path: 'blog/entries/posts/a.md' }]],
+    ]);
   });
 });

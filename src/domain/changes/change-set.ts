@@ -9,9 +9,10 @@ import type { ChangedPath, CommitInfo, NewestChange } from '../../storage/conten
 import type { ContentReader } from '../content/content-writer.ts';
 import { checkEntryFiles, checkTypeFile } from '../content/file-rules.ts';
 import type { ContentType } from '../model/content-type.ts';
-import { entriesDir, entryFileName, parseEntryFileName } from '../model/entry-paths.ts';
+import { entriesDir, entryFileName, groupBySlug, parseEntryFileName } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { TYPE_FILE, typeFilePath, typesDir } from '../model/type-files.ts';
+import { groupBy } from '../../lib/group-by.ts';
 
 /** The reads a change set needs: the repo's history and files at a commit. */
 export type ChangeReader = Pick<ContentReader, 'commitInfo' | 'changedPaths' | 'listFilesAt' | 'readAt' | 'newestChanges'>;
@@ -135,7 +136,7 @@ async function readEntries(
   changed: ChangedPath[],
   commitOf: (path: string) => NewestChange,
 ): Promise<TouchedEntry[]> {
-  const slugs = groupBySlug(changed);
+  const slugs = filesByEntry(changed);
   const touched = new Map<string, TouchedEntry & { depth: number }>();
   const touch = (files: SlugFiles, id: string): TouchedEntry & { depth: number } => {
     const key = `${files.type}/${id}`;
@@ -174,20 +175,21 @@ async function readEntries(
   return entries;
 }
 
-function groupBySlug(changed: ChangedPath[]): SlugFiles[] {
-  const groups = new Map<string, SlugFiles>();
-  for (const { path, change } of changed) {
-    const match = ENTRY_PATH.exec(path);
-    const file = match ? parseEntryFileName(match[2]) : undefined;
-    if (!match || !file) continue;
-    const key = `${match[1]}/${file.slug}`;
-    const group = groups.get(key) ?? { type: match[1], slug: file.slug, rootChanged: false, translations: [], paths: [] };
-    groups.set(key, group);
-    group.paths.push(path);
-    if (file.locale === undefined) group.rootChanged = true;
-    else group.translations.push({ locale: file.locale, change, path });
+// The changed entry files by type and slug: a root file and its translations together.
+function filesByEntry(changed: ChangedPath[]): SlugFiles[] {
+  const groups: SlugFiles[] = [];
+  for (const [type, changes] of groupBy(changed, ({ path }) => ENTRY_PATH.exec(path)?.[1])) {
+    for (const [slug, files] of groupBySlug(changes, ({ path }) => path)) {
+      const group: SlugFiles = { type, slug, rootChanged: false, translations: [], paths: files.map(({ path }) => path) };
+      for (const { path, change } of files) {
+        const locale = parseEntryFileName(basename(path))?.locale;
+        if (locale === undefined) group.rootChanged = true;
+        else group.translations.push({ locale, change, path });
+      }
+      groups.push(group);
+    }
   }
-  return [...groups.values()];
+  return groups;
 }
 
 // The entry at `slug` as the index would read it at that commit (root file only:

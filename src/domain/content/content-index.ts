@@ -9,14 +9,13 @@ import { TypeIndex } from '../query/type-index.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
 import type { EntryFileSet } from '../model/entry-from-files.ts';
-import { entriesDir, parseEntryFileName } from '../model/entry-paths.ts';
+import { entriesDir, groupBySlug, parseEntryFileName } from '../model/entry-paths.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import type { ContentFiles, ReadAt } from './content-writer.ts';
 import { CommitDates } from './commit-dates.ts';
 import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, workspaceFilesJudgedAgain, type Checked, type FileProblem } from './file-rules.ts';
-import { groupBy } from '../../lib/group-by.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
 
@@ -210,7 +209,7 @@ export class ContentIndex {
       const indexed = this.findType(workspace, typeName);
       if (!indexed) continue;
       // One listing per type, however many of its entries the commit touched.
-      const filesBySlug = groupBySlug(await files.listFiles(entriesDir(workspace, indexed.type.name)));
+      const filesBySlug = groupBySlug(await files.listFiles(entriesDir(workspace, indexed.type.name)), (path) => path);
       // Every old entry first: an entry renamed to a touched slug that is reloaded earlier would be gone from its old one.
       for (const slug of slugs) {
         const previous = indexed.index.getBySlug(slug);
@@ -368,8 +367,4 @@ function pairRenames(changes: EntryChange[]): EntryChange[] {
     else result.push(removal);
   }
   return result;
-}
-
-function groupBySlug(paths: string[]): Map<string, string[]> {
-  return groupBy(paths, (path) => parseEntryFileName(basename(path))?.slug);
 }

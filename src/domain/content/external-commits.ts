@@ -11,7 +11,7 @@ import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
 import type { ProblemRegister } from './problem-register.ts';
 import { typesDir } from '../model/type-files.ts';
-import { groupBy } from '../../lib/group-by.ts';
+import { groupByWorkspace } from '../model/workspace-file.ts';
 
 /**
  * The workspace registry as re-reading needs it. WorkspaceService sits above
@@ -95,10 +95,6 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
     }
   }
   return events;
-}
-
-function groupByWorkspace(changes: ChangedPath[]): Map<string, ChangedPath[]> {
-  return groupBy(changes, (change) => change.path.split('/', 1)[0]);
 }
 
 type Draft = Omit<EventDraft, 'workspace'>;

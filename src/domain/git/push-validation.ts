@@ -15,8 +15,7 @@ import { entriesDir, parseEntryFileName } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { isValidSlug } from '../model/slug.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
-import { readWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
-import { groupBy } from '../../lib/group-by.ts';
+import { groupByWorkspace, readWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
 
 export type { FileProblem } from '../content/file-rules.ts';
 
@@ -243,13 +242,5 @@ function changedFields(previous: StoredEntry | undefined, entry: StoredEntry, ty
     if (!previous) return true;
     const sets = [[previous.data, entry.data], ...Object.entries(entry.translations).map(([locale, translation]) => [previous.translations[locale]?.data ?? {}, translation.data])];
     return sets.some(([old, now]) => JSON.stringify(old[name]) !== JSON.stringify(now[name]));
-  });
-}
-
-// Changes grouped by their top-level folder; files at the root belong to no workspace.
-function groupByWorkspace(changes: Change[]): Map<string, Change[]> {
-  return groupBy(changes, (change) => {
-    const slash = change.path.indexOf('/');
-    return slash === -1 ? undefined : change.path.slice(0, slash);
   });
 }

@@ -6,6 +6,7 @@ import type { FieldErrors } from '../../errors/app-error.ts';
 import { isEmptyValue, validateFieldValue } from './field-values.ts';
 import { FIELD_TYPES, SYSTEM_KEYS, TEXT_LIKE_FIELD_TYPES } from './content-type.ts';
 import type { FieldDefinition, FieldType, SelectOption } from './content-type.ts';
+import { didYouMean, misspeltKey } from './misspelt-keys.ts';
 
 /** Allowed field names: identifiers that work as YAML keys and template variables. */
 export const FIELD_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -182,7 +183,7 @@ function readField(name: string, raw: unknown, ctx: FieldContext): FieldDefiniti
   const errorCount = Object.keys(ctx.errors).length;
   const allowed = [...COMMON_PROPS, ...EXTRA_PROPS[type]];
   for (const prop of Object.keys(raw)) {
-    if (!allowed.includes(prop)) ctx.errors[`${ctx.key}.${prop}`] = `Property "${prop}" is not allowed on a ${type} field.`;
+    if (!allowed.includes(prop)) ctx.errors[`${ctx.key}.${prop}`] = didYouMean(`Property "${prop}" is not allowed on a ${type} field`, misspeltKey(prop, allowed));
   }
   const def: FieldDefinition = {
     type,

@@ -6,6 +6,7 @@ import type { FieldErrors } from '../../errors/app-error.ts';
 import { LOCALE_PATTERN, TEXT_LIKE_FIELD_TYPES } from './content-type.ts';
 import type { ContentType, FieldDefinition, Visibility } from './content-type.ts';
 import { checkFieldDefinitions } from './field-definitions.ts';
+import { didYouMean, misspeltKey } from './misspelt-keys.ts';
 
 /** Content type names: lowercase letters, digits and hyphens (the admin rule, safe as a file name). */
 export const TYPE_NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
@@ -171,7 +172,8 @@ export function normalizeContentTypeInput(input: unknown, options: ContentTypeIn
   for (const key of Object.keys(input)) {
     // defineProperty so that a "__proto__" key is reported instead of swallowed.
     if (!TYPE_KEYS.includes(key)) {
-      Object.defineProperty(errors, key, { value: `Unknown property "${key}".`, enumerable: true, writable: true, configurable: true });
+      const message = didYouMean(`Unknown property "${key}"`, misspeltKey(key, TYPE_KEYS));
+      Object.defineProperty(errors, key, { value: message, enumerable: true, writable: true, configurable: true });
     }
   }
   const name = readName(input, options, errors);

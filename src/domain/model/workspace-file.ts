@@ -2,7 +2,8 @@
 // archived flag and type order; the folder name is its slug. Rules about who
 // may change a workspace live in domain/workspaces/.
 import YAML from 'yaml';
-import { nearestWord } from '../../lib/edit-distance.ts';
+import { groupBy } from '../../lib/group-by.ts';
+import { didYouMean, misspeltKey } from './misspelt-keys.ts';
 
 /** A workspace as the admin API shows it. */
 export interface Workspace {
@@ -22,6 +23,14 @@ export function workspaceFilePath(slug: string): string {
   return `${slug}/workspace.yaml`;
 }
 
+/** Changed files by the workspace folder they are in, in their order; files at the root of the repo belong to no workspace and are left out. */
+export function groupByWorkspace<T extends { path: string }>(changes: Iterable<T>): Map<string, T[]> {
+  return groupBy(changes, ({ path }) => {
+    const slash = path.indexOf('/');
+    return slash === -1 ? undefined : path.slice(0, slash);
+  });
+}
+
 /** The YAML text of `{ws}/workspace.yaml` (the slug is the folder name, not stored). */
 export function workspaceToYaml(workspace: Workspace): string {
   const { slug: _slug, type_order, ...rest } = workspace;
@@ -36,9 +45,6 @@ export interface WorkspaceFileProblem {
 
 /** The keys a workspace file holds (workspaceToYaml() writes them). */
 const KEYS = ['label', 'archived', 'types', 'created_at', 'updated_at'];
-
-/** How many letters (added, removed, changed, two swapped; case ignored) an unknown key may be from a known one to be taken for it misspelt. */
-const MISSPELT_WITHIN = 2;
 
 /** What readWorkspaceYaml() makes of a file. */
 export interface WorkspaceFileReading {
@@ -116,8 +122,8 @@ export function readWorkspaceYaml(slug: string, text: string, fallback: Workspac
   const hasArchived = Object.hasOwn(raw, 'archived') && raw.archived !== null;
   for (const key of Object.keys(raw)) {
     if (KEYS.includes(key)) continue;
-    const meant = nearestWord(key, KEYS, MISSPELT_WITHIN);
-    problems.push({ field: key, message: meant === undefined ? `Unknown property "${key}".` : `Unknown property "${key}": did you mean "${meant}"?` });
+    const meant = misspeltKey(key, KEYS);
+    problems.push({ field: key, message: didYouMean(`Unknown property "${key}"`, meant) });
     // Read as missing, a misspelt archived would publish what the file may have meant to archive.
     if (meant === 'archived' && !hasArchived && !archivedInDoubt) {
       archivedInDoubt = true;
