@@ -24,6 +24,7 @@ export interface StagedUpload {
 /** An open file ready to serve; close() it unless a stream was taken (streams close it themselves). */
 export interface OpenedMediaFile {
   size: number;
+  /** This copy's modification time: it tells when this node's copy changed, not when the content did. */
   modifiedAt: Date;
   /** A stream of bytes `start`..`end` (inclusive), or of the whole file. */
   stream(range?: { start: number; end: number }): Readable;
@@ -238,11 +239,11 @@ export async function openServable(file: string): Promise<OpenedMediaFile | unde
   };
 }
 
-/** Serves bytes held in memory like an opened file (a variant just made). */
-export function bufferedFile(bytes: Uint8Array, modifiedAt: Date): OpenedMediaFile {
+/** Serves bytes held in memory like an opened file (a variant just made, so modified now). */
+export function bufferedFile(bytes: Uint8Array): OpenedMediaFile {
   return {
     size: bytes.length,
-    modifiedAt,
+    modifiedAt: new Date(),
     stream: (range) => Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).subarray(range?.start ?? 0, range === undefined ? undefined : range.end + 1)]),
     close: () => Promise.resolve(),
   };

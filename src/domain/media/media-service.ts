@@ -15,6 +15,7 @@ import type { ContentWriter } from '../content/content-writer.ts';
 import { entryRequest } from '../auth/content-access.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { parseCategory } from './categories.ts';
+import { ContentHashes } from './content-hashes.ts';
 import {
   assertCategoryExists, listWith, newCategoryPath, planCategoryDelete, planCategoryRename, renamedCategoryPath, type CategoryState,
 } from './category-plans.ts';
@@ -29,6 +30,7 @@ import { entriesUsingMedia } from './media-references.ts';
 import { renameMedia } from './media-rename.ts';
 import { isRasterImage, SVG_TYPE, type AllowedTypes } from './media-types.ts';
 import { placeUploads, prepareUpload, type PreparedUpload, type UploadedFile } from './media-uploads.ts';
+import { derivedValidators, originalValidators, thumbnailName, variantSourceVersion, type MediaValidators } from './media-validators.ts';
 import { MediaWriter, type MediaChangeSet } from './media-writer.ts';
 
 export type { MediaFileKind } from '../../storage/media-store.ts';
@@ -75,8 +77,10 @@ export interface MediaUse {
 export interface ServedFile {
   record: MediaRecord;
   file: OpenedMediaFile;
-  /** Set when a transformation was served: the output's MIME type and the variant's name (its validator). */
-  variant?: { mime: string; name: string };
+  /** The MIME type of what is served: a transformation's output format, else the record's. */
+  mime: string;
+  /** ETag and Last-Modified, from the record (the same on every node). */
+  validators: MediaValidators;
 }
 
 /** Body of the meta route: empty string or null clears a value, a missing key keeps it. */
@@ -90,9 +94,11 @@ export class MediaService {
   private readonly mediaWriter: MediaWriter;
   private readonly now: () => number;
   private readonly fetching = new Map<string, Promise<void>>();
+  private readonly hashes: ContentHashes;
 
   constructor(private readonly deps: MediaServiceDeps) {
     this.now = deps.now ?? Date.now;
+    this.hashes = new ContentHashes(deps.store);
     this.mediaWriter = new MediaWriter(deps.library, deps.copiesInRepo ? (workspace, filename) => deps.store.read('file', workspace, filename) : undefined);
   }
 
@@ -147,11 +153,15 @@ export class MediaService {
       throw new AppError('invalid_request', `The media file "${filename}" is not an image; only images can be resized or converted.`);
     }
     await this.fetchIfMissing(workspace, filename);
-    const variant = isTransformRequested(transform) ? await this.openVariant(workspace, record, transform) : undefined;
+    const sha256 = await this.hashes.of(workspace, record);
+    if (sha256 === undefined) throw missingOnDisk(filename);
+    const variant = isTransformRequested(transform) ? await this.openVariant(workspace, record, sha256, transform) : undefined;
     if (variant) return variant;
-    const file = (kind === 'thumb' && hasThumbnail(record) ? await this.openThumbnail(workspace, filename, record.mime) : undefined) ?? (await this.deps.store.open('file', workspace, filename));
-    if (!file) throw notFound(`The media file "${filename}" is missing on disk.`);
-    return { record, file };
+    const thumbnail = kind === 'thumb' && hasThumbnail(record) ? await this.openThumbnail(workspace, filename, record.mime) : undefined;
+    if (thumbnail) return { record, file: thumbnail, mime: record.mime, validators: derivedValidators(record, thumbnailName(sha256), this.now()) };
+    const file = await this.deps.store.open('file', workspace, filename);
+    if (!file) throw missingOnDisk(filename);
+    return { record, file, mime: record.mime, validators: originalValidators(record, sha256, this.now()) };
   }
 
   /** Hits, variants made and evicted since start, and what the variant cache holds now (what the tests check a cache hit by). */
@@ -420,17 +430,13 @@ export class MediaService {
 
   // Undefined means "serve the original": SVG and unreadable images have no
   // pixels to work on, and a transformation may normalize to nothing.
-  private async openVariant(workspace: string, record: MediaRecord, request: ImageTransformRequest): Promise<ServedFile | undefined> {
+  private async openVariant(workspace: string, record: MediaRecord, sha256: string, request: ImageTransformRequest): Promise<ServedFile | undefined> {
     const transform = hasThumbnail(record) ? normalizeTransform(request, record.mime) : undefined;
     if (!transform) return undefined;
     const { filename } = record;
-    const original = await this.deps.store.open('file', workspace, filename);
-    if (!original) return undefined;
-    await original.close();
-    const version = `${original.size.toString(16)}-${original.modifiedAt.getTime().toString(16)}`;
     const read = () => this.deps.store.read('file', workspace, filename);
-    const served = await this.deps.variants.open({ workspace, filename, version, modifiedAt: original.modifiedAt, read }, transform);
-    return served && { record, file: served.file, variant: { mime: served.mime, name: served.name } };
+    const served = await this.deps.variants.open({ workspace, filename, version: variantSourceVersion(sha256), read }, transform);
+    return served && { record, file: served.file, mime: served.mime, validators: derivedValidators(record, served.name, this.now()) };
   }
 
   private async openThumbnail(workspace: string, filename: string, mime: string): Promise<OpenedMediaFile | undefined> {
@@ -459,6 +465,10 @@ export class MediaService {
   private logCleanup(error: unknown, name: string): void {
     this.deps.logger.error('could not remove a media file', { name, error });
   }
+}
+
+function missingOnDisk(filename: string): AppError {
+  return notFound(`The media file "${filename}" is missing on disk.`);
 }
 
 function request(workspace: string, action: string, resource: string) {
