@@ -111,7 +111,10 @@ describe('media validators across nodes, copies and restarts', function () {
 
   it('keeps both validators when the copies get new modification times, and across a restart', async () => {
     const before = new Map<string, Validators>();
-    for (const url of URLS) before.set(url, validatorsOf(await get(primary, url)));
+    for (const url of URLS) {
+      before.set(url, validatorsOf(await get(primary, url)));
+      expect((await get(replica, url)).status, 'the replica made its copies too').to.equal(200);
+    }
     expect(await touchCopies(primary.dataDir)).to.be.at.least(4);
     expect(await touchCopies(replica.dataDir)).to.be.at.least(4);
     const dataDir = replica.dataDir;
