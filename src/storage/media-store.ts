@@ -113,6 +113,16 @@ export class MediaStore {
     await rename(this.stagedPath(id), target);
   }
 
+  /**
+   * Moves a staged upload over media/{ws}/{filename} in one rename: a reader
+   * sees the old file or the new one, and a stream already open keeps the old.
+   */
+  async replaceWithStaged(id: string, workspace: string, filename: string): Promise<void> {
+    const target = this.pathOf('file', workspace, filename);
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(this.stagedPath(id), target);
+  }
+
   /** Whether a file exists (a symlink counts, so it is never overwritten). */
   async exists(kind: MediaFileKind, workspace: string, filename: string): Promise<boolean> {
     try {

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { readdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import sharp from 'sharp';
 import { buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { contentRepoOf, externalCommit, fileAt } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -128,6 +129,26 @@ describe('media validators across nodes, copies and restarts', function () {
         expect((await get(server, url, { 'if-none-match': before.get(url)!.etag! })).status, `${node} ${url}`).to.equal(304);
       }
     }
+  });
+
+  it('serves the new bytes on a replica after a file was deleted and uploaded again under its name', async () => {
+    const url = '/media/default/again.png';
+    const first = await makePng(30, 30);
+    expect((await uploadMedia(primary, [{ filename: 'again.png', bytes: first }], { token })).status).to.equal(201);
+    const old = await pollUntil(() => get(replica, url), (response) => response.status === 200);
+    expect(Buffer.from(await old.arrayBuffer())).to.deep.equal(first);
+    expect((await get(replica, '/media-thumbs/default/again.png')).status).to.equal(200);
+    expect((await primary.request('DELETE', `${API}/media/again.png`, { token })).status).to.equal(200);
+    await pollUntil(() => get(replica, url), (response) => response.status === 404);
+    const second = await makePng(50, 20);
+    const uploaded = await uploadMedia(primary, [{ filename: 'again.png', bytes: second }], { token });
+    expect(uploaded.body.data[0].filename).to.equal('again.png');
+    const onPrimary = await get(primary, url);
+    const onReplica = await pollUntil(() => get(replica, url), (response) => response.status === 200);
+    expect(validatorsOf(onReplica)).to.deep.equal(validatorsOf(onPrimary));
+    expect(Buffer.from(await onReplica.arrayBuffer()), 'the bytes the ETag names').to.deep.equal(second);
+    const thumb = await get(replica, '/media-thumbs/default/again.png');
+    expect((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).width, 'the thumbnail of the new bytes').to.equal(50);
   });
 
   it('hashes the bytes of a record without sha256, and sends no Last-Modified for one without uploaded_at', async () => {

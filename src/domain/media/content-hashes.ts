@@ -2,7 +2,8 @@
 // (media-validators.ts). Uploads write it into the record; a record without
 // one (written before the field existed, or by hand) gets it computed from
 // the bytes on disk, once per process and copy: the hash still depends on
-// the bytes only, so every node computes the same one.
+// the bytes only, so every node computes the same one. A replica also hashes
+// its copies to find those that are no longer the record's bytes.
 import { LruCache } from '../../lib/lru-cache.ts';
 import { sha256Of } from '../../lib/sha256.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
@@ -20,11 +21,15 @@ export class ContentHashes {
 
   /** The SHA-256 of a file's bytes, or undefined when its record holds none and the file is missing. */
   async of(workspace: string, record: MediaRecord): Promise<string | undefined> {
-    if (record.sha256 !== null) return record.sha256;
-    const file = await this.store.open('file', workspace, record.filename);
+    return record.sha256 ?? this.ofCopy(workspace, record.filename);
+  }
+
+  /** The SHA-256 of this node's copy of a file, whatever its record says; undefined when the copy is missing. */
+  async ofCopy(workspace: string, filename: string): Promise<string | undefined> {
+    const file = await this.store.open('file', workspace, filename);
     if (!file) return undefined;
     // Size and modification time only tell when this copy changed, so the hash is computed again.
-    const key = `${workspace}/${record.filename}/${file.size}/${file.modifiedAt.getTime()}`;
+    const key = `${workspace}/${filename}/${file.size}/${file.modifiedAt.getTime()}`;
     const known = this.computed.get(key) ?? (await this.running.get(key));
     if (known !== undefined) {
       await file.close();

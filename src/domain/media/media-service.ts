@@ -94,6 +94,8 @@ export class MediaService {
   private readonly mediaWriter: MediaWriter;
   private readonly now: () => number;
   private readonly fetching = new Map<string, Promise<void>>();
+  // `{ws}/{filename}@{sha256}` of files whose primary copy is not the bytes its record names: fetched once, not on every request.
+  private readonly mismatched = new Set<string>();
   private readonly hashes: ContentHashes;
 
   constructor(private readonly deps: MediaServiceDeps) {
@@ -152,7 +154,7 @@ export class MediaService {
     if (isTransformRequested(transform) && !isRasterImage(record.mime) && record.mime !== SVG_TYPE.mime) {
       throw new AppError('invalid_request', `The media file "${filename}" is not an image; only images can be resized or converted.`);
     }
-    await this.fetchIfMissing(workspace, filename);
+    await this.ensureCopy(workspace, record);
     const sha256 = await this.hashes.of(workspace, record);
     if (sha256 === undefined) throw missingOnDisk(filename);
     const variant = isTransformRequested(transform) ? await this.openVariant(workspace, record, sha256, transform) : undefined;
@@ -405,26 +407,45 @@ export class MediaService {
     throw new AppError('validation_failed', 'Some of the named media files do not exist; nothing was changed.', { fields: missing });
   }
 
-  // A replica keeps what it fetched: a media file's bytes never change under its name.
-  private async fetchIfMissing(workspace: string, filename: string): Promise<void> {
+  // A replica keeps what it fetched while it is the bytes the record names. A
+  // file deleted and uploaded again under its name on the primary has a new
+  // sha256 (the replica saw the delete only as a commit, so its copy stayed):
+  // the copy is fetched again and its thumbnail and variants dropped. A
+  // record without sha256 keeps whatever copy there is, as before.
+  private async ensureCopy(workspace: string, record: MediaRecord): Promise<void> {
     const source = this.deps.missingFiles;
-    if (!source || (await this.deps.store.exists('file', workspace, filename))) return;
+    if (!source) return;
+    const { filename, sha256 } = record;
     const key = `${workspace}/${filename}`;
-    const running = this.fetching.get(key) ?? this.fetchOriginal(source, workspace, filename).finally(() => this.fetching.delete(key));
+    if (sha256 === null || this.mismatched.has(`${key}@${sha256}`)) {
+      if (await this.deps.store.exists('file', workspace, filename)) return;
+    } else {
+      const copy = await this.hashes.ofCopy(workspace, filename);
+      if (copy === sha256) return;
+    }
+    const running = this.fetching.get(key) ?? this.fetchOriginal(source, workspace, record).finally(() => this.fetching.delete(key));
     this.fetching.set(key, running);
     await running;
   }
 
-  private async fetchOriginal(source: MissingFileSource, workspace: string, filename: string): Promise<void> {
+  private async fetchOriginal(source: MissingFileSource, workspace: string, record: MediaRecord): Promise<void> {
+    const { filename } = record;
     const bytes = await source(workspace, filename);
     if (!bytes) return;
     const staged = this.deps.store.createStaged(Number.MAX_SAFE_INTEGER);
     try {
       await pipeline(bytes, staged.stream);
-      await this.deps.store.placeStaged(staged.id, workspace, filename);
+      await this.deps.store.replaceWithStaged(staged.id, workspace, filename);
     } catch (error) {
       await this.deps.store.discardStaged(staged.id);
       throw error;
+    }
+    // Made from the copy this one replaced, if there was one.
+    await this.deps.store.remove('thumb', workspace, filename);
+    await this.deps.variants.dropFile(workspace, filename);
+    if (record.sha256 !== null && (await this.hashes.ofCopy(workspace, filename)) !== record.sha256) {
+      this.mismatched.add(`${workspace}/${filename}@${record.sha256}`);
+      this.deps.logger.error("the primary's copy of a media file is not the bytes its record names; serving it anyway", { workspace, filename });
     }
   }
 
