@@ -31,14 +31,20 @@ export function sendJson(ctx: Context, json: string | Buffer, tag: string): void
 }
 
 /**
- * Whether an If-Match or If-None-Match header names the quoted entity tag
- * `tag` (weak comparison) or is `*`; false when the header is empty.
+ * Whether an If-Match or If-None-Match header names the entity tag `tag`
+ * (quoted, weak or strong; weak comparison: `W/` is ignored on both sides)
+ * or is `*`; false when the header is empty.
  */
 export function conditionMatches(header: string, tag: string): boolean {
   const value = header.trim();
   if (value === '') return false;
   if (value === '*') return true;
-  return value.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
+  const opaque = withoutWeakPrefix(tag);
+  return value.split(',').some((candidate) => withoutWeakPrefix(candidate.trim()) === opaque);
+}
+
+function withoutWeakPrefix(tag: string): string {
+  return tag.replace(/^W\//, '');
 }
 
 /**

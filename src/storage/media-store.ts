@@ -24,6 +24,7 @@ export interface StagedUpload {
 /** An open file ready to serve; close() it unless a stream was taken (streams close it themselves). */
 export interface OpenedMediaFile {
   size: number;
+  /** This copy's modification time: it tells when this node's copy changed, not when the content did. */
   modifiedAt: Date;
   /** A stream of bytes `start`..`end` (inclusive), or of the whole file. */
   stream(range?: { start: number; end: number }): Readable;
@@ -108,6 +109,16 @@ export class MediaStore {
   async placeStaged(id: string, workspace: string, filename: string): Promise<void> {
     const target = this.pathOf('file', workspace, filename);
     if (await this.exists('file', workspace, filename)) throw new AppError('conflict', `The media file "${filename}" already exists.`);
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(this.stagedPath(id), target);
+  }
+
+  /**
+   * Moves a staged upload over media/{ws}/{filename} in one rename: a reader
+   * sees the old file or the new one, and a stream already open keeps the old.
+   */
+  async replaceWithStaged(id: string, workspace: string, filename: string): Promise<void> {
+    const target = this.pathOf('file', workspace, filename);
     await mkdir(path.dirname(target), { recursive: true });
     await rename(this.stagedPath(id), target);
   }
@@ -238,11 +249,11 @@ export async function openServable(file: string): Promise<OpenedMediaFile | unde
   };
 }
 
-/** Serves bytes held in memory like an opened file (a variant just made). */
-export function bufferedFile(bytes: Uint8Array, modifiedAt: Date): OpenedMediaFile {
+/** Serves bytes held in memory like an opened file (a variant just made, so modified now). */
+export function bufferedFile(bytes: Uint8Array): OpenedMediaFile {
   return {
     size: bytes.length,
-    modifiedAt,
+    modifiedAt: new Date(),
     stream: (range) => Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).subarray(range?.start ?? 0, range === undefined ? undefined : range.end + 1)]),
     close: () => Promise.resolve(),
   };

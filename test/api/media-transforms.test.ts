@@ -135,7 +135,7 @@ describe('media image transformations', () => {
     await get('/media/default/photo.png?w=480&format=webp&cb=123');
     expect(server.services.media.variantStats().made).to.equal(made + 1);
     const original = await get('/media/default/photo.png?format=png&fit=cover');
-    expect(original.headers.get('etag'), 'a transformation that changes nothing serves the original').to.match(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    expect(original.headers.get('etag'), 'a transformation that changes nothing serves the original').to.match(/^"[0-9a-f]{64}"$/);
     expect(server.services.media.variantStats().made).to.equal(made + 1);
   });
 

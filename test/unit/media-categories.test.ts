@@ -5,7 +5,7 @@ import type { MediaRecord } from '../../src/domain/media/media-record.ts';
 import { AppError } from '../../src/errors/app-error.ts';
 
 function record(filename: string, category: string): MediaRecord {
-  return { filename, name: filename, mime: 'image/png', size: 1, width: 1, height: 1, category, alt: '', title: '', visibility: 'public', uploaded_by: null, uploaded_at: null };
+  return { filename, name: filename, mime: 'image/png', size: 1, sha256: null, width: 1, height: 1, category, alt: '', title: '', visibility: 'public', uploaded_by: null, uploaded_at: null };
 }
 
 function codeOf(fn: () => unknown): string | undefined {

@@ -111,7 +111,7 @@ describe('media images', () => {
 
 describe('media records', () => {
   const record: MediaRecord = {
-    filename: 'a.png', name: 'A.png', mime: 'image/png', size: 10, width: 2, height: 3, category: 'Brand / Logos',
+    filename: 'a.png', name: 'A.png', mime: 'image/png', size: 10, sha256: 'ab'.repeat(32), width: 2, height: 3, category: 'Brand / Logos',
     alt: 'Alt', title: 'Title', visibility: 'private', uploaded_by: 'u1', uploaded_at: '2024-01-02T03:04:05.000Z',
   };
 
@@ -122,7 +122,9 @@ describe('media records', () => {
   });
 
   it('reads hand-written files leniently and rejects unusable ones', () => {
-    expect(recordFromYaml('b.pdf', 'mime: application/pdf\ncategory: Brand/Logos\n')).to.deep.include({ name: 'b.pdf', size: 0, width: null, category: 'Brand / Logos', visibility: 'public', uploaded_at: null });
+    expect(recordFromYaml('b.pdf', 'mime: application/pdf\ncategory: Brand/Logos\n')).to.deep.include({ name: 'b.pdf', size: 0, width: null, category: 'Brand / Logos', visibility: 'public', uploaded_at: null, sha256: null });
+    expect(recordFromYaml('b.pdf', `sha256: ${'AB'.repeat(32)}\n`).sha256, 'upper case is read as lower case').to.equal('ab'.repeat(32));
+    expect(() => recordFromYaml('b.pdf', 'sha256: abc\n')).to.throw(/sha256/);
     expect(() => recordFromYaml('b.pdf', 'visibility: secret\n')).to.throw(/visibility/);
     expect(() => recordFromYaml('b.pdf', '- a\n')).to.throw(/mapping/);
     expect(() => recordFromYaml('b.pdf', 'width: -3\n')).to.throw(/width/);

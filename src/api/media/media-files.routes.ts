@@ -1,6 +1,7 @@
 // Direct file URLs (SPEC "Addresses"): /media/{ws}/{filename} serves the
 // original and /media-thumbs/{ws}/{filename} the thumbnail, with validators
-// (ETag, Last-Modified → 304), byte ranges (206) for seeking in video and
+// (ETag, Last-Modified → 304; the same on every node, from the record:
+// domain/media/media-validators.ts), byte ranges (206) for seeking in video and
 // audio, nosniff everywhere and a script-blocking CSP on SVG. Private files
 // need media.read on media:{filename} (a token, or an admin session).
 // Either URL takes `?w=&h=&fit=&format=&q=` to serve a transformed image
@@ -9,6 +10,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { contentTypeOf } from '../../domain/media/media-types.ts';
 import type { MediaFileKind, MediaService } from '../../domain/media/media-service.ts';
+import type { MediaValidators } from '../../domain/media/media-validators.ts';
 import type { ImageTransformRequest } from '../../domain/media/image-transforms.ts';
 import { conditionMatches } from '../../http/etag.ts';
 import { validateQuery, type QueryState } from '../../http/query-params.ts';
@@ -31,24 +33,21 @@ export function createMediaFilesRouter(media: MediaService): Router<AppState> {
 type FileContext = Context & { state: AppState & QueryState<ImageTransformRequest>; params: Record<string, string> };
 
 async function serve(ctx: FileContext, media: MediaService, kind: MediaFileKind): Promise<void> {
-  const { record, file, variant } = await media.openFile(ctx.state.principal, ctx.params.ws, ctx.params.filename, kind, ctx.state.query);
+  const { record, file, mime, validators } = await media.openFile(ctx.state.principal, ctx.params.ws, ctx.params.filename, kind, ctx.state.query);
   let streaming = false;
   try {
-    // A variant's name holds its source's version and the transformation, so it is its validator.
-    const etag = variant ? `"${variant.name}"` : `"${file.size.toString(16)}-${Math.floor(file.modifiedAt.getTime()).toString(16)}"`;
-    const mime = variant?.mime ?? record.mime;
     ctx.set('Content-Type', contentTypeOf(mime));
-    ctx.set('ETag', etag);
-    ctx.set('Last-Modified', file.modifiedAt.toUTCString());
+    ctx.set('ETag', validators.etag);
+    if (validators.lastModified) ctx.set('Last-Modified', validators.lastModified.toUTCString());
     ctx.set('Accept-Ranges', 'bytes');
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', record.visibility === 'private' ? 'private, no-cache' : 'public, no-cache');
     if (mime === 'image/svg+xml') ctx.set('Content-Security-Policy', SVG_CSP);
-    if (isNotModified(ctx, etag, file.modifiedAt)) {
+    if (isNotModified(ctx, validators)) {
       ctx.status = 304;
       return;
     }
-    const range = ifRangeHolds(ctx, etag, file.modifiedAt) ? parseRange(ctx.get('Range'), file.size) : undefined;
+    const range = ifRangeHolds(ctx, validators) ? parseRange(ctx.get('Range'), file.size) : undefined;
     if (range === 'unsatisfiable') {
       ctx.status = 416;
       ctx.set('Content-Range', `bytes */${file.size}`);
@@ -69,19 +68,24 @@ async function serve(ctx: FileContext, media: MediaService, kind: MediaFileKind)
 }
 
 // If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2); weak comparison.
-function isNotModified(ctx: Context, etag: string, modifiedAt: Date): boolean {
+// Without a Last-Modified, If-Modified-Since has nothing to compare with.
+function isNotModified(ctx: Context, { etag, lastModified }: MediaValidators): boolean {
   const match = ctx.get('If-None-Match');
   if (match !== '') return conditionMatches(match, etag);
   const since = Date.parse(ctx.get('If-Modified-Since'));
-  return !Number.isNaN(since) && Math.floor(modifiedAt.getTime() / 1000) <= Math.floor(since / 1000);
+  return lastModified !== undefined && !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) <= Math.floor(since / 1000);
 }
 
-// A Range with If-Range applies only while the file is still the one the client had.
-function ifRangeHolds(ctx: Context, etag: string, modifiedAt: Date): boolean {
+// A Range with If-Range applies only while the file is still the one the
+// client had, which takes a strong validator (RFC 9110 13.1.5): a weak one
+// (thumbnails, transformations) may name other bytes on another node, and
+// the ranges of two encodings do not splice into one image.
+function ifRangeHolds(ctx: Context, { etag, weak, lastModified }: MediaValidators): boolean {
   const condition = ctx.get('If-Range').trim();
   if (condition === '') return true;
+  if (weak) return false;
   if (condition.startsWith('"') || condition.startsWith('W/')) return condition === etag;
-  return condition === modifiedAt.toUTCString();
+  return lastModified !== undefined && condition === lastModified.toUTCString();
 }
 
 /**

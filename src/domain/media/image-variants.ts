@@ -16,9 +16,8 @@ import { transformImage } from './images.ts';
 export interface VariantSource {
   workspace: string;
   filename: string;
-  /** Changes whenever the bytes do (size and modification time of the original). */
+  /** Changes whenever the bytes do, the same on every node (media-validators.ts variantSourceVersion). */
   version: string;
-  modifiedAt: Date;
   read(): Promise<Uint8Array | undefined>;
 }
 
@@ -26,7 +25,7 @@ export interface VariantSource {
 export interface ServedVariant {
   file: OpenedMediaFile;
   mime: string;
-  /** The variant's cache name, unique per source version and transformation (the ETag). */
+  /** The variant's cache name, unique per source version and transformation (its weak ETag). */
   name: string;
 }
 
@@ -86,12 +85,12 @@ export class ImageVariants {
       this.counts.hits += 1;
       if (this.index.get(key) === undefined) this.index.set(key, { address, size: cached.size });
       await this.deleteEvicted();
-      return { file: { ...cached, modifiedAt: source.modifiedAt }, mime: mimeOfFormat(transform.format), name };
+      return { file: cached, mime: mimeOfFormat(transform.format), name };
     }
     const running = this.making.get(key) ?? this.make(source, transform, address).finally(() => this.making.delete(key));
     this.making.set(key, running);
     const bytes = await running;
-    return bytes && { file: bufferedFile(bytes, source.modifiedAt), mime: mimeOfFormat(transform.format), name };
+    return bytes && { file: bufferedFile(bytes), mime: mimeOfFormat(transform.format), name };
   }
 
   /** Forgets and deletes every variant of a media file (it was deleted or renamed). */

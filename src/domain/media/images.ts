@@ -6,6 +6,15 @@ import type { Sharp } from 'sharp';
 import { mimeOfFormat, outputBox, type ImageTransform, type VariantFormat } from './image-transforms.ts';
 import { isRasterImage } from './media-types.ts';
 
+/**
+ * How thumbnails and variants are made here, in their validators and cache
+ * names: bump it when a change to this file changes what an output looks
+ * like for the same parameters (an encoder option, the padding), so caches
+ * fetch the new image. A sharp upgrade alone does not: its output looks the
+ * same, which is what the weak ETags of these images promise.
+ */
+export const IMAGE_PIPELINE_VERSION = 1;
+
 /** The longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_SIZE = 400;
 

@@ -18,6 +18,12 @@ export interface MediaRecord {
   name: string;
   mime: string;
   size: number;
+  /**
+   * The SHA-256 of the bytes (64 lowercase hex digits), written at upload: the
+   * file's validator on every node (media-validators.ts). Null in records
+   * written before it existed or by hand.
+   */
+  sha256: string | null;
   width: number | null;
   height: number | null;
   category: string;
@@ -91,6 +97,7 @@ export function recordFromYaml(filename: string, text: string): MediaRecord {
     name: optionalText(raw.name, 'name') || filename,
     mime: optionalText(raw.mime, 'mime') || 'application/octet-stream',
     size: count(raw.size, 'size', 0) ?? 0,
+    sha256: sha256(raw.sha256),
     width: count(raw.width, 'width', 1),
     height: count(raw.height, 'height', 1),
     category: parseCategory(optionalText(raw.category, 'category'), 'category'),
@@ -138,6 +145,12 @@ function count(value: unknown, key: string, min: number): number | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) throw new Error(`The ${key} must be a whole number of at least ${min}.`);
   return value;
+}
+
+function sha256(value: unknown): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string' || !/^[0-9a-fA-F]{64}$/.test(value)) throw new Error('The sha256 must be 64 hexadecimal digits.');
+  return value.toLowerCase();
 }
 
 function date(value: unknown): string | null {

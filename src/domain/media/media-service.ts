@@ -15,6 +15,7 @@ import type { ContentWriter } from '../content/content-writer.ts';
 import { entryRequest } from '../auth/content-access.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { parseCategory } from './categories.ts';
+import { ContentHashes } from './content-hashes.ts';
 import {
   assertCategoryExists, listWith, newCategoryPath, planCategoryDelete, planCategoryRename, renamedCategoryPath, type CategoryState,
 } from './category-plans.ts';
@@ -29,6 +30,7 @@ import { entriesUsingMedia } from './media-references.ts';
 import { renameMedia } from './media-rename.ts';
 import { isRasterImage, SVG_TYPE, type AllowedTypes } from './media-types.ts';
 import { placeUploads, prepareUpload, type PreparedUpload, type UploadedFile } from './media-uploads.ts';
+import { derivedValidators, originalValidators, thumbnailName, variantSourceVersion, type MediaValidators } from './media-validators.ts';
 import { MediaWriter, type MediaChangeSet } from './media-writer.ts';
 
 export type { MediaFileKind } from '../../storage/media-store.ts';
@@ -75,8 +77,10 @@ export interface MediaUse {
 export interface ServedFile {
   record: MediaRecord;
   file: OpenedMediaFile;
-  /** Set when a transformation was served: the output's MIME type and the variant's name (its validator). */
-  variant?: { mime: string; name: string };
+  /** The MIME type of what is served: a transformation's output format, else the record's. */
+  mime: string;
+  /** ETag and Last-Modified, from the record (the same on every node). */
+  validators: MediaValidators;
 }
 
 /** Body of the meta route: empty string or null clears a value, a missing key keeps it. */
@@ -90,9 +94,13 @@ export class MediaService {
   private readonly mediaWriter: MediaWriter;
   private readonly now: () => number;
   private readonly fetching = new Map<string, Promise<void>>();
+  // `{ws}/{filename}@{sha256}` of files whose primary copy is not the bytes its record names: fetched once, not on every request.
+  private readonly mismatched = new Set<string>();
+  private readonly hashes: ContentHashes;
 
   constructor(private readonly deps: MediaServiceDeps) {
     this.now = deps.now ?? Date.now;
+    this.hashes = new ContentHashes(deps.store);
     this.mediaWriter = new MediaWriter(deps.library, deps.copiesInRepo ? (workspace, filename) => deps.store.read('file', workspace, filename) : undefined);
   }
 
@@ -146,12 +154,16 @@ export class MediaService {
     if (isTransformRequested(transform) && !isRasterImage(record.mime) && record.mime !== SVG_TYPE.mime) {
       throw new AppError('invalid_request', `The media file "${filename}" is not an image; only images can be resized or converted.`);
     }
-    await this.fetchIfMissing(workspace, filename);
-    const variant = isTransformRequested(transform) ? await this.openVariant(workspace, record, transform) : undefined;
+    await this.ensureCopy(workspace, record);
+    const sha256 = await this.hashes.of(workspace, record);
+    if (sha256 === undefined) throw missingOnDisk(filename);
+    const variant = isTransformRequested(transform) ? await this.openVariant(workspace, record, sha256, transform) : undefined;
     if (variant) return variant;
-    const file = (kind === 'thumb' && hasThumbnail(record) ? await this.openThumbnail(workspace, filename, record.mime) : undefined) ?? (await this.deps.store.open('file', workspace, filename));
-    if (!file) throw notFound(`The media file "${filename}" is missing on disk.`);
-    return { record, file };
+    const thumbnail = kind === 'thumb' && hasThumbnail(record) ? await this.openThumbnail(workspace, filename, record.mime) : undefined;
+    if (thumbnail) return { record, file: thumbnail, mime: record.mime, validators: derivedValidators(record, thumbnailName(sha256), this.now()) };
+    const file = await this.deps.store.open('file', workspace, filename);
+    if (!file) throw missingOnDisk(filename);
+    return { record, file, mime: record.mime, validators: originalValidators(record, sha256, this.now()) };
   }
 
   /** Hits, variants made and evicted since start, and what the variant cache holds now (what the tests check a cache hit by). */
@@ -395,42 +407,57 @@ export class MediaService {
     throw new AppError('validation_failed', 'Some of the named media files do not exist; nothing was changed.', { fields: missing });
   }
 
-  // A replica keeps what it fetched: a media file's bytes never change under its name.
-  private async fetchIfMissing(workspace: string, filename: string): Promise<void> {
+  // A replica keeps what it fetched while it is the bytes the record names. A
+  // file deleted and uploaded again under its name on the primary has a new
+  // sha256 (the replica saw the delete only as a commit, so its copy stayed):
+  // the copy is fetched again and its thumbnail and variants dropped. A
+  // record without sha256 keeps whatever copy there is, as before.
+  private async ensureCopy(workspace: string, record: MediaRecord): Promise<void> {
     const source = this.deps.missingFiles;
-    if (!source || (await this.deps.store.exists('file', workspace, filename))) return;
+    if (!source) return;
+    const { filename, sha256 } = record;
     const key = `${workspace}/${filename}`;
-    const running = this.fetching.get(key) ?? this.fetchOriginal(source, workspace, filename).finally(() => this.fetching.delete(key));
+    if (sha256 === null || this.mismatched.has(`${key}@${sha256}`)) {
+      if (await this.deps.store.exists('file', workspace, filename)) return;
+    } else {
+      const copy = await this.hashes.ofCopy(workspace, filename);
+      if (copy === sha256) return;
+    }
+    const running = this.fetching.get(key) ?? this.fetchOriginal(source, workspace, record).finally(() => this.fetching.delete(key));
     this.fetching.set(key, running);
     await running;
   }
 
-  private async fetchOriginal(source: MissingFileSource, workspace: string, filename: string): Promise<void> {
+  private async fetchOriginal(source: MissingFileSource, workspace: string, record: MediaRecord): Promise<void> {
+    const { filename } = record;
     const bytes = await source(workspace, filename);
     if (!bytes) return;
     const staged = this.deps.store.createStaged(Number.MAX_SAFE_INTEGER);
     try {
       await pipeline(bytes, staged.stream);
-      await this.deps.store.placeStaged(staged.id, workspace, filename);
+      await this.deps.store.replaceWithStaged(staged.id, workspace, filename);
     } catch (error) {
       await this.deps.store.discardStaged(staged.id);
       throw error;
+    }
+    // Made from the copy this one replaced, if there was one.
+    await this.deps.store.remove('thumb', workspace, filename);
+    await this.deps.variants.dropFile(workspace, filename);
+    if (record.sha256 !== null && (await this.hashes.ofCopy(workspace, filename)) !== record.sha256) {
+      this.mismatched.add(`${workspace}/${filename}@${record.sha256}`);
+      this.deps.logger.error("the primary's copy of a media file is not the bytes its record names; serving it anyway", { workspace, filename });
     }
   }
 
   // Undefined means "serve the original": SVG and unreadable images have no
   // pixels to work on, and a transformation may normalize to nothing.
-  private async openVariant(workspace: string, record: MediaRecord, request: ImageTransformRequest): Promise<ServedFile | undefined> {
+  private async openVariant(workspace: string, record: MediaRecord, sha256: string, request: ImageTransformRequest): Promise<ServedFile | undefined> {
     const transform = hasThumbnail(record) ? normalizeTransform(request, record.mime) : undefined;
     if (!transform) return undefined;
     const { filename } = record;
-    const original = await this.deps.store.open('file', workspace, filename);
-    if (!original) return undefined;
-    await original.close();
-    const version = `${original.size.toString(16)}-${original.modifiedAt.getTime().toString(16)}`;
     const read = () => this.deps.store.read('file', workspace, filename);
-    const served = await this.deps.variants.open({ workspace, filename, version, modifiedAt: original.modifiedAt, read }, transform);
-    return served && { record, file: served.file, variant: { mime: served.mime, name: served.name } };
+    const served = await this.deps.variants.open({ workspace, filename, version: variantSourceVersion(sha256), read }, transform);
+    return served && { record, file: served.file, mime: served.mime, validators: derivedValidators(record, served.name, this.now()) };
   }
 
   private async openThumbnail(workspace: string, filename: string, mime: string): Promise<OpenedMediaFile | undefined> {
@@ -459,6 +486,10 @@ export class MediaService {
   private logCleanup(error: unknown, name: string): void {
     this.deps.logger.error('could not remove a media file', { name, error });
   }
+}
+
+function missingOnDisk(filename: string): AppError {
+  return notFound(`The media file "${filename}" is missing on disk.`);
 }
 
 function request(workspace: string, action: string, resource: string) {

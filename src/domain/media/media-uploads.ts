@@ -3,6 +3,7 @@
 // the thumbnail) before the write queue, and placing the prepared files with
 // unique names inside it. A request either stores every file or none.
 import { AppError } from '../../errors/app-error.ts';
+import { sha256Of } from '../../lib/sha256.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
 import { safeNameParts, uniqueFilename, displayName } from './file-names.ts';
 import { inspectImage, type ImageFacts } from './images.ts';
@@ -26,6 +27,7 @@ export interface PreparedUpload {
   extension: string;
   type: MediaType;
   size: number;
+  sha256: string;
   facts: ImageFacts;
 }
 
@@ -55,7 +57,8 @@ export async function prepareUpload(store: MediaStore, allowed: AllowedTypes, fi
   }
   const finalExtension = extensionFor(type, extension, shown);
   const facts = type.group === 'image' ? await inspectImage(await store.readStaged(file.stagedId), type.mime) : NO_FACTS;
-  return { stagedId: file.stagedId, originalName: shown, base, extension: finalExtension, type, size, facts };
+  const sha256 = await sha256Of(await store.streamStaged(file.stagedId));
+  return { stagedId: file.stagedId, originalName: shown, base, extension: finalExtension, type, size, sha256, facts };
 }
 
 /** Who uploads, when, and into which category. */
@@ -106,6 +109,7 @@ function recordOf(file: PreparedUpload, filename: string, context: PlacementCont
     name: file.originalName,
     mime: file.type.mime,
     size: file.size,
+    sha256: file.sha256,
     width: file.facts.width,
     height: file.facts.height,
     category: context.category,
