@@ -14,6 +14,7 @@ import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import { CheckedZip } from '../backups/zip-reader.ts';
 import { compareVersions, readFeed, type FeedRelease } from './update-feed.ts';
+import { sha256Of } from '../../lib/sha256.ts';
 
 /** Where the update process stands. */
 export type UpdateState = 'not_configured' | 'unknown' | 'up_to_date' | 'available' | 'downloaded' | 'installed';
@@ -259,12 +260,6 @@ async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-}
-
-async function sha256Of(stream: Readable): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of stream) hash.update(chunk as Uint8Array);
-  return hash.digest('hex');
 }
 
 // Archive problems are reported against the release, not a backup.
