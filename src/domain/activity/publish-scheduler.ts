@@ -112,6 +112,18 @@ export class PublishScheduler implements Announcements {
   }
 
   /**
+   * Marks a scheduled entry a write kept public (public and announced before
+   * it, public after) when its date lies after the time this scheduler looks
+   * back to next: it was announced all along, so its date is no news
+   * (Announcements, events.ts). Saved at once, as the marks heard on the bus.
+   */
+  keptPublic(workspace: string, entry: StoredEntry): void {
+    if (this.isAnnounced(workspace, entry)) return;
+    this.announced.set(announcedKey(workspace, entry.id), { workspace, type: entry.type, id: entry.id, at: (this.options.now ?? Date.now)() });
+    this.saveSoon();
+  }
+
+  /**
    * Publishes every scheduled entry whose published_at lies after the
    * previous tick and not after now (its files with `draft: false`, then
    * `content.published`), but for those a write announced already; rewrites
