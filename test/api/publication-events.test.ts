@@ -162,6 +162,20 @@ describe('publication events follow public visibility', () => {
     expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
   });
 
+  it('only updates a published entry a commit from outside moves to a date that passed since the scheduler last looked, and the scheduler does not announce it', async () => {
+    const repo = contentRepoOf(server.dataDir);
+    const file = 'default/entries/posts/pushed.md';
+    const post = (front: string) => `---\nid: pushed\ntitle: Pushed\n${front}\n---\nFrom git.\n`;
+    await externalCommit(repo, { write: { [file]: post('status: published') } }, 'Add a published post');
+    expect(await delivered(2)).to.deep.equal(['content.created pushed', 'content.published pushed']);
+    await forgetAnnouncements();
+    await externalCommit(repo, { write: { [file]: post(`status: scheduled\npublishDate: ${ago(1)}`) } }, 'Move its date');
+    expect(await delivered(1)).to.deep.equal(['content.updated pushed']);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
   it('only updates announced scheduled entries a bulk update moves to another date that passed since the scheduler last looked', async () => {
     const published = await create({ title: 'Published', status: 'published' });
     const due = await create({ title: 'Due', status: 'scheduled', published_at: ago(HOUR) });
