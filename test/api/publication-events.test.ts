@@ -176,6 +176,23 @@ describe('publication events follow public visibility', () => {
     expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
   });
 
+  it('only updates a published entry a revision restore moves back to a scheduled date that passed since the scheduler last looked', async () => {
+    const id = await create({ title: 'Restored' });
+    const dueAt = Date.now() + 1500;
+    await patch(id, { status: 'scheduled', published_at: new Date(dueAt).toISOString() });
+    await patch(id, { status: 'published' });
+    await delivered(3);
+    await forgetAnnouncements();
+    await pollUntil(async () => Date.now(), (now) => now > dueAt);
+    const revisions = await adminRequest(server, admin, 'GET', `/content/posts/${id}/revisions`);
+    const scheduled = revisions.body.data[1].id as string;
+    expect((await adminRequest(server, admin, 'POST', `/content/posts/${id}/revisions/${scheduled}/restore`)).status).to.equal(200);
+    expect(await delivered(1)).to.deep.equal([`content.updated ${id}`]);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
   it('only updates announced scheduled entries a bulk update moves to another date that passed since the scheduler last looked', async () => {
     const published = await create({ title: 'Published', status: 'published' });
     const due = await create({ title: 'Due', status: 'scheduled', published_at: ago(HOUR) });
