@@ -187,7 +187,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   // Before the watch: commits from outside ask it what is announced already.
   const scheduler = await PublishScheduler.start({
     content,
-    ...(config.role === 'primary' ? { writer, files: repo } : {}),
+    ...(config.role === 'primary' ? { writer, files: repo, history: repo } : {}),
     workspaces,
     events,
     state,

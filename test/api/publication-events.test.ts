@@ -24,7 +24,7 @@ describe('publication events follow public visibility', () => {
     receiver = await startLocalHttp();
     ({ server, admin, token } = await buildAdminServer({ env: ENV, token: FULL_ACCESS }));
     expect((await server.request('POST', '/api/v1/workspaces/default/content-types', { body: { name: 'posts' }, token })).status).to.equal(201);
-    const hooks = await adminRequest(server, admin, 'PUT', '/webhooks', { webhooks: [{ url: `${receiver.url}/hook`, events: ['content.created', 'content.updated', 'content.published', 'content.unpublished'] }] });
+    const hooks = await adminRequest(server, admin, 'PUT', '/webhooks', { webhooks: [{ url: `${receiver.url}/hook`, events: ['content.created', 'content.updated', 'content.published', 'content.unpublished', 'content.deleted', 'content.restored'] }] });
     expect(hooks.status).to.equal(200);
   });
   afterEach(async () => {
@@ -56,6 +56,12 @@ describe('publication events follow public visibility', () => {
   }
 
   const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+
+  // Two looks of the scheduler: it keeps what writes announced one look longer than their dates need (publish-scheduler.ts), then only the dates tell.
+  async function forgetAnnouncements(): Promise<void> {
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+  }
 
   it('publishes a draft saved as scheduled with a date already past, and the scheduler does not announce it again', async () => {
     const id = await create({ title: 'Late' });
@@ -142,6 +148,99 @@ describe('publication events follow public visibility', () => {
     expect([head.subject, head.trailers.Actor]).to.deep.equal(['Publish posts/pushed', 'system']);
     const marker = await create({ title: 'Marker' });
     expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
+  it('only updates a published entry moved to a date that passed since the scheduler last looked, and the scheduler does not announce it', async () => {
+    const id = await create({ title: 'Backdated later', status: 'published' });
+    await delivered(2);
+    await forgetAnnouncements();
+    // After the scheduler's last look: its next tick finds the date due, but the entry was public and announced all along.
+    await patch(id, { status: 'scheduled', published_at: ago(1) });
+    expect(await delivered(1)).to.deep.equal([`content.updated ${id}`]);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
+  it('only updates a published entry a commit from outside moves to a date that passed since the scheduler last looked, and the scheduler does not announce it', async () => {
+    const repo = contentRepoOf(server.dataDir);
+    const file = 'default/entries/posts/pushed.md';
+    const post = (front: string) => `---\nid: pushed\ntitle: Pushed\n${front}\n---\nFrom git.\n`;
+    await externalCommit(repo, { write: { [file]: post('status: published') } }, 'Add a published post');
+    expect(await delivered(2)).to.deep.equal(['content.created pushed', 'content.published pushed']);
+    await forgetAnnouncements();
+    await externalCommit(repo, { write: { [file]: post(`status: scheduled\npublishDate: ${ago(1)}`) } }, 'Move its date');
+    expect(await delivered(1)).to.deep.equal(['content.updated pushed']);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
+  it('only updates a published entry a revision restore moves back to a scheduled date that passed since the scheduler last looked', async () => {
+    const id = await create({ title: 'Restored' });
+    const dueAt = Date.now() + 1500;
+    await patch(id, { status: 'scheduled', published_at: new Date(dueAt).toISOString() });
+    await patch(id, { status: 'published' });
+    await delivered(3);
+    await forgetAnnouncements();
+    await pollUntil(async () => Date.now(), (now) => now > dueAt);
+    const revisions = await adminRequest(server, admin, 'GET', `/content/posts/${id}/revisions`);
+    const scheduled = revisions.body.data[1].id as string;
+    expect((await adminRequest(server, admin, 'POST', `/content/posts/${id}/revisions/${scheduled}/restore`)).status).to.equal(200);
+    expect(await delivered(1)).to.deep.equal([`content.updated ${id}`]);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
+  it('only updates announced scheduled entries a bulk update moves to another date that passed since the scheduler last looked', async () => {
+    const published = await create({ title: 'Published', status: 'published' });
+    const due = await create({ title: 'Due', status: 'scheduled', published_at: ago(HOUR) });
+    await delivered(4);
+    await forgetAnnouncements();
+    const moved = await adminRequest(server, admin, 'PATCH', '/content/posts/bulk', { ids: [published, due], changes: { status: 'scheduled', published_at: ago(1) } });
+    expect(moved.status).to.equal(200);
+    expect(await delivered(2)).to.deep.equal([`content.updated ${due}`, `content.updated ${published}`].sort());
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
+  it('unpublishes a public entry it deletes, and publishes it again when it is restored from the trash', async () => {
+    const id = await create({ title: 'Public', status: 'published' });
+    const draft = await create({ title: 'Draft' });
+    await delivered(3);
+    expect((await server.request('DELETE', `${BASE}/${id}`, { token })).status).to.equal(200);
+    expect((await server.request('DELETE', `${BASE}/${draft}`, { token })).status).to.equal(200);
+    expect(await delivered(3)).to.deep.equal([`content.deleted ${draft}`, `content.deleted ${id}`, `content.unpublished ${id}`].sort());
+    for (const restored of [id, draft]) expect((await adminRequest(server, admin, 'POST', `/trash/posts/${restored}/restore`)).status).to.equal(200);
+    expect(await delivered(3)).to.deep.equal([`content.published ${id}`, `content.restored ${draft}`, `content.restored ${id}`].sort());
+  });
+
+  it('publishes a scheduled entry restored from the trash after its date passed, and the scheduler does not announce it again', async () => {
+    const dueAt = Date.now() + 300;
+    const id = await create({ title: 'Soon', status: 'scheduled', published_at: new Date(dueAt).toISOString() });
+    await delivered(1);
+    expect((await server.request('DELETE', `${BASE}/${id}`, { token })).status).to.equal(200);
+    expect(await delivered(1)).to.deep.equal([`content.deleted ${id}`]);
+    await pollUntil(async () => Date.now(), (now) => now > dueAt);
+    expect((await adminRequest(server, admin, 'POST', `/trash/posts/${id}/restore`)).status).to.equal(200);
+    expect(await delivered(2)).to.deep.equal([`content.published ${id}`, `content.restored ${id}`]);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    const marker = await create({ title: 'Marker' });
+    expect(await delivered(1)).to.deep.equal([`content.created ${marker}`]);
+  });
+
+  it('unpublishes public entries a bulk delete or a commit from outside removes', async () => {
+    const ids = [await create({ title: 'One', status: 'published' }), await create({ title: 'Two' })];
+    await delivered(3);
+    expect((await adminRequest(server, admin, 'DELETE', '/content/posts/bulk', { ids })).status).to.equal(200);
+    expect(await delivered(3)).to.deep.equal([`content.deleted ${ids[0]}`, `content.deleted ${ids[1]}`, `content.unpublished ${ids[0]}`].sort());
+    const repo = contentRepoOf(server.dataDir);
+    await externalCommit(repo, { write: { 'default/entries/posts/pushed.md': `---\nid: pushed\ntitle: Pushed\nstatus: published\n---\nFrom git.\n` } }, 'Add a post');
+    expect(await delivered(2)).to.deep.equal(['content.created pushed', 'content.published pushed']);
+    await externalCommit(repo, { remove: ['default/entries/posts/pushed.md'] }, 'Remove the post');
+    expect(await delivered(2)).to.deep.equal(['content.deleted pushed', 'content.unpublished pushed']);
   });
 
   it('applies the same rule to bulk updates', async () => {

@@ -1,11 +1,13 @@
 // A save that announces a scheduled entry (its date had passed) marks it for
 // the publish scheduler, and the mark outlives the process: a server killed
 // between that save and the scheduler's next look does not announce the
-// entry again when it starts (docs/operations.md "Publication events"). The
-// first run is a child process killed with SIGKILL; the second runs in this
-// process, so the test can tick its scheduler and drain its webhooks.
+// entry again when it starts; nor does one killed between the scheduler's own
+// publish commit and its save of the last tick (docs/operations.md
+// "Publication events"). The first run is a child process killed with
+// SIGKILL; the second runs in this process, so the test can tick its
+// scheduler and drain its webhooks.
 import { expect } from 'chai';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { adminRequest, buildAdminServer, FULL_ACCESS } from '../helpers/auth.ts';
@@ -27,7 +29,7 @@ describe('publish scheduler across a restart', function () {
   let child: ChildServer | undefined;
   let server: TestServer | undefined;
 
-  before(async () => {
+  beforeEach(async () => {
     receiver = await startLocalHttp();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'scheduler-restart-'));
     const setup = await buildAdminServer({ dataDir, env: ENV, token: FULL_ACCESS });
@@ -37,9 +39,11 @@ describe('publish scheduler across a restart', function () {
     expect(hooks.status).to.equal(200);
     await setup.server.close({ keepData: true });
   });
-  after(async () => {
+  afterEach(async () => {
     await child?.kill();
+    child = undefined;
     await server?.close();
+    server = undefined;
     await receiver.close();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -55,13 +59,15 @@ describe('publish scheduler across a restart', function () {
         .map((request) => request.headers['x-service-delivery']),
     ).size;
 
+  // A write to the child server, as the test's token.
+  const send = async (method: string, url: string, body: unknown) => {
+    const response = await fetch(child!.url + url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(response.status, await response.clone().text()).to.be.oneOf([200, 201]);
+    return (await response.json()) as { data: { id: string } };
+  };
+
   it('does not announce an entry a save announced before a kill again after the restart, by a tick or by a save', async () => {
     child = await startChildServer(dataDir, { env: ENV });
-    const send = async (method: string, url: string, body: unknown) => {
-      const response = await fetch(child!.url + url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect(response.status, await response.clone().text()).to.be.oneOf([200, 201]);
-      return (await response.json()) as { data: { id: string } };
-    };
     const { data } = await send('POST', BASE, { title: 'Late' });
     // A date after the scheduler's last look and before the save: the save announces it.
     await send('PATCH', `${BASE}/${data.id}`, { status: 'scheduled', published_at: new Date(Date.now() - 1).toISOString() });
@@ -80,5 +86,33 @@ describe('publish scheduler across a restart', function () {
     expect((await server.request('PATCH', `${BASE}/${data.id}`, { body: { status: 'published' }, token })).status).to.equal(200);
     await pollUntil(async () => server!.services.webhookDispatcher.pending().length, (pending) => pending === 0);
     expect(announcements(data.id)).to.equal(1);
+  });
+
+  it('does not announce the entries of its own publish commit again after a kill before it saved the tick, but a later date still comes due', async () => {
+    // The scheduler looks every 100 ms here: it publishes the entries itself.
+    child = await startChildServer(dataDir, { env: { ...ENV, CMS_SCHEDULER_INTERVAL_MS: '100' } });
+    const lookedAt = new Date().toISOString();
+    const dueAt = new Date(Date.now() + 1000).toISOString();
+    const kept = (await send('POST', BASE, { title: 'Kept', status: 'scheduled', published_at: dueAt })).data.id;
+    const moved = (await send('POST', BASE, { title: 'Moved', status: 'scheduled', published_at: dueAt })).data.id;
+    await pollUntil(async () => announcements(kept) + announcements(moved), (count) => count === 2);
+    const repo = contentRepoOf(dataDir);
+    const publish = await commitInfo(repo);
+    expect([publish.trailers.Actor, publish.subject.startsWith('Publish ')]).to.deep.equal(['system', true]);
+    // Taken off the site after its publish commit, and due again later: that date is news.
+    const later = Date.now() + 1000;
+    await send('PATCH', `${BASE}/${moved}`, { published_at: new Date(later).toISOString() });
+    await child.kill();
+    child = undefined;
+    // What a kill between the publish commit and the save of its tick leaves: the last tick from before the entries' date.
+    const stateFile = path.join(dataDir, 'state', 'scheduler.json');
+    await writeFile(stateFile, `${JSON.stringify({ last_tick: lookedAt })}\n`);
+    await chmod(stateFile, 0o600);
+
+    server = await startTestServer({ dataDir, env: ENV });
+    await pollUntil(async () => Date.now(), (now) => now > later);
+    expect(await server.services.scheduler.tick()).to.equal(1);
+    await pollUntil(async () => server!.services.webhookDispatcher.pending().length, (pending) => pending === 0);
+    expect([announcements(kept), announcements(moved)]).to.deep.equal([1, 2]);
   });
 });

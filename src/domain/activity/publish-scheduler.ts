@@ -14,13 +14,16 @@
 // again; the marks of scheduled entries are saved with the last tick, so a
 // restart does not announce them twice either. An entry a commit from
 // outside announced keeps the files it was pushed with, perhaps a stale
-// `draft: true`: the next tick rewrites those as it writes its own.
+// `draft: true`: the next tick rewrites those as it writes its own. Its own
+// publish commits carry the tick's time (a trailer), so a start after a kill
+// between such a commit and the save of the last tick finds them in git and
+// does not announce their entries again.
 import type { StateStore } from '../../storage/state-store.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import { isPubliclyVisible, type StoredEntry } from '../model/entry.ts';
 import type { Announcements, DomainEvent, EventBus } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
-import type { ContentFiles, ContentWriter } from '../content/content-writer.ts';
+import type { ContentFiles, ContentReader, ContentWriter } from '../content/content-writer.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { entryFileWrites } from '../model/entry-to-files.ts';
 import { parseFrontMatter } from '../model/front-matter.ts';
@@ -32,6 +35,8 @@ export interface PublishSchedulerOptions {
   writer?: Pick<ContentWriter, 'transaction'>;
   /** The repo at HEAD, to find files a commit from outside left as they were pushed (with `writer`). */
   files?: Pick<ContentFiles, 'readFiles'>;
+  /** The repo's history, to find this scheduler's publish commits after the saved last tick at start (with `writer`). */
+  history?: Pick<ContentReader, 'head' | 'commitInfo'>;
   workspaces: Pick<WorkspaceService, 'list'>;
   events: EventBus;
   state: Pick<StateStore, 'read' | 'write'>;
@@ -55,6 +60,10 @@ interface AnnouncedMark {
 }
 
 const STATE_NAME = 'scheduler';
+/** The trailer of a publish commit with the time of the tick that wrote it: its entries came due by then. */
+const TICK_TRAILER = 'Scheduler-Tick';
+// How far back from HEAD a start looks for its own publish commits at most (the walk normally ends at the first commit older than the last tick).
+const MAX_RECOVERY_COMMITS = 1000;
 
 /** An AnnouncedMark in memory; `own` when this scheduler announced the entry (its files are as it writes them). */
 interface Mark {
@@ -93,12 +102,49 @@ export class PublishScheduler implements Announcements {
     const last = saved ? Date.parse(saved.last_tick) : Number.NaN;
     const scheduler = new PublishScheduler(options, Number.isNaN(last) ? now() : Math.min(last, now()));
     for (const { workspace, type, id, at } of saved?.announced ?? []) scheduler.announced.set(announcedKey(workspace, id), { workspace, type, id, at: Date.parse(at) });
+    // Without it (history unreadable), entries of such a commit may be announced twice, as before.
+    if (saved && options.history) await scheduler.recoverOwnPublishes(options.history).catch(options.onError);
     options.events.on((event) => scheduler.hear(event));
     scheduler.timer = setInterval(() => {
       scheduler.running = scheduler.tick().catch(options.onError);
     }, options.intervalMs);
     scheduler.timer.unref();
     return scheduler;
+  }
+
+  // A kill between a publish commit and the save of its tick leaves the
+  // commit on the branch and an older last tick: its entries would come due
+  // again. Each such commit (by the system, with a tick time after the saved
+  // one) marks its entries that are still scheduled with a date no later
+  // than that time: their going public was told then, or by a write since
+  // (one that took the entry off the site and back, which announces it; a
+  // later date is left to come due). The walk follows first parents from
+  // HEAD and ends at the first commit of the server's own (an `Actor`
+  // trailer) written before the saved tick; commits from outside may carry
+  // any date, so theirs never end it.
+  private async recoverOwnPublishes(history: Pick<ContentReader, 'head' | 'commitInfo'>): Promise<void> {
+    const since = this.lastTick;
+    let oid: string | undefined = await history.head();
+    for (let seen = 0; oid !== undefined && seen < MAX_RECOVERY_COMMITS; seen += 1) {
+      const commit = await history.commitInfo(oid);
+      const { Actor: actor, Workspace: workspace, Entries: ids } = commit.trailers;
+      if (actor !== undefined && Date.parse(commit.timestamp) < Math.floor(since / 1000) * 1000) return;
+      const tick = Date.parse(commit.trailers[TICK_TRAILER] ?? '');
+      if (actor === 'system' && tick > since && workspace && ids) this.markRecovered(workspace, ids.split(' '), tick);
+      oid = commit.parents[0];
+    }
+  }
+
+  private markRecovered(workspace: string, ids: string[], tick: number): void {
+    for (const id of ids) {
+      const key = announcedKey(workspace, id);
+      if (this.announced.has(key)) continue;
+      for (const { index } of this.options.content.types(workspace)) {
+        const entry = index.get(id);
+        if (entry?.status !== 'scheduled' || !entry.published_at || Date.parse(entry.published_at) > tick) continue;
+        this.announced.set(key, { workspace, type: entry.type, id, at: tick, own: true });
+      }
+    }
   }
 
   /**
@@ -109,6 +155,18 @@ export class PublishScheduler implements Announcements {
   isAnnounced(workspace: string, entry: StoredEntry): boolean {
     if (entry.status !== 'scheduled' || !entry.published_at) return true;
     return Date.parse(entry.published_at) <= this.lookBackTo(workspace) || this.announced.has(announcedKey(workspace, entry.id));
+  }
+
+  /**
+   * Marks a scheduled entry a write kept public (public and announced before
+   * it, public after) when its date lies after the time this scheduler looks
+   * back to next: it was announced all along, so its date is no news
+   * (Announcements, events.ts). Saved at once, as the marks heard on the bus.
+   */
+  keptPublic(workspace: string, entry: StoredEntry): void {
+    if (this.isAnnounced(workspace, entry)) return;
+    this.announced.set(announcedKey(workspace, entry.id), { workspace, type: entry.type, id: entry.id, at: (this.options.now ?? Date.now)() });
+    this.saveSoon();
   }
 
   /**
@@ -261,7 +319,8 @@ export class PublishScheduler implements Announcements {
       const names = all.map(({ entry }) => `${entry.type}/${entry.slug}`);
       const message = names.length === 1 ? `Publish ${names[0]}` : `Publish ${names.length} scheduled entries`;
       const events = publishedEvents(workspace, due);
-      await tx.commit({ by: 'system', message, changes: rewrites, trailers: { Workspace: workspace, Entries: all.map(({ entry }) => entry.id).join(' ') }, events });
+      const trailers = { Workspace: workspace, Entries: all.map(({ entry }) => entry.id).join(' '), [TICK_TRAILER]: new Date(now).toISOString() };
+      await tx.commit({ by: 'system', message, changes: rewrites, trailers, events });
       this.markAnnounced(workspace, due, now);
       return due.length;
     });

@@ -5,7 +5,7 @@
 // event bus like API writes.
 import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath } from '../../storage/content-repo.ts';
-import { announcedIn, publicationEvents, type Announcements, type EventType } from '../model/events.ts';
+import { announcedIn, keptPublic, publicationEvents, type Announcements, type EventType } from '../model/events.ts';
 import type { AnnouncedCheck } from '../model/entry.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
@@ -93,6 +93,10 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
     for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap((change) => entryEvents(change, now, announced))]) {
       events.push({ ...event, workspace });
     }
+    // After the events are judged: telling the scheduler changes what `announced` answers.
+    for (const { before, after } of entryChanges) {
+      if (before && after && keptPublic(before, after, now, announced)) models.announcements?.keptPublic(workspace, after);
+    }
   }
   return events;
 }
@@ -121,7 +125,7 @@ function entryEvents(change: EntryChange, now: number, announced: AnnouncedCheck
   const types: EventType[] = !change.before
     ? ['content.created', ...publicationEvents(undefined, entry, now)]
     : !change.after
-      ? ['content.deleted']
+      ? ['content.deleted', ...publicationEvents(change.before, undefined, now, announced)]
       : ['content.updated', ...publicationEvents(change.before, change.after, now, announced)];
   const data: Record<string, string> = { type: entry.type, id: entry.id, slug: entry.slug };
   if (change.before && change.after && change.before.slug !== change.after.slug) data.previous_slug = change.before.slug;

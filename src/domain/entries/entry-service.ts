@@ -11,7 +11,7 @@ import type { ContentTransaction, ContentWriter } from '../content/content-write
 import { resolveEntry } from '../locales/resolve.ts';
 import { resolveListQuery, type ListParams, type ReadParams } from '../query/list-query.ts';
 import { expandRelations, omitUnreadableRelations } from '../query/relations.ts';
-import { announcedIn, publicationEvents, type Announcements, type EventType } from '../model/events.ts';
+import { announcedIn, keptPublic, publicationEvents, type Announcements, type EventType } from '../model/events.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
 import { assertCanReadType, collectionRequest, entryRequest, readsWholeCollection } from '../auth/content-access.ts';
 import { buildBulkChanges, checkBulkInput, resolveBulkTargets } from './entry-bulk.ts';
@@ -129,6 +129,7 @@ export class EntryService {
       const entry = buildUpdatedEntry(indexed, current, input, { actor: actorIdOf(principal), now: new Date(now).toISOString() });
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(input.values));
       const announced = announcedIn(this.announcements, workspace);
+      const kept = keptPublic(current, entry, now, announced);
       await this.commit(tx, principal, workspace, {
         entry,
         message: saveSubject(current, entry, now, announced),
@@ -137,6 +138,7 @@ export class EntryService {
         events: ['content.updated', ...publicationEvents(current, entry, now, announced)],
         previousSlug: current.slug,
       });
+      if (kept) this.announcements?.keptPublic(workspace, entry);
       return this.writeResult(indexed.type, entry, input.locale);
     });
   }
@@ -149,12 +151,13 @@ export class EntryService {
       const current = this.findEntry(indexed, identifier);
       assertVersion(current, ifMatch);
       authorize(principal, entryRequest(workspace, current, 'content.delete'));
+      const now = this.now();
       await this.commit(tx, principal, workspace, {
         entry: current,
         message: `Delete ${indexed.type.name}/${current.slug}`,
-        changes: this.trashChanges(principal, workspace, indexed.type, current),
+        changes: this.trashChanges(principal, workspace, indexed.type, current, now),
         apply: () => indexed.index.remove(current.id),
-        events: ['content.deleted'],
+        events: ['content.deleted', ...publicationEvents(current, undefined, now, announcedIn(this.announcements, workspace))],
       });
     });
   }
@@ -180,6 +183,7 @@ export class EntryService {
       const changes = buildBulkChanges(indexed, targets, input, context);
       const files = changes.flatMap(({ before, after }) => entryFileChanges(workspace, indexed.type, before, after));
       const announced = announcedIn(this.announcements, workspace);
+      const kept = changes.filter(({ before, after }) => keptPublic(before, after, now, announced));
       await commitEntryChange(tx, principal, {
         workspace,
         type: type.name,
@@ -189,6 +193,7 @@ export class EntryService {
         apply: () => changes.forEach(({ after }) => indexed.index.upsert(after)),
         events: changes.flatMap(({ before, after }) => entryEvents(workspace, after, ['content.updated', ...publicationEvents(before, after, now, announced)], before.slug)),
       });
+      for (const { after } of kept) this.announcements?.keptPublic(workspace, after);
       return changes.map(({ after }) => resolveEntry(after, indexed.type, input.locale));
     });
   }
@@ -204,7 +209,9 @@ export class EntryService {
       const indexed = this.content.getType(workspace, typeName);
       const targets = resolveBulkTargets(indexed, ids);
       for (const entry of targets) authorize(principal, entryRequest(workspace, entry, 'content.delete'));
-      const files = targets.flatMap((entry) => this.trashChanges(principal, workspace, indexed.type, entry));
+      const now = this.now();
+      const announced = announcedIn(this.announcements, workspace);
+      const files = targets.flatMap((entry) => this.trashChanges(principal, workspace, indexed.type, entry, now));
       const message = `Delete ${targets.length} ${plural(targets.length)} from ${indexed.type.name}`;
       await commitEntryChange(tx, principal, {
         workspace,
@@ -213,7 +220,7 @@ export class EntryService {
         message,
         changes: files,
         apply: () => targets.forEach((entry) => indexed.index.remove(entry.id)),
-        events: targets.flatMap((entry) => entryEvents(workspace, entry, ['content.deleted'])),
+        events: targets.flatMap((entry) => entryEvents(workspace, entry, ['content.deleted', ...publicationEvents(entry, undefined, now, announced)])),
       });
       return targets.map((entry) => entry.id);
     });
@@ -311,8 +318,8 @@ export class EntryService {
   }
 
   // A soft delete: the entry's files leave entries/ and land in its trash folder.
-  private trashChanges(principal: Principal, workspace: string, type: ContentType, entry: StoredEntry): FileChange[] {
-    const deleted = { at: new Date(this.now()).toISOString(), by: actorIdOf(principal) };
+  private trashChanges(principal: Principal, workspace: string, type: ContentType, entry: StoredEntry, now: number): FileChange[] {
+    const deleted = { at: new Date(now).toISOString(), by: actorIdOf(principal) };
     return [...entryFileChanges(workspace, type, entry, undefined), ...trashFileChanges(workspace, type, entry, deleted)];
   }
 

@@ -14,7 +14,7 @@ import { entryVersion } from '../model/entry-version.ts';
 import { commitEntryChange, entryEvents, entryFileChanges } from '../entries/entry-writes.ts';
 import type { ResolvedEntry, StoredEntry } from '../model/entry.ts';
 import { validateFieldValues } from '../model/field-values.ts';
-import { announcedIn, publicationEvents, type Announcements } from '../model/events.ts';
+import { announcedIn, keptPublic, publicationEvents, type Announcements } from '../model/events.ts';
 import { resolveEntry } from '../locales/resolve.ts';
 import { entryAt, entryCommits, type EntryRef } from './entry-history.ts';
 import { diffEntries, type FieldChange } from './field-changes.ts';
@@ -101,6 +101,8 @@ export class RevisionService {
       if (next.status === 'published') authorize(principal, entryRequest(workspace, current, 'content.publish', { status: next.status }));
       assertFits(indexed, next);
       const message = `Restore ${typeName}/${current.slug} to revision ${commits[position].oid.slice(0, 7)}`;
+      const announced = announcedIn(this.announcements, workspace);
+      const kept = keptPublic(current, next, now, announced);
       await commitEntryChange(tx, principal, {
         workspace,
         type: typeName,
@@ -108,8 +110,9 @@ export class RevisionService {
         message,
         changes: entryFileChanges(workspace, indexed.type, current, next),
         apply: () => indexed.index.upsert(next),
-        events: entryEvents(workspace, next, ['content.updated', ...publicationEvents(current, next, now, announcedIn(this.announcements, workspace))]),
+        events: entryEvents(workspace, next, ['content.updated', ...publicationEvents(current, next, now, announced)]),
       });
+      if (kept) this.announcements?.keptPublic(workspace, next);
       return { entry: resolveEntry(next, indexed.type, undefined), version: entryVersion(next) };
     });
   }

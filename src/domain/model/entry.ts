@@ -77,8 +77,9 @@ export type AnnouncedCheck = (entry: StoredEntry) => boolean;
  * public but nobody was told, so the write that keeps it public is the one
  * that publishes it. The commit subject (save-subject.ts) and the
  * publication events (events.ts) both read this, so they never disagree.
- * `before` is undefined for a create.
+ * `before` is undefined for a create (or a trash restore), `after` for a
+ * delete.
  */
-export function publicVisibility(before: StoredEntry | undefined, after: StoredEntry, now: number, announced: AnnouncedCheck = () => true): PublicVisibility {
-  return { was: before !== undefined && isPubliclyVisible(before, now) && announced(before), is: isPubliclyVisible(after, now) };
+export function publicVisibility(before: StoredEntry | undefined, after: StoredEntry | undefined, now: number, announced: AnnouncedCheck = () => true): PublicVisibility {
+  return { was: before !== undefined && isPubliclyVisible(before, now) && announced(before), is: after !== undefined && isPubliclyVisible(after, now) };
 }

@@ -94,6 +94,13 @@ export class EventBus {
  */
 export interface Announcements {
   isAnnounced(workspace: string, entry: StoredEntry): boolean;
+  /**
+   * Told, once a write's commit has landed, of an entry the write kept public
+   * (keptPublic): it was public and announced all along, so a scheduled
+   * entry whose date the scheduler has not looked past yet (a published
+   * entry moved to a date that passed since its last look) is no news.
+   */
+  keptPublic(workspace: string, entry: StoredEntry): void;
 }
 
 /** The AnnouncedCheck of one workspace; every public entry counts as announced without `announcements`. */
@@ -108,11 +115,23 @@ export function announcedIn(announcements: Announcements | undefined, workspace:
  * `draft` flag are (docs/operations.md "Publication events"): saving a
  * scheduled entry whose date has passed publishes it, and publishing an
  * entry that is already public only updates it. `announced` tells whether a
- * public `before` was announced (publicVisibility).
+ * public `before` was announced (publicVisibility). `before` is undefined
+ * for a create or a trash restore (restoring a public entry publishes it),
+ * `after` for a delete (deleting a public one unpublishes it).
  */
-export function publicationEvents(before: StoredEntry | undefined, after: StoredEntry, now: number, announced?: AnnouncedCheck): EventType[] {
+export function publicationEvents(before: StoredEntry | undefined, after: StoredEntry | undefined, now: number, announced?: AnnouncedCheck): EventType[] {
   const { was, is } = publicVisibility(before, after, now, announced);
   if (is && !was) return ['content.published'];
   if (was && !is) return ['content.unpublished'];
   return [];
+}
+
+/**
+ * Whether a write keeps an entry public whose going public was told (judged
+ * as publicationEvents judges it): such an entry has no news to tell, and the
+ * writer passes it to Announcements.keptPublic once its commit has landed.
+ */
+export function keptPublic(before: StoredEntry, after: StoredEntry, now: number, announced?: AnnouncedCheck): boolean {
+  const { was, is } = publicVisibility(before, after, now, announced);
+  return was && is;
 }

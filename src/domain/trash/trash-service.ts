@@ -11,6 +11,7 @@ import type { ContentReader, ContentWriter } from '../content/content-writer.ts'
 import { checkReferences } from '../entries/entry-changes.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import { commitEntryChange, entryEvents, entryFileChanges } from '../entries/entry-writes.ts';
+import { publicationEvents } from '../model/events.ts';
 import type { ResolvedEntry, StoredEntry } from '../model/entry.ts';
 import { validateFieldValues } from '../model/field-values.ts';
 import { resolveEntry } from '../locales/resolve.ts';
@@ -67,7 +68,8 @@ export class TrashService {
       const { trashed, files } = await readTrashedEntry(this.repo, workspace, indexed.type, id);
       if (!trashed) throw notFound(`No entry "${id}" in the trash of "${typeName}".`);
       assertRestorable(indexed, trashed.entry);
-      const restored: StoredEntry = { ...trashed.entry, updated_at: new Date(this.now()).toISOString() };
+      const now = this.now();
+      const restored: StoredEntry = { ...trashed.entry, updated_at: new Date(now).toISOString() };
       const actor = actorIdOf(principal);
       if (actor) restored.updated_by = actor;
       const changes = [...files.map((path) => ({ path, content: null })), ...entryFileChanges(workspace, indexed.type, undefined, restored)];
@@ -78,7 +80,8 @@ export class TrashService {
         message: `Restore ${typeName}/${restored.slug} from trash`,
         changes,
         apply: () => indexed.index.upsert(restored),
-        events: entryEvents(workspace, restored, ['content.restored']),
+        // Back on the public API when it is public: content.published too (docs/operations.md "Publication events").
+        events: entryEvents(workspace, restored, ['content.restored', ...publicationEvents(undefined, restored, now)]),
       });
       return { entry: resolveEntry(restored, indexed.type, undefined), version: entryVersion(restored) };
     });
