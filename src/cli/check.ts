@@ -74,6 +74,8 @@ async function changedPaths(git: Parameters<typeof changedSince>[0], dir: string
 
 // A changed type file puts every entry of the type in question, and the
 // workspace.yaml that names types (a deleted type it still lists).
+// Any file at any depth under entries/{type}/ counts, not only what
+// parseEntryPath reads: the loader reports files in subfolders there too.
 function isAffected(file: string, changed: Set<string>): boolean {
   const entry = /^([^/]+)\/entries\/([^/]+)\//.exec(file);
   const workspace = /^([^/]+)\/workspace\.yaml$/.exec(file);

@@ -113,6 +113,18 @@ describe('normalizeContentTypeInput', () => {
       });
     });
 
+    it('names a misspelt "type" key instead of the list of types, and keeps the list when no key looks like it', () => {
+      const allTypes = 'text, textarea, markdown, html, number, range, boolean, select, date, datetime, slug, json, color, media, relation';
+      expect(createErrors({ name: 'p', fields: { body: { tpye: 'text', label: 'Body' }, price: { Type: 'number' }, plain: { label: 'Plain', source: 'title' }, wrong: { type: 'txt', tpye: 'text' } } })).to.deep.equal({
+        'fields.body.tpye': 'Unknown property "tpye": did you mean "type"?',
+        'fields.price.Type': 'Unknown property "Type": did you mean "type"?',
+        'fields.plain.type': `Field type must be one of: ${allTypes}.`,
+        'fields.wrong.type': `Field type must be one of: ${allTypes}.`,
+      });
+      const checked = checkTypeFile('blog/types/posts.yaml', 'posts', 'fields:\n  body:\n    tpye: markdown\n', () => false);
+      expect(checked).to.deep.equal({ ok: false, problems: [{ path: 'blog/types/posts.yaml', field: 'fields.body.tpye', message: 'Unknown property "tpye": did you mean "type"?' }] });
+    });
+
     it('gives a type file the same hint, by path and field (cms check, pushes and the index share the rule)', () => {
       const checked = checkTypeFile('blog/types/posts.yaml', 'posts', 'lable: Posts\nfields:\n  body:\n    type: markdown\n    lable: Body\n', () => false);
       expect(checked).to.deep.equal({

@@ -9,7 +9,7 @@ import type { ChangedPath, CommitInfo, NewestChange } from '../../storage/conten
 import type { ContentReader } from '../content/content-writer.ts';
 import { checkEntryFiles, checkTypeFile } from '../content/file-rules.ts';
 import type { ContentType } from '../model/content-type.ts';
-import { entriesDir, entryFileName, groupBySlug, parseEntryFileName } from '../model/entry-paths.ts';
+import { entriesDir, entryFileName, groupBySlug, parseEntryFileName, parseEntryPath } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { TYPE_FILE, typeFilePath, typesDir } from '../model/type-files.ts';
 import { groupBy } from '../../lib/group-by.ts';
@@ -66,7 +66,6 @@ export interface ChangeSetLimits {
   maxCommits: number;
 }
 
-const ENTRY_PATH = /^[^/]+\/entries\/([^/]+)\/([^/]+)$/;
 // Object reads and parsing are synchronous, so a large range gives other requests a turn this often.
 const YIELD_EVERY_MS = 10;
 
@@ -178,7 +177,7 @@ async function readEntries(
 // The changed entry files by type and slug: a root file and its translations together.
 function filesByEntry(changed: ChangedPath[]): SlugFiles[] {
   const groups: SlugFiles[] = [];
-  for (const [type, changes] of groupBy(changed, ({ path }) => ENTRY_PATH.exec(path)?.[1])) {
+  for (const [type, changes] of groupBy(changed, ({ path }) => parseEntryPath(path)?.type)) {
     for (const [slug, files] of groupBySlug(changes, ({ path }) => path)) {
       const group: SlugFiles = { type, slug, rootChanged: false, translations: [], paths: files.map(({ path }) => path) };
       for (const { path, change } of files) {

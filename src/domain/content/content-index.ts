@@ -9,7 +9,7 @@ import { TypeIndex } from '../query/type-index.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
 import type { EntryFileSet } from '../model/entry-from-files.ts';
-import { entriesDir, groupBySlug, parseEntryFileName } from '../model/entry-paths.ts';
+import { entriesDir, groupBySlug, parseEntryFileName, parseEntryPath } from '../model/entry-paths.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
@@ -193,15 +193,15 @@ export class ContentIndex {
     if (changes.some((change) => change.path === workspaceFilePath(workspace))) await this.checkWorkspaceFile(workspace, files);
     const touched = new Map<string, Set<string>>();
     for (const change of changes) {
-      const match = /^[^/]+\/entries\/([^/]+)\/([^/]+)$/.exec(change.path);
-      if (!match) continue;
-      const file = parseEntryFileName(match[2]);
-      if (change.change !== 'deleted' && !this.findType(workspace, match[1])) this.reportUntyped(workspace, change.path, match[1]);
+      const entryPath = parseEntryPath(change.path);
+      if (!entryPath) continue;
+      const { type, file } = entryPath;
+      if (change.change !== 'deleted' && !this.findType(workspace, type)) this.reportUntyped(workspace, change.path, type);
       else if (change.change !== 'deleted' && !file) this.reportStray(workspace, change.path, NOT_AN_ENTRY_NAME);
       if (!file) continue;
-      const slugs = touched.get(match[1]) ?? new Set<string>();
+      const slugs = touched.get(type) ?? new Set<string>();
       slugs.add(file.slug);
-      touched.set(match[1], slugs);
+      touched.set(type, slugs);
     }
     const before: StoredEntry[] = [];
     const after: StoredEntry[] = [];

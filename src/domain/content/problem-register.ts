@@ -10,7 +10,7 @@
 import { authorize } from '../auth/authorize.ts';
 import type { AccessRequest } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
-import { parseEntryFileName } from '../model/entry-paths.ts';
+import { entriesDir, parseEntryPath } from '../model/entry-paths.ts';
 import { typesDir } from '../model/type-files.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { ProblemReporter } from './content-index.ts';
@@ -130,7 +130,6 @@ function changedFiles(paths: readonly string[]): (path: string) => boolean {
 
 // `{ws}/entries/{type}/{slug}` for any file of an entry (its own or a translation).
 function entryKeyOf(path: string): string | undefined {
-  const match = /^([^/]+\/entries\/[^/]+)\/([^/]+)$/.exec(path);
-  const slug = match ? parseEntryFileName(match[2])?.slug : undefined;
-  return match && slug !== undefined ? `${match[1]}/${slug}` : undefined;
+  const entryPath = parseEntryPath(path);
+  return entryPath?.file ? `${entriesDir(entryPath.workspace, entryPath.type)}/${entryPath.file.slug}` : undefined;
 }

@@ -11,7 +11,7 @@ import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, missingTypeProblems
 import { checkReferences, type ReferenceScope } from '../entries/entry-changes.ts';
 import { categoriesFromYaml, filenameOfRecordPath, recordFromYaml, categoriesPath } from '../media/media-record.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
-import { entriesDir, parseEntryFileName } from '../model/entry-paths.ts';
+import { entriesDir, parseEntryFileName, parseEntryPath } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { isValidSlug } from '../model/slug.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
@@ -129,16 +129,17 @@ class WorkspaceCheck {
 
   // Where an entry file belongs, or undefined (with a problem) when its path breaks the layout.
   private entryTarget(change: Change): { type: string; slug: string; locale?: string } | undefined {
-    const rest = change.path.slice(`${this.workspace}/entries/`.length).split('/');
-    const file = rest.length === 2 ? parseEntryFileName(rest[1]) : undefined;
+    // The caller passes only paths under this workspace's entries/, so the workspace part is ours.
+    const entryPath = parseEntryPath(change.path);
     const report = (message: string) => {
       if (change.change !== 'deleted') this.problems.push({ path: change.path, message });
       return undefined;
     };
-    if (!file) return report('An entry file is {slug}.md or {slug}.{locale}.md directly in entries/{type}/.');
+    if (!entryPath?.file) return report('An entry file is {slug}.md or {slug}.{locale}.md directly in entries/{type}/.');
+    const file = entryPath.file;
     if (!isValidSlug(file.slug)) return report('The slug in the file name must be lowercase letters and digits separated by single hyphens, up to 120 characters.');
-    const type = this.types.get(rest[0]);
-    if (!type) return report(`No valid content type "${rest[0]}" in workspace "${this.workspace}".`);
+    const type = this.types.get(entryPath.type);
+    if (!type) return report(`No valid content type "${entryPath.type}" in workspace "${this.workspace}".`);
     if (file.locale !== undefined && !type.locales.includes(file.locale)) {
       return report(isLocalized(type) ? `The locale "${file.locale}" is not one of ${type.locales.join(', ')}.` : `The type "${type.name}" has no locales.`);
     }

@@ -26,6 +26,8 @@ const EXTRA_PROPS: Record<FieldType, string[]> = {
   media: ['multiple'],
   slug: ['source'],
 };
+/** Every property some field type takes. */
+const ANY_FIELD_PROPS = [...new Set([...COMMON_PROPS, ...Object.values(EXTRA_PROPS).flat()])];
 const NEVER_UNIQUE: ReadonlySet<FieldType> = new Set(['json', 'media', 'boolean']);
 
 /** Field definitions in stored form and the messages of those that failed. */
@@ -169,6 +171,11 @@ function readDefault(def: FieldDefinition, props: Props, ctx: FieldContext, name
   else def.default = checked.value;
 }
 
+/** The key of a definition without `type` that likely misspells it (`tpye`), or undefined; a key some field type takes is none. */
+function misspeltTypeKey(props: Props): string | undefined {
+  return Object.keys(props).find((prop) => !ANY_FIELD_PROPS.includes(prop) && misspeltKey(prop, ANY_FIELD_PROPS) === 'type');
+}
+
 /** Builds one definition in stored key order, recording problems in ctx.errors. */
 function readField(name: string, raw: unknown, ctx: FieldContext): FieldDefinition | undefined {
   if (!isPlainObject(raw)) {
@@ -176,7 +183,10 @@ function readField(name: string, raw: unknown, ctx: FieldContext): FieldDefiniti
     return undefined;
   }
   if (!isFieldType(raw.type)) {
-    ctx.errors[`${ctx.key}.type`] = `Field type must be one of: ${FIELD_TYPES.join(', ')}.`;
+    const misspelt = raw.type === undefined ? misspeltTypeKey(raw) : undefined;
+    // The misspelt key is the fix to make, so it is named instead of the list of types the absent key may hold.
+    if (misspelt !== undefined) ctx.errors[`${ctx.key}.${misspelt}`] = didYouMean(`Unknown property "${misspelt}"`, 'type');
+    else ctx.errors[`${ctx.key}.type`] = `Field type must be one of: ${FIELD_TYPES.join(', ')}.`;
     return undefined;
   }
   const type = raw.type;
