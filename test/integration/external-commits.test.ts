@@ -86,4 +86,26 @@ describe('Re-reading outside commits', () => {
     expect(title()).to.equal('First');
     expect(problems.list('site')).to.deep.equal([]);
   });
+
+  it('takes no file in a subfolder of a type\'s folder for an entry, at load or from a commit, and lists it as push checks would', async () => {
+    const start = await headOid(repo.dir);
+    const nested = 'site/entries/posts/drafts/hello.md';
+    const added = await commit({ [WORKSPACE_FILE]: 'label: Site\n', [TYPE_FILE]: type('Posts'), [POST]: post('Root'), [nested]: post('Nested') }, 'Add a post and a draft folder');
+    await receive(start, added);
+    const listed = () => problems.list('site').map(({ path, message }) => [path, message]);
+    const stray = [[nested, 'An entry file is {slug}.md or {slug}.{locale}.md directly in entries/{type}/.']];
+    expect(title()).to.equal('Root');
+    expect(listed()).to.deep.equal(stray);
+
+    const edited = await commit({ [POST]: post('Root, edited'), [nested]: post('Nested, edited') }, 'Edit both');
+    await receive(added, edited);
+    expect(title()).to.equal('Root, edited');
+    expect(listed()).to.deep.equal(stray);
+
+    const reloaded = new ProblemRegister();
+    const loaded = new ContentIndex(repo, reloaded.reporter());
+    await loaded.loadWorkspace('site');
+    expect(loaded.findType('site', 'posts')?.index.all().map((entry) => entry.title)).to.deep.equal(['Root, edited']);
+    expect(reloaded.list('site').map(({ path, message }) => [path, message])).to.deep.equal(stray);
+  });
 });

@@ -25,7 +25,7 @@ describe('parseEntryPath', () => {
 
 describe('groupBySlug', () => {
   it('puts a root file and its translations together, in their order, and leaves out what is not an entry file', () => {
-    const paths = ['shop/entries/posts/hello.de.md', 'shop/entries/posts/hello-world.md', 'shop/entries/posts/hello.md', 'shop/entries/posts/notes.txt', 'shop/entries/posts/Hello.md'];
+    const paths = ['shop/entries/posts/drafts/hello.md', 'shop/entries/posts/hello.de.md', 'shop/entries/posts/hello-world.md', 'shop/entries/posts/hello.md', 'shop/entries/posts/notes.txt', 'shop/entries/posts/Hello.md'];
     expect([...groupBySlug(paths, (path) => path)]).to.deep.equal([
       ['hello', ['shop/entries/posts/hello.de.md', 'shop/entries/posts/hello.md']],
       ['hello-world', ['shop/entries/posts/hello-world.md']],

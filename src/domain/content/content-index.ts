@@ -9,7 +9,7 @@ import { TypeIndex } from '../query/type-index.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { TYPE_FILE, typesDir } from '../model/type-files.ts';
 import type { EntryFileSet } from '../model/entry-from-files.ts';
-import { entriesDir, groupBySlug, parseEntryFileName, parseEntryPath } from '../model/entry-paths.ts';
+import { entriesDir, groupBySlug, parseEntryPath } from '../model/entry-paths.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
@@ -18,6 +18,8 @@ import { CommitDates } from './commit-dates.ts';
 import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, workspaceFilesJudgedAgain, type Checked, type FileProblem } from './file-rules.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
+// As a push is told (push-validation.ts): a file in a subfolder of a type's folder is no entry.
+const NOT_DIRECTLY_IN_FOLDER = 'An entry file is {slug}.md or {slug}.{locale}.md directly in entries/{type}/.';
 
 /** A content type with its index of active entries. */
 export interface IndexedType {
@@ -194,7 +196,10 @@ export class ContentIndex {
     const touched = new Map<string, Set<string>>();
     for (const change of changes) {
       const entryPath = parseEntryPath(change.path);
-      if (!entryPath) continue;
+      if (!entryPath) {
+        if (change.change !== 'deleted' && change.path.startsWith(`${workspace}/entries/`)) this.reportStray(workspace, change.path, NOT_DIRECTLY_IN_FOLDER);
+        continue;
+      }
       const { type, file } = entryPath;
       if (change.change !== 'deleted' && !this.findType(workspace, type)) this.reportUntyped(workspace, change.path, type);
       else if (change.change !== 'deleted' && !file) this.reportStray(workspace, change.path, NOT_AN_ENTRY_NAME);
@@ -292,11 +297,12 @@ export class ContentIndex {
   private parseEntryFiles(workspace: string, type: ContentType, files: { path: string; text: string | undefined }[]): StoredEntry[] {
     const sets = new Map<string, { root?: string; translations: Record<string, string> }>();
     for (const { path, text } of files) {
-      const file = parseEntryFileName(basename(path));
-      if (!file) {
-        this.reportStray(workspace, path, NOT_AN_ENTRY_NAME);
+      const entryPath = parseEntryPath(path);
+      if (!entryPath?.file) {
+        this.reportStray(workspace, path, entryPath ? NOT_AN_ENTRY_NAME : NOT_DIRECTLY_IN_FOLDER);
         continue;
       }
+      const { file } = entryPath;
       if (text === undefined) continue;
       const set = sets.get(file.slug) ?? { translations: {} };
       if (file.locale) set.translations[file.locale] = text;

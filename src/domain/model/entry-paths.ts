@@ -52,14 +52,12 @@ export function parseEntryPath(path: string): EntryPath | undefined {
 }
 
 /**
- * Files by the slug their file name (the last segment of `pathOf(file)`)
- * gives, an entry's root file and its translations together, in their order;
- * files that are not entry files are left out. Slugs are unique per type
- * only, so the files are those of one type's folder.
+ * Files by the slug their repo path (`pathOf(file)`) gives, an entry's root
+ * file and its translations together, in their order; files that are not
+ * entry files (parseEntryPath: a stray name, a subfolder) are left out.
+ * Slugs are unique per type only, so the files are those of one type's
+ * folder.
  */
 export function groupBySlug<T>(files: Iterable<T>, pathOf: (file: T) => string): Map<string, T[]> {
-  return groupBy(files, (file) => {
-    const path = pathOf(file);
-    return parseEntryFileName(path.slice(path.lastIndexOf('/') + 1))?.slug;
-  });
+  return groupBy(files, (file) => parseEntryPath(pathOf(file))?.file?.slug);
 }
