@@ -448,7 +448,7 @@ export class MediaService {
     // Made from the copy this one replaced, if there was one.
     await this.deps.store.remove('thumb', workspace, filename);
     await this.deps.variants.dropFile(workspace, filename);
-    // Its record went away while it arrived, and its removal (media-removals.ts) has run already: nothing would delete the copy.
+    // Its record went away while the copy arrived: the removal (media-removals.ts) may have run already, and nothing else would delete it.
     if (!this.deps.library.find(workspace, filename)) {
       await this.deps.store.remove('file', workspace, filename);
       return;
