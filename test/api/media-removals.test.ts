@@ -2,13 +2,13 @@
 // leaves none of its local files behind (docs/media.md "Records removed by a
 // commit"): a real read replica (as in replicas.test.ts) that served a file,
 // its thumbnail and a resized image deletes all three once it takes in the
-// primary's delete; a primary whose record a developer removes with git and
+// primary's delete or rename; a primary whose record a developer removes with git and
 // a push drops the thumbnail and resized images but keeps the original,
 // which is in no repo, so a revert brings the file back on both nodes.
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { cloneFrom, commitIn, DEVELOPER, mustGit, removeFolders, repoUrl } from '../helpers/git-client.ts';
 import { contentRepoOf, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -40,6 +40,7 @@ describe('local media files of records removed by commits', function () {
   let primary: TestServer;
   let replica: TestServer;
   let token: string;
+  let admin: AdminSession;
   const get = (server: TestServer, url: string) => fetch(`${server.baseUrl}${url}`);
 
   /** Waits until the replica's index holds the primary's head (health reports it only once the write path is done with it). */
@@ -54,7 +55,6 @@ describe('local media files of records removed by commits', function () {
   }
 
   before(async () => {
-    let admin: AdminSession;
     ({ server: primary, admin, token } = await buildAdminServer({ token: FULL_ACCESS }));
     const replicaToken = await issueToken(primary, admin, [{ effect: 'allow', actions: ['git.pull', 'replication.read'], resources: ['*'] }], 'replicas');
     replica = await startTestServer({ env: { CMS_ROLE: 'replica', CMS_WATCH_INTERVAL_MS: '100', CMS_PRIMARY_URL: primary.baseUrl, CMS_GIT_UPSTREAM_TOKEN: replicaToken } });
@@ -79,6 +79,20 @@ describe('local media files of records removed by commits', function () {
 
     expect(await localFilesOf(replica.dataDir, 'gone.png')).to.deep.equal([]);
     for (const url of urlsOf('gone.png')) expect((await get(replica, url)).status, url).to.equal(404);
+  });
+
+  it('deletes a replica\'s files under the old name of a file renamed on the primary, and fetches it under the new one', async () => {
+    const bytes = await makePng(200, 100);
+    expect((await uploadMedia(primary, [{ filename: 'before.png', bytes }], { token })).status).to.equal(201);
+    await pollUntil(() => get(replica, '/media/default/before.png'), (response) => response.status === 200);
+    await serveAll(replica, 'before.png');
+    expect((await adminRequest(primary, admin, 'PUT', '/media/before.png/rename', { filename: 'after.png' })).status).to.equal(200);
+    await replicaCaughtUp();
+
+    expect(await localFilesOf(replica.dataDir, 'before.png')).to.deep.equal([]);
+    const renamed = await get(replica, '/media/default/after.png');
+    expect(renamed.status).to.equal(200);
+    expect(Buffer.from(await renamed.arrayBuffer())).to.deep.equal(bytes);
   });
 
   it('keeps a primary\'s original of a record a developer removed with git, drops its thumbnail and resized images, and serves it again on both nodes after a revert', async () => {
