@@ -38,6 +38,7 @@ import { FileFolder } from './storage/file-folder.ts';
 import { ImageVariants } from './domain/media/image-variants.ts';
 import { MediaLibrary } from './domain/media/media-library.ts';
 import { MediaService } from './domain/media/media-service.ts';
+import { dropFilesOfRemovedRecords } from './domain/media/media-removals.ts';
 import { copyMissingPublicFiles } from './domain/media/media-copies.ts';
 import { resolveAllowedTypes } from './domain/media/media-types.ts';
 import { MediaStore } from './storage/media-store.ts';
@@ -184,6 +185,10 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const mediaLibrary = new MediaLibrary(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a media metadata file that cannot be read', { ...problem }))));
   for (const workspace of workspaces.listAll()) await mediaLibrary.loadWorkspace(workspace.slug);
   const mediaStore = await MediaStore.open(config.dataDir);
+  const variants = new ImageVariants({ store: await VariantStore.open(config.dataDir), maxBytes: config.media.variantCacheBytes, logger });
+  // Before the watch, so no removal of a record by a commit from outside leaves its local files behind (docs/media.md).
+  const removals = { library: mediaLibrary, store: mediaStore, variants, keepsOriginals: config.role === 'primary', logger };
+  writer.onReceive((changes) => dropFilesOfRemovedRecords(removals, changes));
   // Before the watch: commits from outside ask it what is announced already.
   const scheduler = await PublishScheduler.start({
     content,
@@ -266,7 +271,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     workspaces,
     library: mediaLibrary,
     store: mediaStore,
-    variants: new ImageVariants({ store: await VariantStore.open(config.dataDir), maxBytes: config.media.variantCacheBytes, logger }),
+    variants,
     allowedTypes: resolveAllowedTypes(config.media.allowedTypes),
     logger,
     missingFiles: primary && ((workspace, filename) => primary.media(workspace, filename)),

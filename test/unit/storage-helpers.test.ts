@@ -1,14 +1,18 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lowerBound } from '../../src/lib/binary-search.ts';
 import { groupBy } from '../../src/lib/group-by.ts';
 import { errnoCode } from '../../src/lib/errno.ts';
 import { createLimiter } from '../../src/lib/limiter.ts';
 import { LruCache } from '../../src/lib/lru-cache.ts';
+import { sha256Of, sha256PassThrough } from '../../src/lib/sha256.ts';
 import { writeFileAtomic } from '../../src/storage/atomic-write.ts';
 import { readCleanText } from '../../src/storage/git/working-tree.ts';
 import { KeyedWriteQueue, WriteQueue } from '../../src/storage/write-queue.ts';
@@ -88,6 +92,23 @@ describe('storage helpers', () => {
     it('keeps each group in the order of the items and leaves out items without a key', () => {
       const groups = groupBy(['a/1', 'b/1', 'a/2', 'root', 'a/3'], (path) => (path.includes('/') ? path.split('/')[0] : undefined));
       expect([...groups]).to.deep.equal([['a', ['a/1', 'a/2', 'a/3']], ['b', ['b/1']]]);
+    });
+  });
+
+  describe('sha256PassThrough', () => {
+    it('passes the bytes on unchanged and hashes them on the way, like sha256Of', async () => {
+      const chunks = [Buffer.from('first chunk, '), Buffer.alloc(100_000, 7), Buffer.from('last')];
+      const hashing = sha256PassThrough();
+      const passed: Buffer[] = [];
+      await pipeline(Readable.from(chunks), hashing.stream, new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          passed.push(chunk);
+          callback();
+        },
+      }));
+      expect(Buffer.concat(passed)).to.deep.equal(Buffer.concat(chunks));
+      expect(hashing.digest()).to.equal(createHash('sha256').update(Buffer.concat(chunks)).digest('hex'));
+      expect(await sha256Of(Readable.from(chunks))).to.equal(createHash('sha256').update(Buffer.concat(chunks)).digest('hex'));
     });
   });
 

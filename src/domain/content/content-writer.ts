@@ -82,6 +82,9 @@ export interface ContentTransaction {
 /** Told the paths of each commit of the server's own (ContentWriter.onWrite). */
 export type WriteListener = (paths: readonly string[]) => void | Promise<void>;
 
+/** Told the paths a run of commits not written by the server changed (ContentWriter.onReceive). */
+export type ReceiveListener = (changes: readonly ChangedPath[]) => Promise<void>;
+
 /** Called with each run of commits made outside the server, inside a transaction. */
 export type ExternalCommitHandler = (tx: ContentTransaction, from: string, to: string) => Promise<void>;
 
@@ -93,6 +96,7 @@ const SYSTEM_AUTHOR = gitAuthorOf(ANONYMOUS);
 export class ContentWriter {
   private readonly running = new AsyncLocalStorage<Transaction>();
   private readonly writeListeners: WriteListener[] = [];
+  private readonly receiveListeners: ReceiveListener[] = [];
   private changes = 0;
   private indexed: string | undefined;
 
@@ -154,6 +158,18 @@ export class ContentWriter {
   }
 
   /**
+   * Calls `listener` with the paths each re-read changed (commits from
+   * outside, a push, an upstream sync, a replica taking in its primary's
+   * commits, a restored backup), once they are applied in memory and before
+   * their events are told, still holding the write lock. For what lives
+   * outside the repo and follows it: a media record's local files
+   * (media-removals.ts). A listener must not throw.
+   */
+  onReceive(listener: ReceiveListener): void {
+    this.receiveListeners.push(listener);
+  }
+
+  /**
    * Polls HEAD every `intervalMs` for commits this process did not write and
    * hands each run of them to `onCommits` inside a transaction. Returns stop().
    */
@@ -166,6 +182,9 @@ export class ContentWriter {
     const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, told) => this.tell(drafts, told), changed: () => (this.changes += 1), indexed: (oid) => (this.indexed = oid),
       wrote: async (paths) => {
         for (const listener of this.writeListeners) await listener(paths);
+      },
+      received: async (changes) => {
+        for (const listener of this.receiveListeners) await listener(changes);
       },
     });
     try {
@@ -204,6 +223,8 @@ interface WriteParts {
   indexed: (oid: string) => void;
   /** Called with the paths of a commit of the server's own, once it is applied in memory. */
   wrote: (paths: readonly string[]) => Promise<void>;
+  /** Called with the paths a re-read changed, once they are applied in memory. */
+  received: (changes: readonly ChangedPath[]) => Promise<void>;
 }
 
 // One holding of the write lock. Its commits run one at a time, and it can
@@ -216,7 +237,7 @@ class Transaction implements ContentTransaction {
 
   async commit(change: ContentChange): Promise<CommitInfo> {
     return this.exclusively(async () => {
-      const { repo, reindex, tell, changed, indexed, wrote } = this.parts;
+      const { repo, reindex, tell, changed, indexed, wrote, received } = this.parts;
       const by = change.by;
       const info = await repo.commitChanges({
         changes: change.changes,
@@ -227,9 +248,11 @@ class Transaction implements ContentTransaction {
       });
       if (change.reread) {
         // What a re-read finds is told like an outside commit: without an actor.
-        const events = await reindex(await repo.changedPaths(info.parents[0], info.oid), { files: await repo.filesAt(info.oid) });
+        const changes = await repo.changedPaths(info.parents[0], info.oid);
+        const events = await reindex(changes, { files: await repo.filesAt(info.oid) });
         indexed(info.oid);
         changed();
+        await received(changes);
         tell(events, { actor: undefined, commit: info.oid });
       } else {
         change.apply?.();
@@ -252,6 +275,7 @@ class Transaction implements ContentTransaction {
       const events = await reindex(changes, { files: await repo.filesAt(to), committedAt: (await repo.commitInfo(to)).timestamp });
       this.parts.indexed(to);
       this.parts.changed();
+      await this.parts.received(changes);
       // A run of outside commits is re-read as one change, so its events name the new head.
       this.parts.tell(events, { actor: undefined, commit: to });
       return changes;

@@ -6,7 +6,7 @@
 // its copies to find those that are no longer the record's bytes.
 import { LruCache } from '../../lib/lru-cache.ts';
 import { sha256Of } from '../../lib/sha256.ts';
-import type { MediaStore } from '../../storage/media-store.ts';
+import type { MediaStore, OpenedMediaFile } from '../../storage/media-store.ts';
 import type { MediaRecord } from './media-record.ts';
 
 // Hashes of records without one are kept for this many files (64 bytes each, plus the key).
@@ -28,8 +28,7 @@ export class ContentHashes {
   async ofCopy(workspace: string, filename: string): Promise<string | undefined> {
     const file = await this.store.open('file', workspace, filename);
     if (!file) return undefined;
-    // Size and modification time only tell when this copy changed, so the hash is computed again.
-    const key = `${workspace}/${filename}/${file.size}/${file.modifiedAt.getTime()}`;
+    const key = keyOf(workspace, filename, file);
     const known = this.computed.get(key) ?? (await this.running.get(key));
     if (known !== undefined) {
       await file.close();
@@ -41,4 +40,17 @@ export class ContentHashes {
     this.computed.set(key, sha256);
     return sha256;
   }
+
+  /** Records the hash of a copy just written (hashed while its bytes arrived), so it is not read again to hash it. A missing copy is fine. */
+  async remember(workspace: string, filename: string, sha256: string): Promise<void> {
+    const file = await this.store.open('file', workspace, filename);
+    if (!file) return;
+    await file.close();
+    this.computed.set(keyOf(workspace, filename, file), sha256);
+  }
+}
+
+// Size and modification time only tell when a copy changed, so its hash is computed again then.
+function keyOf(workspace: string, filename: string, file: Pick<OpenedMediaFile, 'size' | 'modifiedAt'>): string {
+  return `${workspace}/${filename}/${file.size}/${file.modifiedAt.getTime()}`;
 }

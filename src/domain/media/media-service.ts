@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { sha256PassThrough } from '../../lib/sha256.ts';
 import type { MediaFileKind, MediaStore, OpenedMediaFile, StagedUpload } from '../../storage/media-store.ts';
 import { authorize, can } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
@@ -433,17 +434,26 @@ export class MediaService {
     const bytes = await source(workspace, filename);
     if (!bytes) return;
     const staged = this.deps.store.createStaged(Number.MAX_SAFE_INTEGER);
+    // Hashed as it arrives: the copy is read once, to store it.
+    const hashing = sha256PassThrough();
     try {
-      await pipeline(bytes, staged.stream);
+      await pipeline(bytes, hashing.stream, staged.stream);
       await this.deps.store.replaceWithStaged(staged.id, workspace, filename);
     } catch (error) {
       await this.deps.store.discardStaged(staged.id);
       throw error;
     }
+    const sha256 = hashing.digest();
+    await this.hashes.remember(workspace, filename, sha256);
     // Made from the copy this one replaced, if there was one.
     await this.deps.store.remove('thumb', workspace, filename);
     await this.deps.variants.dropFile(workspace, filename);
-    if (record.sha256 !== null && (await this.hashes.ofCopy(workspace, filename)) !== record.sha256) {
+    // Its record went away while the copy arrived: the removal (media-removals.ts) may have run already, and nothing else would delete it.
+    if (!this.deps.library.find(workspace, filename)) {
+      await this.deps.store.remove('file', workspace, filename);
+      return;
+    }
+    if (record.sha256 !== null && sha256 !== record.sha256) {
       this.mismatched.add(`${workspace}/${filename}@${record.sha256}`);
       this.deps.logger.error("the primary's copy of a media file is not the bytes its record names; serving it anyway", { workspace, filename });
     }

@@ -1,0 +1,127 @@
+// A media record that goes away in a commit a node did not write itself
+// leaves none of its local files behind (docs/media.md "Records removed by a
+// commit"): a real read replica (as in replicas.test.ts) that served a file,
+// its thumbnail and a resized image deletes all three once it takes in the
+// primary's delete or rename; a primary whose record a developer removes with git and
+// a push drops the thumbnail and resized images but keeps the original,
+// which is in no repo, so a revert brings the file back on both nodes.
+import { expect } from 'chai';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import { cloneFrom, commitIn, DEVELOPER, mustGit, removeFolders, repoUrl } from '../helpers/git-client.ts';
+import { contentRepoOf, headOid } from '../helpers/git.ts';
+import { pollUntil } from '../helpers/poll.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { makePng, uploadMedia } from './media-fixtures.ts';
+
+const API = '/api/v1/workspaces/default';
+
+/** The URLs of a file's original, thumbnail and one resized image. */
+function urlsOf(filename: string): string[] {
+  return [`/media/default/${filename}`, `/media-thumbs/default/${filename}`, `/media/default/${filename}?w=64&format=webp`];
+}
+
+/** Every file a node holds for a media file: its original, its thumbnail and its resized images, relative to the data root. */
+async function localFilesOf(dataDir: string, filename: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const folder of ['media/default', 'cache/thumbs/default', 'cache/variants/default']) {
+    const entries = await readdir(path.join(dataDir, folder), { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const relative = path.relative(dataDir, path.join(entry.parentPath, entry.name));
+      if (entry.isFile() && relative.split(path.sep).includes(filename)) found.push(relative);
+    }
+  }
+  return found.sort();
+}
+
+describe('local media files of records removed by commits', function () {
+  this.timeout(60_000);
+  let primary: TestServer;
+  let replica: TestServer;
+  let token: string;
+  let admin: AdminSession;
+  const get = (server: TestServer, url: string) => fetch(`${server.baseUrl}${url}`);
+
+  /** Waits until the replica's index holds the primary's head (health reports it only once the write path is done with it). */
+  async function replicaCaughtUp(): Promise<void> {
+    const head = await headOid(contentRepoOf(primary.dataDir));
+    await pollUntil(() => replica.request('GET', '/api/v1/health'), (response) => response.body?.data?.git?.head === head);
+  }
+
+  /** Requests every URL of a file on a node and expects 200, so the node holds its copy, thumbnail and a resized image. */
+  async function serveAll(server: TestServer, filename: string): Promise<void> {
+    for (const url of urlsOf(filename)) expect((await get(server, url)).status, url).to.equal(200);
+  }
+
+  before(async () => {
+    ({ server: primary, admin, token } = await buildAdminServer({ token: FULL_ACCESS }));
+    const replicaToken = await issueToken(primary, admin, [{ effect: 'allow', actions: ['git.pull', 'replication.read'], resources: ['*'] }], 'replicas');
+    replica = await startTestServer({ env: { CMS_ROLE: 'replica', CMS_WATCH_INTERVAL_MS: '100', CMS_PRIMARY_URL: primary.baseUrl, CMS_GIT_UPSTREAM_TOKEN: replicaToken } });
+  });
+
+  after(async () => {
+    await replica?.close();
+    await primary?.close();
+    await removeFolders();
+  });
+
+  it('deletes a replica\'s copy, thumbnail and resized images of a file deleted on the primary', async () => {
+    expect((await uploadMedia(primary, [{ filename: 'gone.png', bytes: await makePng(300, 200) }], { token })).status).to.equal(201);
+    await pollUntil(() => get(replica, '/media/default/gone.png'), (response) => response.status === 200);
+    await serveAll(replica, 'gone.png');
+    const held = await localFilesOf(replica.dataDir, 'gone.png');
+    expect(held).to.include.members([path.join('media', 'default', 'gone.png'), path.join('cache', 'thumbs', 'default', 'gone.png')]);
+    expect(held.filter((file) => file.startsWith(path.join('cache', 'variants'))), 'a resized image').to.have.lengthOf(1);
+
+    expect((await primary.request('DELETE', `${API}/media/gone.png`, { token })).status).to.equal(200);
+    await replicaCaughtUp();
+
+    expect(await localFilesOf(replica.dataDir, 'gone.png')).to.deep.equal([]);
+    for (const url of urlsOf('gone.png')) expect((await get(replica, url)).status, url).to.equal(404);
+  });
+
+  it('deletes a replica\'s files under the old name of a file renamed on the primary, and fetches it under the new one', async () => {
+    const bytes = await makePng(200, 100);
+    expect((await uploadMedia(primary, [{ filename: 'before.png', bytes }], { token })).status).to.equal(201);
+    await pollUntil(() => get(replica, '/media/default/before.png'), (response) => response.status === 200);
+    await serveAll(replica, 'before.png');
+    expect((await adminRequest(primary, admin, 'PUT', '/media/before.png/rename', { filename: 'after.png' })).status).to.equal(200);
+    await replicaCaughtUp();
+
+    expect(await localFilesOf(replica.dataDir, 'before.png')).to.deep.equal([]);
+    const renamed = await get(replica, '/media/default/after.png');
+    expect(renamed.status).to.equal(200);
+    expect(Buffer.from(await renamed.arrayBuffer())).to.deep.equal(bytes);
+  });
+
+  it('keeps a primary\'s original of a record a developer removed with git, drops its thumbnail and resized images, and serves it again on both nodes after a revert', async () => {
+    const bytes = await makePng(320, 160);
+    expect((await uploadMedia(primary, [{ filename: 'by-git.png', bytes }], { token })).status).to.equal(201);
+    await serveAll(primary, 'by-git.png');
+    const etag = (await get(primary, '/media/default/by-git.png')).headers.get('etag');
+    await pollUntil(() => get(replica, '/media/default/by-git.png'), (response) => response.status === 200);
+    await serveAll(replica, 'by-git.png');
+
+    const work = await cloneFrom(repoUrl(primary.baseUrl, token));
+    await commitIn(work, { 'default/media/by-git.png.yaml': null }, 'Remove a media record by hand');
+    // The push answers once the commit is in the primary's index (git-http-service.ts).
+    await mustGit(work, ['push', '--quiet']);
+
+    for (const url of urlsOf('by-git.png')) expect((await get(primary, url)).status, url).to.equal(404);
+    expect(await localFilesOf(primary.dataDir, 'by-git.png'), 'only the original, its only copy').to.deep.equal([path.join('media', 'default', 'by-git.png')]);
+    await replicaCaughtUp();
+    expect(await localFilesOf(replica.dataDir, 'by-git.png'), 'the replica fetches it again if needed').to.deep.equal([]);
+
+    await mustGit(work, ['-c', `user.name=${DEVELOPER.name}`, '-c', `user.email=${DEVELOPER.email}`, 'revert', '--no-edit', 'HEAD']);
+    await mustGit(work, ['push', '--quiet']);
+    await replicaCaughtUp();
+    for (const server of [primary, replica]) {
+      const response = await get(server, '/media/default/by-git.png');
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('etag')).to.equal(etag);
+      expect(Buffer.from(await response.arrayBuffer())).to.deep.equal(bytes);
+      expect((await get(server, '/media-thumbs/default/by-git.png')).status).to.equal(200);
+    }
+  });
+});
