@@ -1,7 +1,8 @@
 // Multipart uploads (koa-body with formidable): each file part streams into
 // a sink the caller provides (the media staging folder), so large files never
-// sit in memory. Limits are enforced while streaming; on any failure every
-// sink opened for the request is discarded before the error is thrown.
+// sit in memory, and is hashed on the way, so nobody reads it again for its
+// SHA-256. Limits are enforced while streaming; on any failure every sink
+// opened for the request is discarded before the error is thrown.
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Context } from 'koa';
@@ -37,6 +38,8 @@ export interface ReceivedFile {
   /** The client's file name (untrusted; may be empty). */
   originalName: string;
   id: string;
+  /** The SHA-256 of the bytes written to its sink, as 64 lowercase hex digits. */
+  sha256: string;
 }
 
 /** A parsed multipart request: the files in order, and one value per text field. */
@@ -69,6 +72,7 @@ export function createMultipartReader(options: MultipartOptions): (ctx: Context)
         maxTotalFileSize: options.maxFileBytes * options.maxFiles,
         allowEmptyFiles: true,
         minFileSize: 0,
+        hashAlgorithm: 'sha256',
         maxFields: MAX_TEXT_FIELDS,
         maxFieldsSize: MAX_TEXT_BYTES,
         fileWriteStreamHandler: (file) => {
@@ -97,7 +101,10 @@ function collect(ctx: Context, options: MultipartOptions, fileOf: WeakMap<object
     if (!options.fileFields.includes(field)) problems[field] = `Unknown file field "${field}".`;
     for (const file of Array.isArray(sent) ? sent : [sent]) {
       const sink = fileOf.get(file);
-      if (sink) files.push({ field, originalName: file.originalFilename ?? '', id: sink.id });
+      if (!sink) continue;
+      // formidable hashes each part as it hands it to the sink and leaves the hex digest here once the part ends.
+      if (typeof file.hash !== 'string') throw new Error('formidable gave no SHA-256 for an uploaded file.');
+      files.push({ field, originalName: file.originalFilename ?? '', id: sink.id, sha256: file.hash });
     }
   }
   const fields: Record<string, string> = {};

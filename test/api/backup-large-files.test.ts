@@ -6,28 +6,13 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { adminRequest, buildAdminServer, FULL_ACCESS } from '../helpers/auth.ts';
 import { contentRepoOf, externalCommit, git } from '../helpers/git.ts';
 import { multipartBody } from './media-fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
+import { manifestOf } from '../helpers/zip.ts';
 
 const HUGE = 'default/entries/posts/huge.md';
-
-async function manifestOf(archive: string): Promise<Record<string, unknown>> {
-  const zip = await yauzl.openPromise(archive, { autoClose: false });
-  try {
-    for await (const entry of zip.eachEntry()) {
-      if (entry.fileName !== 'manifest.json') continue;
-      const chunks: Buffer[] = [];
-      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    }
-  } finally {
-    zip.close();
-  }
-  throw new Error('no manifest');
-}
 
 describe('backups of large, highly compressible files', function () {
   this.timeout(120_000);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -58,6 +59,16 @@ describe('media uploads', () => {
     const thumb = await sharp(path.join(server.dataDir, 'cache', 'thumbs', 'default', 'team-photo.png')).metadata();
     expect([thumb.format, thumb.width, thumb.height]).to.deep.equal(['png', 400, 300]);
     expect(await filesIn(stagingDir())).to.deep.equal([]);
+  });
+
+  it('records the SHA-256 of every byte of a file that arrives in many chunks', async () => {
+    // Several MB reach the staging folder in many writes; the hash is taken on the way (docs/media.md "Validators").
+    const bytes = Buffer.concat([PDF_BYTES, randomBytes(5 * 1024 * 1024 + 7)]);
+    const response = await uploadMedia(server, [{ filename: 'several-mb.pdf', bytes }], { token });
+    expect(response.status).to.equal(201);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(await fileAt(repo, 'default/media/several-mb.pdf.yaml')).to.include(`sha256: ${sha256}\n`);
+    expect(await readFile(path.join(mediaDir(), 'several-mb.pdf'))).to.deep.equal(bytes);
   });
 
   it('makes names unique with -2, -3 and keeps the sniffed extension form', async () => {

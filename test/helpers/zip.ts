@@ -1,7 +1,9 @@
 // A ZIP writer for tests that need archives no well-behaved library would
 // make: names with `../` or a leading `/`, symlink entries, sizes that lie,
-// thousands of entries. Byte layout per PKWARE APPNOTE (no zip64).
+// thousands of entries. Byte layout per PKWARE APPNOTE (no zip64). And the
+// manifest of a backup the server wrote, read with yauzl.
 import { crc32, deflateRawSync } from 'node:zlib';
+import yauzl from 'yauzl';
 
 /** One entry of a test archive. */
 export interface ZipEntrySpec {
@@ -72,4 +74,20 @@ function writeSharedFields(header: Buffer, at: number, fields: SharedFields): vo
   header.writeUInt32LE(fields.compressedSize, at + 14);
   header.writeUInt32LE(fields.size, at + 18);
   header.writeUInt16LE(fields.nameLength, at + 22);
+}
+
+/** The parsed `manifest.json` of a backup archive on disk. */
+export async function manifestOf(archive: string): Promise<Record<string, unknown>> {
+  const zip = await yauzl.openPromise(archive, { autoClose: false });
+  try {
+    for await (const entry of zip.eachEntry()) {
+      if (entry.fileName !== 'manifest.json') continue;
+      const chunks: Buffer[] = [];
+      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    }
+  } finally {
+    zip.close();
+  }
+  throw new Error('no manifest');
 }

@@ -60,7 +60,7 @@ export function createMediaRouter(media: MediaService, options: MediaRouterOptio
   router.post('/media', async (ctx) => {
     media.beginUpload(ctx.state.principal, workspaceOf(ctx));
     const form = await readUpload(ctx);
-    const files = form.files.map((file) => ({ originalName: file.originalName, stagedId: file.id }));
+    const files = form.files.map((file) => ({ originalName: file.originalName, stagedId: file.id, sha256: file.sha256 }));
     const records = await media.upload(ctx.state.principal, workspaceOf(ctx), { files, category: form.fields.category });
     ctx.status = 201;
     ctx.body = { data: records.map(present(ctx)), meta: categoriesMeta(ctx) };

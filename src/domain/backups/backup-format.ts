@@ -3,6 +3,8 @@
 // here; anything else makes an archive unacceptable.
 import { validationFailed } from '../../errors/app-error.ts';
 import { isSafeSegment } from '../../storage/safe-path.ts';
+import { parseEntryPath } from '../model/entry-paths.ts';
+import { TYPE_FILE } from '../model/type-files.ts';
 import { WORKSPACE_SLUG } from '../model/workspace-file.ts';
 
 /** The parts a backup can hold (API.md "Backups"). */
@@ -110,6 +112,19 @@ export function partOfContentPath(path: string): BackupPart | undefined {
   if (folder === 'entries' || folder === 'trash') return 'entries';
   if (folder === 'media') return 'media';
   return undefined;
+}
+
+/**
+ * Adds a content repo file to the counts: a type file, or an entry (its
+ * default-locale file). Entry files are read as the loader reads them
+ * (parseEntryPath), so a translation, a stray name or a file in a subfolder
+ * of a type's folder is no entry, and a backup counts what the server serves.
+ */
+export function countContentFile(path: string, counts: BackupCounts): void {
+  const [, folder, name, deeper] = path.split('/');
+  if (folder === 'types' && deeper === undefined && TYPE_FILE.test(name ?? '')) counts.content_types += 1;
+  const entry = parseEntryPath(path)?.file;
+  if (entry !== undefined && entry.locale === undefined) counts.entries += 1;
 }
 
 /** Checks a requested part list. Throws validation_failed naming the first unknown part (field `parts`). */

@@ -5,11 +5,10 @@ import { StringDecoder } from 'node:string_decoder';
 import { isAppError } from '../../errors/app-error.ts';
 import { MalformedObjectStream } from '../../storage/content-repo.ts';
 import { relativePathProblem } from '../../storage/safe-path.ts';
-import { parseEntryFileName } from '../model/entry-paths.ts';
-import { TYPE_FILE } from '../model/type-files.ts';
 import {
   classifyArchiveName,
   CONTENT_FILE,
+  countContentFile,
   emptyCounts,
   HISTORY_FILE,
   MANIFEST_FILE,
@@ -141,11 +140,7 @@ export async function checkHistory(backup: OpenedBackup, repo: Pick<ContentReade
 /** Counts what the archive really holds (API.md inspect), reading every part once. */
 export async function countBackup(backup: OpenedBackup, repo: Pick<ContentReader, 'importObjects'>, maxObjectBytes: number): Promise<BackupCounts> {
   const counts = emptyCounts();
-  for await (const file of contentFiles(backup)) {
-    const [, folder, type, name] = file.path.split('/');
-    if (folder === 'types' && name === undefined && TYPE_FILE.test(type ?? '')) counts.content_types += 1;
-    if (folder === 'entries' && name !== undefined && parseEntryFileName(name) !== undefined && parseEntryFileName(name)?.locale === undefined) counts.entries += 1;
-  }
+  for await (const file of contentFiles(backup)) countContentFile(file.path, counts);
   counts.revisions = await checkHistory(backup, repo, maxObjectBytes);
   counts.media = backup.zip.files().filter(({ name }) => classifyArchiveName(name)?.kind === 'media').length;
   counts.webhooks = (await stateRecords(backup, 'webhooks'))?.length ?? 0;

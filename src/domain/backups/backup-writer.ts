@@ -5,11 +5,10 @@
 import { Readable, type Writable } from 'node:stream';
 import type { RoleRecord, UserRecord } from '../auth/account-store.ts';
 import type { TokenRecord } from '../auth/token-service.ts';
-import { parseEntryFileName } from '../model/entry-paths.ts';
-import { TYPE_FILE } from '../model/type-files.ts';
 import type { WebhookRecord } from '../webhooks/webhook-service.ts';
 import {
   CONTENT_FILE,
+  countContentFile,
   emptyCounts,
   FORMAT,
   FORMAT_VERSION,
@@ -71,7 +70,7 @@ export async function* backupSources(snapshot: BackupSnapshot): AsyncGenerator<Z
     const part = partOfContentPath(path);
     return part !== undefined && wanted.has(part);
   });
-  countContent(files, counts);
+  for (const path of files) countContentFile(path, counts);
   const leftOut: BackupManifest['left_out'] = [];
   if (files.length > 0) yield { name: CONTENT_FILE, open: async () => contentLines(snapshot.repo, head, files, leftOut) };
   let history: Promise<{ commits: number }> | undefined;
@@ -106,14 +105,6 @@ export async function* backupSources(snapshot: BackupSnapshot): AsyncGenerator<Z
       return `${JSON.stringify(manifest, null, 2)}\n`;
     },
   };
-}
-
-function countContent(files: string[], counts: BackupCounts): void {
-  for (const path of files) {
-    const [, folder, type, file] = path.split('/');
-    if (folder === 'types' && type !== undefined && file === undefined && TYPE_FILE.test(type)) counts.content_types += 1;
-    if (folder === 'entries' && file !== undefined && parseEntryFileName(file)?.locale === undefined && parseEntryFileName(file) !== undefined) counts.entries += 1;
-  }
 }
 
 // One JSON line per file; produced lazily so only one file is in memory at a

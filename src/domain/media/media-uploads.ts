@@ -3,7 +3,6 @@
 // the thumbnail) before the write queue, and placing the prepared files with
 // unique names inside it. A request either stores every file or none.
 import { AppError } from '../../errors/app-error.ts';
-import { sha256Of } from '../../lib/sha256.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
 import { safeNameParts, uniqueFilename, displayName } from './file-names.ts';
 import { inspectImage, type ImageFacts } from './images.ts';
@@ -17,6 +16,8 @@ export interface UploadedFile {
   originalName: string;
   /** The staged upload's id (MediaStore.createStaged). */
   stagedId: string;
+  /** The SHA-256 of the staged bytes, taken while they were received (so the file is not read again for it). */
+  sha256: string;
 }
 
 /** A received file that passed every check and is ready to be placed. */
@@ -57,8 +58,7 @@ export async function prepareUpload(store: MediaStore, allowed: AllowedTypes, fi
   }
   const finalExtension = extensionFor(type, extension, shown);
   const facts = type.group === 'image' ? await inspectImage(await store.readStaged(file.stagedId), type.mime) : NO_FACTS;
-  const sha256 = await sha256Of(await store.streamStaged(file.stagedId));
-  return { stagedId: file.stagedId, originalName: shown, base, extension: finalExtension, type, size, sha256, facts };
+  return { stagedId: file.stagedId, originalName: shown, base, extension: finalExtension, type, size, sha256: file.sha256, facts };
 }
 
 /** Who uploads, when, and into which category. */
