@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, writevSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { composeMessage, splitTrailers } from '../../src/storage/git/commit-object.ts';
 import { encodeIndexEntry, GitIndex, IndexFormatError } from '../../src/storage/git/index-file.ts';
-import { deflateFitted } from '../../src/storage/git/deflate.ts';
+import { compresses, deflateFitted, deflateUnlessCompressed } from '../../src/storage/git/deflate.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
 import { encodeDelta, sharedEnds } from '../../src/storage/git/delta-encoding.ts';
 import { entryBody, removeStalePackTemps, writePack } from '../../src/storage/git/pack-writer.ts';
@@ -390,6 +391,18 @@ describe('git formats', () => {
         const body = Buffer.concat([Buffer.from(Array.from({ length: Math.floor(size / 2) }, (_, i) => (i * 7919 + size) % 251)), Buffer.alloc(size - Math.floor(size / 2), 'ab')]);
         for (const level of [0, 1, 6]) expect(Buffer.compare(inflateSync(deflateFitted(body, level)), body), `${size} bytes at level ${level}`).to.equal(0);
       }
+    });
+
+    it('spends no compression on a large body that is compressed already (media), and still compresses text', () => {
+      const media = randomBytes(2 * 1024 * 1024);
+      // A compressed file's own header is not what is sampled alone: its start may compress, its middle does not.
+      media.fill(0, 0, 64 * 1024);
+      const text = Buffer.from('---\ntitle: Hello\n---\nSome words of an entry.\n'.repeat(50_000));
+      expect(compresses(media.subarray(64 * 1024))).to.equal(false);
+      expect(compresses(media)).to.equal(true);
+      expect(compresses(text)).to.equal(true);
+      expect(Buffer.compare(inflateSync(deflateUnlessCompressed(media.subarray(64 * 1024))), media.subarray(64 * 1024))).to.equal(0);
+      expect(deflateUnlessCompressed(text).length).to.be.lessThan(text.length / 10);
     });
   });
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { crc32, inflateSync } from 'node:zlib';
 import { tempSuffix } from '../../lib/temp-suffix.ts';
 import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
-import { deflateFitted } from './deflate.ts';
+import { deflateFitted, deflateUnlessCompressed } from './deflate.ts';
 import { STORED_ABOVE_BYTES } from './objects.ts';
 import type { GitObjectType } from './objects.ts';
 import { blocksOf, storedStream } from './stored-blocks.ts';
@@ -135,7 +135,7 @@ function encodeEntry(object: PackObject, offset: number, offsets: Map<string, nu
   if (object.blocks !== undefined) return { parts: [header, ...storedStream(object.body, object.blocks)], compressLater: true };
   if (object.type !== 'blob' && object.body.length <= STORED_SMALL_BYTES) return { parts: [header, ...storedStream(object.body, blocksOf(object.body))], compressLater: false };
   const compressLater = fast && object.body.length > STORED_ABOVE_BYTES;
-  return { parts: [header, deflateFitted(object.body, compressLater ? 0 : 1)], compressLater };
+  return { parts: [header, compressLater ? deflateFitted(object.body, 0) : deflateUnlessCompressed(object.body)], compressLater };
 }
 
 function typeAndSize(type: number, size: number): Buffer {
