@@ -10,7 +10,7 @@ import { ownTranslationValues } from '../model/entry-from-files.ts';
 import { entriesDir, entryFileName, trashDir } from '../model/entry-paths.ts';
 import { entryFileWrites } from '../model/entry-to-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
-import type { EventType } from '../model/events.ts';
+import { announcedIn, publicationEvents, type Announcements, type EntryEventDraft, type EventType } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import type { Workspace } from '../model/workspace-file.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
@@ -24,6 +24,8 @@ export class TypeService {
     private readonly writer: ContentWriter,
     private readonly content: ContentIndex,
     private readonly workspaces: WorkspaceService,
+    private readonly announcements?: Announcements,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Types the principal may see (public ones, plus private ones with schema.read), in the workspace's order. Throws not_found for an unknown or archived workspace. */
@@ -166,12 +168,24 @@ export class TypeService {
     return this.list(principal, workspace);
   }
 
-  /** Deletes a type with all its entries and trash, permanently, in one commit. Throws not_found, unauthorized, forbidden. */
+  /**
+   * Deletes a type with all its entries and trash, permanently, in one
+   * commit. Each entry is told as an entry delete tells it (`content.deleted`,
+   * and `content.unpublished` for a public, announced one), after
+   * `schema.deleted`, as a commit from outside that removes the type tells
+   * them. Throws not_found, unauthorized, forbidden.
+   */
   async remove(principal: Principal, workspace: string, name: string): Promise<void> {
     this.content.getType(workspace, name);
     authorize(principal, { action: 'schema.delete', resource: `schema:${name}`, workspace });
     await this.writer.transaction(async (tx) => {
-      this.content.getType(workspace, name);
+      const { index } = this.content.getType(workspace, name);
+      const now = this.now();
+      const announced = announcedIn(this.announcements, workspace);
+      const entryEvents = index.all().flatMap((entry): EntryEventDraft[] => {
+        const data = { type: entry.type, id: entry.id, slug: entry.slug };
+        return (['content.deleted', ...publicationEvents(entry, undefined, now, announced)] as EventType[]).map((type) => ({ type, data }));
+      });
       const files = [
         typeFilePath(workspace, name),
         ...(await this.repo.listFiles(entriesDir(workspace, name))),
@@ -186,6 +200,7 @@ export class TypeService {
           order?.apply();
         },
         event: 'schema.deleted',
+        entryEvents,
       });
     });
   }
@@ -198,7 +213,7 @@ export class TypeService {
       changes: write.changes,
       trailers: { Workspace: workspace, Type: name },
       apply: write.apply,
-      events: [{ type: write.event, workspace, data: { type: name } }],
+      events: [{ type: write.event, workspace, data: { type: name } }, ...(write.entryEvents ?? []).map((event) => ({ ...event, workspace }))],
     });
   }
 }
@@ -209,6 +224,8 @@ interface SchemaWrite {
   changes: FileChange[];
   apply: () => void;
   event: EventType;
+  /** Events of the type's entries the change tells after `event` (a delete's). */
+  entryEvents?: EntryEventDraft[];
 }
 
 function schemaRead(workspace: string, name: string) {
