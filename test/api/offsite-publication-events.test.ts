@@ -119,4 +119,19 @@ describe('publication events of entries that leave or rejoin the public API all 
     await externalCommit(repo, { remove: ['blog/workspace.yaml'] }, 'Drop the blog');
     expect(await delivered(2)).to.deep.equal([`content.unpublished blog/${published}`, `content.unpublished blog/${due}`].sort());
   });
+
+  it('publishes the public entries of a workspace that arrives by a commit from outside', async () => {
+    const repo = contentRepoOf(server.dataDir);
+    const post = (id: string, status: string) => `---\nid: ${id}\ntitle: Pushed\nstatus: ${status}\n---\nFrom git.\n`;
+    await externalCommit(repo, {
+      write: {
+        'shop/workspace.yaml': 'label: Shop\narchived: false\n',
+        'shop/types/posts.yaml': 'label: Posts\nfields: {}\n',
+        'shop/entries/posts/open.md': post('open', 'published'),
+        'shop/entries/posts/closed.md': post('closed', 'draft'),
+      },
+    }, 'Add a shop');
+    expect(await delivered(1)).to.deep.equal(['content.published shop/open']);
+    expect((await server.request('GET', '/api/v1/workspaces/shop/content/posts/open')).status).to.equal(200);
+  });
 });
