@@ -82,6 +82,15 @@ describe('publication events of entries that leave or rejoin the public API all 
     ].sort());
   });
 
+  it('tells the one public entry of a collection made a single page gone from its address, and the page published', async () => {
+    const id = await create('blog', { title: 'Only', status: 'published' });
+    await delivered(2);
+    const converted = await server.request('PUT', '/api/v1/workspaces/blog/content-types/posts', { body: { singleton: true }, token });
+    expect(converted.status).to.equal(200);
+    expect((await server.request('GET', '/api/v1/workspaces/blog/content/posts')).body.data).to.include({ id: 'posts', title: 'Only' });
+    expect(await delivered(4)).to.deep.equal([`content.deleted blog/${id}`, `content.unpublished blog/${id}`, 'content.created blog/posts', 'content.published blog/posts'].sort());
+  });
+
   it('unpublishes the public entries of a workspace the admin API archives, and publishes them again when it is brought back', async () => {
     const { published, due } = await fourPosts('blog');
     expect((await adminRequest(server, admin, 'PUT', '/workspaces/blog', { archived: true })).status).to.equal(200);

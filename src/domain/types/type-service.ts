@@ -93,7 +93,9 @@ export class TypeService {
   /**
    * Updates a type (partial; `name` in the body is ignored). Enabling
    * localization copies each entry's root values into the new default locale
-   * in the same commit. Throws not_found, unauthorized, forbidden, validation_failed, conflict.
+   * in the same commit. A collection made a single page turns its one entry
+   * into the page, told as that entry deleted and the page created (with
+   * their publication events). Throws not_found, unauthorized, forbidden, validation_failed, conflict.
    */
   async update(principal: Principal, workspace: string, name: string, body: Record<string, unknown>): Promise<ContentType> {
     this.content.getType(workspace, name);
@@ -128,6 +130,14 @@ export class TypeService {
         changes.push(...entryFileWrites(workspace, indexed.type, only).filter((change) => !moved.has(change.path)).map((change) => ({ path: change.path, content: null })));
         changes.push(...entryFileWrites(workspace, type, page));
       }
+      // The page is a new entry (id and address), the collection's entry is gone: told as a commit from outside that made the same change tells it.
+      const now = this.now();
+      const entryEvents = only && page
+        ? [
+          ...eventsOf(only, ['content.deleted', ...publicationEvents(only, undefined, now, announcedIn(this.announcements, workspace))]),
+          ...eventsOf(page, ['content.created', ...publicationEvents(undefined, page, now)]),
+        ]
+        : [];
       await this.commit(tx, principal, workspace, name, {
         message: page ? `Update type ${name}: ${only?.slug} becomes the single page` : `Update type ${name}`,
         changes: dropSuperseded(changes),
@@ -140,6 +150,7 @@ export class TypeService {
           }
         },
         event: 'schema.updated',
+        entryEvents,
       });
       return type;
     });
@@ -182,10 +193,7 @@ export class TypeService {
       const { index } = this.content.getType(workspace, name);
       const now = this.now();
       const announced = announcedIn(this.announcements, workspace);
-      const entryEvents = index.all().flatMap((entry): EntryEventDraft[] => {
-        const data = { type: entry.type, id: entry.id, slug: entry.slug };
-        return (['content.deleted', ...publicationEvents(entry, undefined, now, announced)] as EventType[]).map((type) => ({ type, data }));
-      });
+      const entryEvents = index.all().flatMap((entry) => eventsOf(entry, ['content.deleted', ...publicationEvents(entry, undefined, now, announced)]));
       const files = [
         typeFilePath(workspace, name),
         ...(await this.repo.listFiles(entriesDir(workspace, name))),
@@ -226,6 +234,11 @@ interface SchemaWrite {
   event: EventType;
   /** Events of the type's entries the change tells after `event` (a delete's). */
   entryEvents?: EntryEventDraft[];
+}
+
+function eventsOf(entry: StoredEntry, types: EventType[]): EntryEventDraft[] {
+  const data = { type: entry.type, id: entry.id, slug: entry.slug };
+  return types.map((type) => ({ type, data }));
 }
 
 function schemaRead(workspace: string, name: string) {
