@@ -102,7 +102,19 @@ describe('publication events of entries that leave or rejoin the public API all 
     await expectNothingElse();
   });
 
-  it('does the same for an archive and a restore committed to workspace.yaml from outside, and tells no publication of entries edited while archived', async () => {
+  it('gives a batched webhook one content.batch for an archive, however many entries leave', async () => {
+    const { published, due } = await fourPosts('blog');
+    const hooks = await adminRequest(server, admin, 'PUT', '/webhooks', { webhooks: [{ url: `${receiver.url}/build`, events: ['content.unpublished'], batch: true }] });
+    expect(hooks.status).to.equal(200);
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/blog', { archived: true })).status).to.equal(200);
+    await pollUntil(async () => receiver.requests.length, (seen) => seen >= 1);
+    await pollUntil(async () => server.services.webhookDispatcher.pending().length, (pending) => pending === 0);
+    const bodies = receiver.requests.map((request) => JSON.parse(request.body.toString('utf8')) as { event: string; data: { changes: { id: string; change: string }[] } });
+    expect(bodies.map((body) => body.event)).to.deep.equal(['content.batch']);
+    expect(bodies[0].data.changes.map(({ id, change }) => `${change} ${id}`).sort()).to.deep.equal([`updated ${published}`, `updated ${due}`].sort());
+  });
+
+  it('unpublishes and publishes again the public entries of a workspace archived and brought back by commits of workspace.yaml from outside, and tells no publication of entries edited while archived', async () => {
     const { published, due, draft } = await fourPosts('blog');
     const repo = contentRepoOf(server.dataDir);
     const file = 'blog/workspace.yaml';
