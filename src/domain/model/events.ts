@@ -155,7 +155,13 @@ export function wholesalePublicationEvents(entries: Iterable<StoredEntry>, leavi
   const events: EntryEventDraft[] = [];
   for (const entry of entries) {
     const types = leaving ? publicationEvents(entry, undefined, now, announced) : publicationEvents(undefined, entry, now);
-    for (const type of types) events.push({ type, data: { type: entry.type, id: entry.id, slug: entry.slug } });
+    events.push(...entryEventDrafts(entry, types));
   }
   return events;
+}
+
+/** The events `types` of one entry, each with its `{ type, id, slug }`. */
+export function entryEventDrafts(entry: Pick<StoredEntry, 'type' | 'id' | 'slug'>, types: EventType[]): EntryEventDraft[] {
+  const data = { type: entry.type, id: entry.id, slug: entry.slug };
+  return types.map((type) => ({ type, data }));
 }

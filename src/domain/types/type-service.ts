@@ -10,7 +10,7 @@ import { ownTranslationValues } from '../model/entry-from-files.ts';
 import { entriesDir, entryFileName, trashDir } from '../model/entry-paths.ts';
 import { entryFileWrites } from '../model/entry-to-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
-import { announcedIn, publicationEvents, type Announcements, type EntryEventDraft, type EventType } from '../model/events.ts';
+import { announcedIn, entryEventDrafts, publicationEvents, type Announcements, type EntryEventDraft, type EventType } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import type { Workspace } from '../model/workspace-file.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
@@ -25,7 +25,6 @@ export class TypeService {
     private readonly content: ContentIndex,
     private readonly workspaces: WorkspaceService,
     private readonly announcements?: Announcements,
-    private readonly now: () => number = Date.now,
   ) {}
 
   /** Types the principal may see (public ones, plus private ones with schema.read), in the workspace's order. Throws not_found for an unknown or archived workspace. */
@@ -131,11 +130,11 @@ export class TypeService {
         changes.push(...entryFileWrites(workspace, type, page));
       }
       // The page is a new entry (id and address), the collection's entry is gone: told as a commit from outside that made the same change tells it.
-      const now = this.now();
+      const now = Date.now();
       const entryEvents = only && page
         ? [
-          ...eventsOf(only, ['content.deleted', ...publicationEvents(only, undefined, now, announcedIn(this.announcements, workspace))]),
-          ...eventsOf(page, ['content.created', ...publicationEvents(undefined, page, now)]),
+          ...entryEventDrafts(only, ['content.deleted', ...publicationEvents(only, undefined, now, announcedIn(this.announcements, workspace))]),
+          ...entryEventDrafts(page, ['content.created', ...publicationEvents(undefined, page, now)]),
         ]
         : [];
       await this.commit(tx, principal, workspace, name, {
@@ -191,9 +190,9 @@ export class TypeService {
     authorize(principal, { action: 'schema.delete', resource: `schema:${name}`, workspace });
     await this.writer.transaction(async (tx) => {
       const { index } = this.content.getType(workspace, name);
-      const now = this.now();
+      const now = Date.now();
       const announced = announcedIn(this.announcements, workspace);
-      const entryEvents = index.all().flatMap((entry) => eventsOf(entry, ['content.deleted', ...publicationEvents(entry, undefined, now, announced)]));
+      const entryEvents = index.all().flatMap((entry) => entryEventDrafts(entry, ['content.deleted', ...publicationEvents(entry, undefined, now, announced)]));
       const files = [
         typeFilePath(workspace, name),
         ...(await this.repo.listFiles(entriesDir(workspace, name))),
@@ -234,11 +233,6 @@ interface SchemaWrite {
   event: EventType;
   /** Events of the type's entries the change tells after `event` (a delete's). */
   entryEvents?: EntryEventDraft[];
-}
-
-function eventsOf(entry: StoredEntry, types: EventType[]): EntryEventDraft[] {
-  const data = { type: entry.type, id: entry.id, slug: entry.slug };
-  return types.map((type) => ({ type, data }));
 }
 
 function schemaRead(workspace: string, name: string) {

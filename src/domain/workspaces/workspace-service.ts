@@ -36,7 +36,6 @@ export type WorkspaceFiles = Pick<ContentReader, 'readFile' | 'listFolders'>;
 export interface WorkspacePublication {
   content: Pick<ContentIndex, 'types'>;
   announcements?: Announcements;
-  now?: () => number;
 }
 
 /** The workspace every installation has; it can never be archived. */
@@ -265,9 +264,9 @@ export class WorkspaceService {
   // (content.published), told with the commit that archives or restores it.
   private publicationEvents(slug: string, archiving: boolean): EventDraft[] {
     if (!this.publication) return [];
-    const { content, announcements, now = Date.now } = this.publication;
+    const { content, announcements } = this.publication;
     const entries = content.types(slug).flatMap(({ index }) => index.all());
-    return wholesalePublicationEvents(entries, archiving, now(), announcedIn(announcements, slug)).map((event) => ({ ...event, workspace: slug }));
+    return wholesalePublicationEvents(entries, archiving, Date.now(), announcedIn(announcements, slug)).map((event) => ({ ...event, workspace: slug }));
   }
 
   private async write(tx: ContentTransaction, by: ChangeAuthor, workspace: Workspace, message: string, events: EventDraft[] = []): Promise<Workspace> {
