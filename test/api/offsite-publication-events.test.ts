@@ -141,7 +141,7 @@ describe('publication events of entries that leave or rejoin the public API all 
     expect(await delivered(2)).to.deep.equal([`content.unpublished blog/${published}`, `content.unpublished blog/${due}`].sort());
   });
 
-  it('publishes the public entries of a workspace that arrives by a commit from outside', async () => {
+  it('tells the entries of a workspace that arrives by a commit from outside created, and the public ones published', async () => {
     const repo = contentRepoOf(server.dataDir);
     const post = (id: string, status: string) => `---\nid: ${id}\ntitle: Pushed\nstatus: ${status}\n---\nFrom git.\n`;
     await externalCommit(repo, {
@@ -152,7 +152,7 @@ describe('publication events of entries that leave or rejoin the public API all 
         'shop/entries/posts/closed.md': post('closed', 'draft'),
       },
     }, 'Add a shop');
-    expect(await delivered(1)).to.deep.equal(['content.published shop/open']);
+    expect(await delivered(3)).to.deep.equal(['content.created shop/closed', 'content.created shop/open', 'content.published shop/open']);
     expect((await server.request('GET', '/api/v1/workspaces/shop/content/posts/open')).status).to.equal(200);
   });
 });

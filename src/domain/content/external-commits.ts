@@ -93,16 +93,19 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
     // A changed type file makes the index read the whole workspace again (content-index.ts).
     const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
     models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
-    const typesBefore = typeVersions(content, workspace);
+    // A workspace the commits added was read whole above: its types and entries are all new.
+    const arrived = !known;
+    const typesBefore = arrived ? new Map<string, string>() : typeVersions(content, workspace);
     const entryChanges = await content.applyExternalChanges(workspace, paths, at);
     for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths, at.files);
     const changed = new Set(entryChanges.flatMap(({ before, after }) => [before?.id, after?.id]));
-    // Entries the commits did not touch, leaving the site or coming back with their workspace (archived, restored, new).
-    const unchanged = wasLive === live ? [] : (live ? allEntries(content, workspace) : leaving).filter((entry) => !changed.has(entry.id));
+    const arrivals: EntryChange[] = arrived ? allEntries(content, workspace).filter((entry) => !changed.has(entry.id)).map((after) => ({ type: after.type, after })) : [];
+    // Entries the commits did not touch, leaving the site or coming back with their workspace (archived, restored).
+    const unchanged = arrived || wasLive === live ? [] : (live ? allEntries(content, workspace) : leaving).filter((entry) => !changed.has(entry.id));
     const liveness = { wasLive, live };
     for (const event of [
       ...schemaEvents(typesBefore, typeVersions(content, workspace)),
-      ...entryChanges.flatMap((change) => entryEvents(change, now, announced, liveness)),
+      ...[...entryChanges, ...arrivals].flatMap((change) => entryEvents(change, now, announced, liveness)),
       ...wholesalePublicationEvents(unchanged, !live, now, announced),
     ]) {
       events.push({ ...event, workspace });
