@@ -1,9 +1,10 @@
 // Entries that leave the public API, or come back to it, without a write of
 // their own still tell content.published / content.unpublished (docs/operations.md
-// "Publication events"): a type deleted with its entries, a workspace archived
-// or brought back by the admin API or by a commit of workspace.yaml from
-// outside, a workspace whose workspace.yaml a commit removes. Told to a real
-// webhook receiver, as in publication-events.test.ts.
+// "Publication events"): a type deleted with its entries, a collection made a
+// single page, a workspace archived or brought back by the admin API or by a
+// commit of workspace.yaml from outside, a workspace whose workspace.yaml a
+// commit removes or adds. Told to a real webhook receiver, as in
+// publication-events.test.ts.
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { contentRepoOf, externalCommit, fileAt } from '../helpers/git.ts';
