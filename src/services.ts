@@ -7,7 +7,7 @@ import { ContentIndex } from './domain/content/content-index.ts';
 import { ContentWriter, type ContentReader } from './domain/content/content-writer.ts';
 import { EntryService } from './domain/entries/entry-service.ts';
 import { ChangesFeed } from './domain/changes/changes-feed.ts';
-import { EventBus } from './domain/model/events.ts';
+import { EventBus, type Announcements } from './domain/model/events.ts';
 import { HealthService, type NodeHealth } from './domain/health.ts';
 import { TypeService } from './domain/types/type-service.ts';
 import { WorkspaceService } from './domain/workspaces/workspace-service.ts';
@@ -174,7 +174,9 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       logger.error('could not judge workspace.yaml again after a write', { error });
     }
   });
-  const workspaces = await WorkspaceService.load(repo, writer, [config.defaultWorkspace]);
+  // The scheduler starts after the registry (it lists workspaces); archiving asks it what is announced only later, on a request.
+  const announcements: Announcements = { isAnnounced: (ws, entry) => scheduler.isAnnounced(ws, entry), keptPublic: (ws, entry) => scheduler.keptPublic(ws, entry) };
+  const workspaces = await WorkspaceService.load(repo, writer, [config.defaultWorkspace], { content, announcements });
   // A replica never commits: its content is its primary's.
   if (config.role === 'primary') await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
   const loadedFrom = await repo.head();
@@ -229,7 +231,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   if (config.role === 'primary') events.onGroup((group) => webhookDispatcher.enqueueGroup(group));
   const live = new LiveFeed({ principalFor: (userId) => users.principalFor(userId), content });
   events.on((event) => live.publish(event));
-  const types = new TypeService(repo, writer, content, workspaces);
+  const types = new TypeService(repo, writer, content, workspaces, scheduler);
   const entries = new EntryService(writer, content, Date.now, scheduler);
   const health = new HealthService(await packageInfo());
   const backups = new BackupService({

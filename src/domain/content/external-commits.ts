@@ -5,8 +5,8 @@
 // event bus like API writes.
 import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath } from '../../storage/content-repo.ts';
-import { announcedIn, keptPublic, publicationEvents, type Announcements, type EventType } from '../model/events.ts';
-import type { AnnouncedCheck } from '../model/entry.ts';
+import { announcedIn, keptPublic, publicationEvents, wholesalePublicationEvents, type Announcements, type EventType } from '../model/events.ts';
+import type { AnnouncedCheck, StoredEntry } from '../model/entry.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
 import type { ProblemRegister } from './problem-register.ts';
@@ -19,7 +19,7 @@ import { groupByWorkspace } from '../model/workspace-file.ts';
  * this, never imported.
  */
 export interface WorkspaceRegistry {
-  find(slug: string): object | undefined;
+  find(slug: string): { archived: boolean } | undefined;
   reload(slug: string, files: Pick<ContentFiles, 'readFile'>): Promise<void>;
 }
 
@@ -71,6 +71,9 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
   const now = Date.now();
   for (const [workspace, paths] of groupByWorkspace(changes)) {
     const known = !!workspaces.find(workspace);
+    // Only an active workspace is on the public API (an archived one answers 404), so only its entries are told published or unpublished.
+    const wasLive = isLive(workspaces, workspace);
+    const announced = announcedIn(models.announcements, workspace);
     if (paths.some((change) => change.path === `${workspace}/workspace.yaml`)) {
       await workspaces.reload(workspace, at.files);
       if (!known) {
@@ -78,7 +81,11 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
         await content.loadWorkspace(workspace, at.files);
       }
     }
+    const live = isLive(workspaces, workspace);
+    // Archived or gone: its public entries leave the site with it, whatever else the commits changed.
+    const leaving = wasLive && !live ? allEntries(content, workspace) : [];
     if (!workspaces.find(workspace)) {
+      for (const event of wholesalePublicationEvents(leaving, true, now, announced)) events.push({ ...event, workspace });
       // A workspace that went away is no longer read: none of its files is skipped.
       models.problems?.forgetWorkspace(workspace);
       continue;
@@ -86,16 +93,26 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
     // A changed type file makes the index read the whole workspace again (content-index.ts).
     const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
     models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
-    const typesBefore = typeVersions(content, workspace);
+    // A workspace the commits added was read whole above: its types and entries are all new.
+    const arrived = !known;
+    const typesBefore = arrived ? new Map<string, string>() : typeVersions(content, workspace);
     const entryChanges = await content.applyExternalChanges(workspace, paths, at);
     for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths, at.files);
-    const announced = announcedIn(models.announcements, workspace);
-    for (const event of [...schemaEvents(typesBefore, typeVersions(content, workspace)), ...entryChanges.flatMap((change) => entryEvents(change, now, announced))]) {
+    const changed = new Set(entryChanges.flatMap(({ before, after }) => [before?.id, after?.id]));
+    const arrivals: EntryChange[] = arrived ? allEntries(content, workspace).filter((entry) => !changed.has(entry.id)).map((after) => ({ type: after.type, after })) : [];
+    // Entries the commits did not touch, leaving the site or coming back with their workspace (archived, restored).
+    const unchanged = arrived || wasLive === live ? [] : (live ? allEntries(content, workspace) : leaving).filter((entry) => !changed.has(entry.id));
+    const liveness = { wasLive, live };
+    for (const event of [
+      ...schemaEvents(typesBefore, typeVersions(content, workspace)),
+      ...[...entryChanges, ...arrivals].flatMap((change) => entryEvents(change, now, announced, liveness)),
+      ...wholesalePublicationEvents(unchanged, !live, now, announced),
+    ]) {
       events.push({ ...event, workspace });
     }
     // After the events are judged: telling the scheduler changes what `announced` answers.
     for (const { before, after } of entryChanges) {
-      if (before && after && keptPublic(before, after, now, announced)) models.announcements?.keptPublic(workspace, after);
+      if (wasLive && live && before && after && keptPublic(before, after, now, announced)) models.announcements?.keptPublic(workspace, after);
     }
   }
   return events;
@@ -118,15 +135,27 @@ function schemaEvents(before: Map<string, string>, after: Map<string, string>): 
   return events;
 }
 
-// The same events an API write of the same change emits (entry-service.ts), publication judged at `now`.
-function entryEvents(change: EntryChange, now: number, announced: AnnouncedCheck | undefined): Draft[] {
+function isLive(workspaces: WorkspaceRegistry, workspace: string): boolean {
+  const found = workspaces.find(workspace);
+  return found !== undefined && !found.archived;
+}
+
+function allEntries(content: ContentIndex, workspace: string): StoredEntry[] {
+  return content.types(workspace).flatMap(({ index }) => index.all());
+}
+
+// The same events an API write of the same change emits (entry-service.ts),
+// publication judged at `now`; an entry counts as public only while its
+// workspace is active before (`wasLive`) and after (`live`) the commits.
+function entryEvents(change: EntryChange, now: number, announced: AnnouncedCheck | undefined, { wasLive, live }: { wasLive: boolean; live: boolean }): Draft[] {
   const entry = change.after ?? change.before;
   if (entry === undefined) return [];
+  const [before, after] = [wasLive ? change.before : undefined, live ? change.after : undefined];
   const types: EventType[] = !change.before
-    ? ['content.created', ...publicationEvents(undefined, entry, now)]
+    ? ['content.created', ...publicationEvents(undefined, after, now)]
     : !change.after
-      ? ['content.deleted', ...publicationEvents(change.before, undefined, now, announced)]
-      : ['content.updated', ...publicationEvents(change.before, change.after, now, announced)];
+      ? ['content.deleted', ...publicationEvents(before, undefined, now, announced)]
+      : ['content.updated', ...publicationEvents(before, after, now, announced)];
   const data: Record<string, string> = { type: entry.type, id: entry.id, slug: entry.slug };
   if (change.before && change.after && change.before.slug !== change.after.slug) data.previous_slug = change.before.slug;
   return types.map((type) => ({ type, data }));

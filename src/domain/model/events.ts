@@ -135,3 +135,33 @@ export function keptPublic(before: StoredEntry, after: StoredEntry, now: number,
   const { was, is } = publicVisibility(before, after, now, announced);
   return was && is;
 }
+
+/** An entry event without its workspace: the event name and `{ type, id, slug }`. */
+export interface EntryEventDraft {
+  type: EventType;
+  data: Record<string, string>;
+}
+
+/**
+ * The publication events of entries whose files did not change but that
+ * leave the public API all together (`leaving`: their workspace archived or
+ * gone) or come back to it (their workspace brought back, or new):
+ * content.unpublished for each entry that was public and announced, or
+ * content.published for each entry public at `now` (publicationEvents, as
+ * if each entry were deleted or restored). docs/operations.md "Publication
+ * events" says why a webhook hears of each entry.
+ */
+export function wholesalePublicationEvents(entries: Iterable<StoredEntry>, leaving: boolean, now: number, announced?: AnnouncedCheck): EntryEventDraft[] {
+  const events: EntryEventDraft[] = [];
+  for (const entry of entries) {
+    const types = leaving ? publicationEvents(entry, undefined, now, announced) : publicationEvents(undefined, entry, now);
+    events.push(...entryEventDrafts(entry, types));
+  }
+  return events;
+}
+
+/** The events `types` of one entry, each with its `{ type, id, slug }`. */
+export function entryEventDrafts(entry: Pick<StoredEntry, 'type' | 'id' | 'slug'>, types: EventType[]): EntryEventDraft[] {
+  const data = { type: entry.type, id: entry.id, slug: entry.slug };
+  return types.map((type) => ({ type, data }));
+}

@@ -10,7 +10,7 @@ import { ownTranslationValues } from '../model/entry-from-files.ts';
 import { entriesDir, entryFileName, trashDir } from '../model/entry-paths.ts';
 import { entryFileWrites } from '../model/entry-to-files.ts';
 import type { StoredEntry } from '../model/entry.ts';
-import type { EventType } from '../model/events.ts';
+import { announcedIn, entryEventDrafts, publicationEvents, type Announcements, type EntryEventDraft, type EventType } from '../model/events.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import type { Workspace } from '../model/workspace-file.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
@@ -24,6 +24,7 @@ export class TypeService {
     private readonly writer: ContentWriter,
     private readonly content: ContentIndex,
     private readonly workspaces: WorkspaceService,
+    private readonly announcements?: Announcements,
   ) {}
 
   /** Types the principal may see (public ones, plus private ones with schema.read), in the workspace's order. Throws not_found for an unknown or archived workspace. */
@@ -91,7 +92,9 @@ export class TypeService {
   /**
    * Updates a type (partial; `name` in the body is ignored). Enabling
    * localization copies each entry's root values into the new default locale
-   * in the same commit. Throws not_found, unauthorized, forbidden, validation_failed, conflict.
+   * in the same commit. A collection made a single page turns its one entry
+   * into the page, told as that entry deleted and the page created (with
+   * their publication events). Throws not_found, unauthorized, forbidden, validation_failed, conflict.
    */
   async update(principal: Principal, workspace: string, name: string, body: Record<string, unknown>): Promise<ContentType> {
     this.content.getType(workspace, name);
@@ -126,6 +129,14 @@ export class TypeService {
         changes.push(...entryFileWrites(workspace, indexed.type, only).filter((change) => !moved.has(change.path)).map((change) => ({ path: change.path, content: null })));
         changes.push(...entryFileWrites(workspace, type, page));
       }
+      // The page is a new entry (id and address), the collection's entry is gone: told as a commit from outside that made the same change tells it.
+      const now = Date.now();
+      const entryEvents = only && page
+        ? [
+          ...entryEventDrafts(only, ['content.deleted', ...publicationEvents(only, undefined, now, announcedIn(this.announcements, workspace))]),
+          ...entryEventDrafts(page, ['content.created', ...publicationEvents(undefined, page, now)]),
+        ]
+        : [];
       await this.commit(tx, principal, workspace, name, {
         message: page ? `Update type ${name}: ${only?.slug} becomes the single page` : `Update type ${name}`,
         changes: dropSuperseded(changes),
@@ -138,6 +149,7 @@ export class TypeService {
           }
         },
         event: 'schema.updated',
+        entryEvents,
       });
       return type;
     });
@@ -166,12 +178,21 @@ export class TypeService {
     return this.list(principal, workspace);
   }
 
-  /** Deletes a type with all its entries and trash, permanently, in one commit. Throws not_found, unauthorized, forbidden. */
+  /**
+   * Deletes a type with all its entries and trash, permanently, in one
+   * commit. Each entry is told as an entry delete tells it (`content.deleted`,
+   * and `content.unpublished` for a public, announced one), after
+   * `schema.deleted`, as a commit from outside that removes the type tells
+   * them. Throws not_found, unauthorized, forbidden.
+   */
   async remove(principal: Principal, workspace: string, name: string): Promise<void> {
     this.content.getType(workspace, name);
     authorize(principal, { action: 'schema.delete', resource: `schema:${name}`, workspace });
     await this.writer.transaction(async (tx) => {
-      this.content.getType(workspace, name);
+      const { index } = this.content.getType(workspace, name);
+      const now = Date.now();
+      const announced = announcedIn(this.announcements, workspace);
+      const entryEvents = index.all().flatMap((entry) => entryEventDrafts(entry, ['content.deleted', ...publicationEvents(entry, undefined, now, announced)]));
       const files = [
         typeFilePath(workspace, name),
         ...(await this.repo.listFiles(entriesDir(workspace, name))),
@@ -186,6 +207,7 @@ export class TypeService {
           order?.apply();
         },
         event: 'schema.deleted',
+        entryEvents,
       });
     });
   }
@@ -198,7 +220,7 @@ export class TypeService {
       changes: write.changes,
       trailers: { Workspace: workspace, Type: name },
       apply: write.apply,
-      events: [{ type: write.event, workspace, data: { type: name } }],
+      events: [{ type: write.event, workspace, data: { type: name } }, ...(write.entryEvents ?? []).map((event) => ({ ...event, workspace }))],
     });
   }
 }
@@ -209,6 +231,8 @@ interface SchemaWrite {
   changes: FileChange[];
   apply: () => void;
   event: EventType;
+  /** Events of the type's entries the change tells after `event` (a delete's). */
+  entryEvents?: EntryEventDraft[];
 }
 
 function schemaRead(workspace: string, name: string) {

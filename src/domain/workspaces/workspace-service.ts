@@ -7,8 +7,10 @@ import { authorize, can } from '../auth/authorize.ts';
 import { ALL_WORKSPACES, type AccessRequest } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { FileChange } from '../../storage/content-repo.ts';
-import type { ChangeAuthor, ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
+import type { ChangeAuthor, ContentReader, ContentTransaction, ContentWriter, EventDraft } from '../content/content-writer.ts';
+import type { ContentIndex } from '../content/content-index.ts';
 import { problemsAccess } from '../content/problem-register.ts';
+import { announcedIn, wholesalePublicationEvents, type Announcements } from '../model/events.ts';
 import { WORKSPACE_SLUG, readWorkspaceYaml, workspaceFilePath, workspaceToYaml, type Workspace } from '../model/workspace-file.ts';
 
 /** Body of POST /admin/api/workspaces. */
@@ -26,6 +28,16 @@ export interface UpdateWorkspaceInput {
 /** What the registry reads: HEAD's files, or a commit's for reads at a ref (domain/history/ref-reads.ts). */
 export type WorkspaceFiles = Pick<ContentReader, 'readFile' | 'listFolders'>;
 
+/**
+ * What archiving a workspace or bringing it back needs to tell the
+ * publication events of its entries (docs/operations.md "Publication
+ * events"): the entries, and the scheduler's announcements.
+ */
+export interface WorkspacePublication {
+  content: Pick<ContentIndex, 'types'>;
+  announcements?: Announcements;
+}
+
 /** The workspace every installation has; it can never be archived. */
 export const BUILT_IN_WORKSPACE = 'default';
 
@@ -39,11 +51,13 @@ export class WorkspaceService {
   // Archived although their file does not say (readWorkspaceYaml()'s archivedInDoubt), until a good file is read or written.
   private readonly archivedInDoubt = new Set<string>();
   private readonly protectedSlugs: Set<string>;
+  private readonly publication: WorkspacePublication | undefined;
 
-  private constructor(repo: WorkspaceFiles, writer: ContentWriter, protectedSlugs: string[]) {
+  private constructor(repo: WorkspaceFiles, writer: ContentWriter, protectedSlugs: string[], publication: WorkspacePublication | undefined) {
     this.repo = repo;
     this.writer = writer;
     this.protectedSlugs = new Set([BUILT_IN_WORKSPACE, ...protectedSlugs]);
+    this.publication = publication;
   }
 
   /**
@@ -52,10 +66,11 @@ export class WorkspaceService {
    * A folder with the file is a workspace even when the file is bad: bad
    * settings take their defaults, except that an unreadable `archived`
    * counts as archived (readWorkspaceYaml(); the content index reports
-   * them). Throws what the repo throws.
+   * them). With `publication`, archiving a workspace or bringing it back
+   * tells its entries' publication events. Throws what the repo throws.
    */
-  static async load(repo: WorkspaceFiles, writer: ContentWriter, protectedSlugs: string[] = []): Promise<WorkspaceService> {
-    const service = new WorkspaceService(repo, writer, protectedSlugs);
+  static async load(repo: WorkspaceFiles, writer: ContentWriter, protectedSlugs: string[] = [], publication?: WorkspacePublication): Promise<WorkspaceService> {
+    const service = new WorkspaceService(repo, writer, protectedSlugs, publication);
     // Workspaces are the top-level folders; walking every entry file to find them would cost start-up time.
     for (const slug of await repo.listFolders('')) await service.reload(slug);
     return service;
@@ -182,7 +197,8 @@ export class WorkspaceService {
       const next: Workspace = { ...current, label: label ?? current.label, archived: input.archived ?? current.archived };
       if (next.label === current.label && next.archived === current.archived) return current;
       const verb = next.archived === current.archived ? 'Update' : next.archived ? 'Archive' : 'Restore';
-      return this.write(tx, principal, next, `${verb} workspace ${slug}`);
+      const events = next.archived === current.archived ? [] : this.publicationEvents(slug, next.archived);
+      return this.write(tx, principal, next, `${verb} workspace ${slug}`, events);
     });
   }
 
@@ -243,7 +259,17 @@ export class WorkspaceService {
     else this.archivedInDoubt.delete(workspace.slug);
   }
 
-  private async write(tx: ContentTransaction, by: ChangeAuthor, workspace: Workspace, message: string): Promise<Workspace> {
+  // An archived workspace answers 404 to every reader of the content API: its
+  // public entries leave the site (content.unpublished) and come back with it
+  // (content.published), told with the commit that archives or restores it.
+  private publicationEvents(slug: string, archiving: boolean): EventDraft[] {
+    if (!this.publication) return [];
+    const { content, announcements } = this.publication;
+    const entries = content.types(slug).flatMap(({ index }) => index.all());
+    return wholesalePublicationEvents(entries, archiving, Date.now(), announcedIn(announcements, slug)).map((event) => ({ ...event, workspace: slug }));
+  }
+
+  private async write(tx: ContentTransaction, by: ChangeAuthor, workspace: Workspace, message: string, events: EventDraft[] = []): Promise<Workspace> {
     const now = new Date().toISOString();
     const next: Workspace = { ...workspace, updated_at: now };
     await tx.commit({
@@ -252,6 +278,7 @@ export class WorkspaceService {
       changes: [{ path: workspaceFilePath(workspace.slug), content: workspaceToYaml(next) }],
       trailers: { Workspace: workspace.slug },
       apply: () => this.remember(next),
+      events,
     });
     return next;
   }
