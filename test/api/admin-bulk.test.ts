@@ -49,6 +49,22 @@ describe('admin bulk edits', () => {
     expect(untouched.body.data.status).to.equal('draft');
   });
 
+  it('says Publish, Unpublish or Schedule in the subject when every entry went that way, and Update when they differ', async () => {
+    await createType(server, admin, { name: 'pages', fields: {} });
+    const pages = [await createEntry(server, admin, 'pages', { title: 'P1' }), await createEntry(server, admin, 'pages', { title: 'P2' }), await createEntry(server, admin, 'pages', { title: 'P3' })];
+    const [one, two, three] = pages.map((page) => page.id);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const subjectOf = async (ids: string[], changes: Record<string, unknown>) => {
+      expect((await adminRequest(server, admin, 'PATCH', '/content/pages/bulk', { ids, changes })).status).to.equal(200);
+      return (await commitInfo(repo)).subject;
+    };
+    expect(await subjectOf([one, two, three], { status: 'published' })).to.equal('Publish 3 entries in pages');
+    expect(await subjectOf([one, two], { status: 'draft' })).to.equal('Unpublish 2 entries in pages');
+    expect(await subjectOf([one, two], { status: 'scheduled', published_at: tomorrow })).to.equal('Schedule 2 entries in pages');
+    // One scheduled entry made public, one that was public already: one commit, one subject.
+    expect(await subjectOf([one, three], { status: 'published' })).to.equal('Update 2 entries in pages');
+  });
+
   it('accepts slugs as ids and sets publish dates per entry', async () => {
     const response = await adminRequest(server, admin, 'PATCH', '/content/posts/bulk', { ids: ['alpha', 'beta'], changes: { status: 'published' } });
     expect(response.status).to.equal(200);

@@ -103,6 +103,25 @@ describe('publication events of entries that leave or rejoin the public API all 
     await expectNothingElse();
   });
 
+  it('rewrites with draft: false the files of a scheduled entry that came due while its workspace was archived, told published once when it is brought back', async () => {
+    const repo = contentRepoOf(server.dataDir);
+    const file = 'blog/entries/posts/due-while-archived.md';
+    const dueAt = Date.now() + 300;
+    const id = await create('blog', { title: 'Due while archived', status: 'scheduled', published_at: new Date(dueAt).toISOString() });
+    expect(await delivered(1)).to.deep.equal([`content.created blog/${id}`]);
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/blog', { archived: true })).status).to.equal(200);
+    await pollUntil(async () => Date.now(), (now) => now > dueAt);
+    // The timer's look while the workspace is archived passes it by.
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/blog', { archived: false })).status).to.equal(200);
+    expect(await delivered(1)).to.deep.equal([`content.published blog/${id}`]);
+    // Bringing the workspace back changes only workspace.yaml: the file still says what it said before the date.
+    expect(await fileAt(repo, file)).to.match(/^draft: true$/m);
+    expect(await server.services.scheduler.tick()).to.equal(0);
+    expect(await fileAt(repo, file)).to.match(/^draft: false$/m);
+    await expectNothingElse();
+  });
+
   it('gives a batched webhook one content.batch for an archive, however many entries leave', async () => {
     const { published, due } = await fourPosts('blog');
     const hooks = await adminRequest(server, admin, 'PUT', '/webhooks', { webhooks: [{ url: `${receiver.url}/build`, events: ['content.unpublished'], batch: true }] });

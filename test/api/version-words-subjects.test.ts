@@ -57,7 +57,7 @@ describe('the words the admin app gives the server\'s commit subjects', () => {
       'Updated',
       'Updated',
       'Deleted the de translation',
-      'Updated with 2 other entries',
+      'Published with 2 other entries',
       'Restored the version of THEN',
       'File photo.png renamed to picture.png',
       'Moved to the trash',
@@ -84,6 +84,13 @@ describe('the words the admin app gives the server\'s commit subjects', () => {
       { what: 'Scheduled', who: 'admin' },
       { what: 'Published', who: 'admin' },
     ]);
+
+    const others = [await createEntry(server, admin, 'posts', { title: 'Also news', slug: 'also-news', status: 'published' }), await createEntry(server, admin, 'posts', { title: 'More news', slug: 'more-news', status: 'published' })];
+    const all = [entry.id, ...others.map((other) => other.id)];
+    await api('PATCH', '/content/posts/bulk', { ids: all, changes: { status: 'draft' } });
+    await api('PATCH', '/content/posts/bulk', { ids: all, changes: { status: 'scheduled', published_at: tomorrow } });
+    await api('PATCH', '/content/posts/bulk', { ids: all, changes: { status: 'published' } });
+    expect(wordsOf(await versionsOf('posts', entry.id)).slice(-3)).to.deep.equal(['Unpublished with 2 other entries', 'Scheduled with 2 other entries', 'Published with 2 other entries']);
 
     const atOnce = await createEntry(server, admin, 'posts', { title: 'Live', slug: 'live', status: 'published' });
     expect(wordsOf(await versionsOf('posts', atOnce.id))).to.deep.equal(['Created and published']);

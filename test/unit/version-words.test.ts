@@ -40,6 +40,10 @@ describe('version words (admin app)', () => {
     expect(what('Update 1 entry in posts')).to.equal('Updated');
     expect(what('Update 2 entries in posts')).to.equal('Updated with 1 other entry');
     expect(what('Update 12 entries in posts')).to.equal('Updated with 11 other entries');
+    expect(what('Publish 1 entry in posts')).to.equal('Published');
+    expect(what('Publish 3 entries in posts')).to.equal('Published with 2 other entries');
+    expect(what('Unpublish 2 entries in posts')).to.equal('Unpublished with 1 other entry');
+    expect(what('Schedule 3 entries in posts')).to.equal('Scheduled with 2 other entries');
     expect(what('Delete 1 entry from posts')).to.equal('Moved to the trash');
     expect(what('Delete 3 entries from posts')).to.equal('Moved to the trash with 2 other entries');
   });

@@ -14,7 +14,9 @@
 // again; the marks of scheduled entries are saved with the last tick, so a
 // restart does not announce them twice either. An entry a commit from
 // outside announced keeps the files it was pushed with, perhaps a stale
-// `draft: true`: the next tick rewrites those as it writes its own. Its own
+// `draft: true`, and so does one that came due while its workspace was
+// archived (the ticks pass archived workspaces by; bringing one back
+// announces it): the next tick rewrites those as it writes its own. Its own
 // publish commits carry the tick's time (a trailer), so a start after a kill
 // between such a commit and the save of the last tick finds them in git and
 // does not announce their entries again.

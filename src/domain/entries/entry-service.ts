@@ -17,7 +17,7 @@ import { assertCanReadType, collectionRequest, entryRequest, readsWholeCollectio
 import { buildBulkChanges, checkBulkInput, resolveBulkTargets } from './entry-bulk.ts';
 import { buildCreatedEntry, buildUpdatedEntry, checkReferences } from './entry-changes.ts';
 import { parseEntryInput, type EntryInput } from './entry-input.ts';
-import { saveSubject } from './save-subject.ts';
+import { bulkUpdateVerb, saveSubject } from './save-subject.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import { commitEntryChange, entryEvents, entryFileChanges, trashFileChanges } from './entry-writes.ts';
 import { isPubliclyVisible, type ResolvedEntry, type StoredEntry } from '../model/entry.ts';
@@ -188,7 +188,7 @@ export class EntryService {
         workspace,
         type: type.name,
         ids: targets.map((entry) => entry.id),
-        message: `Update ${changes.length} ${plural(changes.length)} in ${type.name}`,
+        message: `${bulkUpdateVerb(changes, now, announced)} ${changes.length} ${plural(changes.length)} in ${type.name}`,
         changes: files,
         apply: () => changes.forEach(({ after }) => indexed.index.upsert(after)),
         events: changes.flatMap(({ before, after }) => entryEvents(workspace, after, ['content.updated', ...publicationEvents(before, after, now, announced)], before.slug)),

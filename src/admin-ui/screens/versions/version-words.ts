@@ -31,7 +31,8 @@ type Rule = [RegExp, (match: RegExpMatchArray, context: Context) => string];
 const others = (count: string) => (Number(count) === 2 ? '1 other entry' : `${Number(count) - 1} other entries`);
 
 // The server's subjects, `{type}/{slug}` standing for the entry. Bulk writes
-// name a count (`Update 3 entries in posts`) and one commit for them all.
+// name a count (`Update 3 entries in posts`, or `Publish`, `Unpublish`,
+// `Schedule` when every entry's went that way) and one commit for them all.
 const RULES: Rule[] = [
   [/^Create \S+\/\S+$/, () => 'Created'],
   [/^Create and publish \S+\/\S+$/, () => 'Created and published'],
@@ -44,6 +45,12 @@ const RULES: Rule[] = [
   [/^Delete \S+\/\S+$/, () => 'Moved to the trash'],
   [/^Update 1 entry in \S+$/, () => 'Updated'],
   [/^Update (\d+) entries in \S+$/, ([, count]) => `Updated with ${others(count)}`],
+  [/^Publish 1 entry in \S+$/, () => 'Published'],
+  [/^Publish (\d+) entries in \S+$/, ([, count]) => `Published with ${others(count)}`],
+  [/^Unpublish 1 entry in \S+$/, () => 'Unpublished'],
+  [/^Unpublish (\d+) entries in \S+$/, ([, count]) => `Unpublished with ${others(count)}`],
+  [/^Schedule 1 entry in \S+$/, () => 'Scheduled'],
+  [/^Schedule (\d+) entries in \S+$/, ([, count]) => `Scheduled with ${others(count)}`],
   [/^Delete 1 entry from \S+$/, () => 'Moved to the trash'],
   [/^Delete (\d+) entries from \S+$/, ([, count]) => `Moved to the trash with ${others(count)}`],
   [/^Delete (\S+) translation of \S+\/\S+$/, ([, locale]) => `Deleted the ${locale} translation`],
