@@ -12,6 +12,7 @@ import { contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { startLocalHttp, type LocalHttpServer, type ReceivedRequest } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { awaitDeliveries } from '../helpers/webhook-deliveries.ts';
 
 const SECRET = 'receiver-secret-1';
 const FAST = { CMS_WEBHOOK_RETRY_BASE_MS: '20', CMS_WEBHOOK_TIMEOUT_MS: '300' };
@@ -157,10 +158,7 @@ describe('admin API: webhooks', () => {
     }
 
     // Waits for `count` requests, then for the queue to drain, so late extra deliveries would show.
-    async function received(count: number): Promise<void> {
-      await pollUntil(async () => receiver.requests.length, (seen) => seen >= count);
-      await pollUntil(async () => server.services.webhookDispatcher.pending().length, (pending) => pending === 0);
-    }
+    const received = (count: number) => awaitDeliveries(server, receiver, count);
 
     it('delivers an entry life cycle, signed, with the API.md body and headers', async () => {
       await start();

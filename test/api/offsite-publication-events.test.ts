@@ -11,9 +11,8 @@ import { contentRepoOf, externalCommit, fileAt } from '../helpers/git.ts';
 import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
+import { takeDeliveries, TICK_BY_HAND_ENV } from '../helpers/webhook-deliveries.ts';
 
-// The scheduler's own timer stays out of the way (an hour): the tests tick it themselves.
-const ENV = { CMS_WEBHOOK_RETRY_BASE_MS: '20', CMS_WEBHOOK_TIMEOUT_MS: '300', CMS_SCHEDULER_INTERVAL_MS: '3600000' };
 const HOUR = 3_600_000;
 
 describe('publication events of entries that leave or rejoin the public API all together', () => {
@@ -24,7 +23,7 @@ describe('publication events of entries that leave or rejoin the public API all 
 
   beforeEach(async () => {
     receiver = await startLocalHttp();
-    ({ server, admin, token } = await buildAdminServer({ env: ENV, token: FULL_ACCESS }));
+    ({ server, admin, token } = await buildAdminServer({ env: TICK_BY_HAND_ENV, token: FULL_ACCESS }));
     expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'blog', label: 'Blog' })).status).to.equal(201);
     for (const ws of ['default', 'blog']) {
       expect((await server.request('POST', `/api/v1/workspaces/${ws}/content-types`, { body: { name: 'posts' }, token })).status).to.equal(201);
@@ -38,16 +37,7 @@ describe('publication events of entries that leave or rejoin the public API all 
   });
 
   // The events delivered since the last call, as `event workspace/id` sorted, once the queue has drained.
-  async function delivered(count: number): Promise<string[]> {
-    await pollUntil(async () => receiver.requests.length, (seen) => seen >= count);
-    await pollUntil(async () => server.services.webhookDispatcher.pending().length, (pending) => pending === 0);
-    const events = receiver.requests.map((request) => {
-      const body = JSON.parse(request.body.toString('utf8')) as { event: string; workspace: string; data: { id: string } };
-      return `${body.event} ${body.workspace}/${body.data.id}`;
-    });
-    receiver.requests.length = 0;
-    return events.sort();
-  }
+  const delivered = (count: number) => takeDeliveries(server, receiver, count, ({ event, workspace, data }) => `${event} ${workspace}/${data.id}`);
 
   async function create(ws: string, body: Record<string, unknown>): Promise<string> {
     const response = await server.request('POST', `/api/v1/workspaces/${ws}/content/posts`, { body, token });

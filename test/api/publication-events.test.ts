@@ -8,9 +8,8 @@ import { commitInfo, contentRepoOf, externalCommit, fileAt } from '../helpers/gi
 import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
+import { takeDeliveries, TICK_BY_HAND_ENV } from '../helpers/webhook-deliveries.ts';
 
-// The scheduler's own timer stays out of the way (an hour): the tests tick it themselves.
-const ENV = { CMS_WEBHOOK_RETRY_BASE_MS: '20', CMS_WEBHOOK_TIMEOUT_MS: '300', CMS_SCHEDULER_INTERVAL_MS: '3600000' };
 const BASE = '/api/v1/workspaces/default/content/posts';
 const HOUR = 3_600_000;
 
@@ -22,7 +21,7 @@ describe('publication events follow public visibility', () => {
 
   beforeEach(async () => {
     receiver = await startLocalHttp();
-    ({ server, admin, token } = await buildAdminServer({ env: ENV, token: FULL_ACCESS }));
+    ({ server, admin, token } = await buildAdminServer({ env: TICK_BY_HAND_ENV, token: FULL_ACCESS }));
     expect((await server.request('POST', '/api/v1/workspaces/default/content-types', { body: { name: 'posts' }, token })).status).to.equal(201);
     const hooks = await adminRequest(server, admin, 'PUT', '/webhooks', { webhooks: [{ url: `${receiver.url}/hook`, events: ['content.created', 'content.updated', 'content.published', 'content.unpublished', 'content.deleted', 'content.restored'] }] });
     expect(hooks.status).to.equal(200);
@@ -33,16 +32,7 @@ describe('publication events follow public visibility', () => {
   });
 
   // The events delivered since the last call, as `event id` sorted, once the queue has drained.
-  async function delivered(count: number): Promise<string[]> {
-    await pollUntil(async () => receiver.requests.length, (seen) => seen >= count);
-    await pollUntil(async () => server.services.webhookDispatcher.pending().length, (pending) => pending === 0);
-    const events = receiver.requests.map((request) => {
-      const body = JSON.parse(request.body.toString('utf8')) as { event: string; data: { id: string } };
-      return `${body.event} ${body.data.id}`;
-    });
-    receiver.requests.length = 0;
-    return events.sort();
-  }
+  const delivered = (count: number) => takeDeliveries(server, receiver, count, ({ event, data }) => `${event} ${data.id}`);
 
   async function create(body: Record<string, unknown>): Promise<string> {
     const response = await server.request('POST', BASE, { body, token });

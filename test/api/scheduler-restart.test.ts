@@ -16,9 +16,9 @@ import { commitInfo, contentRepoOf } from '../helpers/git.ts';
 import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { TICK_BY_HAND_ENV } from '../helpers/webhook-deliveries.ts';
 
-// The scheduler's own timer stays out of the way (an hour): only the test ticks it.
-const ENV = { CMS_WEBHOOK_RETRY_BASE_MS: '20', CMS_WEBHOOK_TIMEOUT_MS: '300', CMS_SCHEDULER_INTERVAL_MS: '3600000' };
+const ENV = TICK_BY_HAND_ENV;
 const BASE = '/api/v1/workspaces/default/content/posts';
 
 describe('publish scheduler across a restart', function () {

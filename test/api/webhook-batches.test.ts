@@ -10,6 +10,7 @@ import { contentRepoOf, externalCommit, headOid } from '../helpers/git.ts';
 import { startLocalHttp, type LocalHttpServer, type ReceivedRequest } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
+import { awaitDeliveries } from '../helpers/webhook-deliveries.ts';
 
 const FAST = { CMS_WEBHOOK_RETRY_BASE_MS: '20', CMS_WEBHOOK_TIMEOUT_MS: '300' };
 const POSTS = '/api/v1/workspaces/default/content/posts';
@@ -70,10 +71,7 @@ describe('webhooks for site builds: commit ids and content.batch', function () {
   }
 
   // Waits for `count` requests, then for the queue to drain, so late extra deliveries would show.
-  async function received(count: number): Promise<void> {
-    await pollUntil(async () => receiver.requests.length, (seen) => seen >= count);
-    await pollUntil(async () => server.services.webhookDispatcher.pending().length, (pending) => pending === 0);
-  }
+  const received = (count: number) => awaitDeliveries(server, receiver, count);
 
   async function createPosts(...titles: string[]): Promise<{ id: string; slug: string }[]> {
     const made = [];
