@@ -4,8 +4,14 @@
 import { LruCache } from '../lib/lru-cache.ts';
 import { readHead } from './git/refs.ts';
 
-/** Called with the commit before a run of foreign commits and the last commit of that run. */
-export type HeadChangeHandler = (fromOid: string, toOid: string) => Promise<void>;
+/**
+ * Called with the commit before a run of foreign commits, the last commit of
+ * that run, and the commit its files are to be read at: the last of this
+ * process's own commits that follow the run before the next foreign one
+ * (they are applied already, and may have changed the same files), else the
+ * run's last commit.
+ */
+export type HeadChangeHandler = (fromOid: string, toOid: string, readAtOid: string) => Promise<void>;
 
 /** Options of watchHead(). */
 export interface WatchOptions {
@@ -74,8 +80,10 @@ export class HeadWatcher {
         // Advance first: a handler that throws must not be re-run every tick.
         watch.synced = head;
         if (from === undefined) return;
-        for (const [start, end] of await this.foreignRuns(from, head)) {
-          await onChange(start, end).catch(report);
+        const runs = await this.foreignRuns(from, head);
+        for (const [position, [start, end]] of runs.entries()) {
+          // The next run starts from the last own commit after this one; the last run is read at the head.
+          await onChange(start, end, runs[position + 1]?.[0] ?? head).catch(report);
         }
       });
     };

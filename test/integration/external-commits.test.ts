@@ -8,13 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { ContentIndex } from '../../src/domain/content/content-index.ts';
 import { ContentWriter } from '../../src/domain/content/content-writer.ts';
-import { reindexChangedPaths } from '../../src/domain/content/external-commits.ts';
+import { reindexChangedPaths, watchExternalCommits } from '../../src/domain/content/external-commits.ts';
 import { ProblemRegister } from '../../src/domain/content/problem-register.ts';
 import { EventBus } from '../../src/domain/model/events.ts';
 import { MediaLibrary } from '../../src/domain/media/media-library.ts';
 import { WorkspaceService } from '../../src/domain/workspaces/workspace-service.ts';
+import { createLogger } from '../../src/lib/logger.ts';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
 import { externalCommit, headOid } from '../helpers/git.ts';
+import { pollUntil } from '../helpers/poll.ts';
 
 const WORKSPACE_FILE = 'site/workspace.yaml';
 const TYPE_FILE = 'site/types/posts.yaml';
@@ -85,6 +87,26 @@ describe('Re-reading outside commits', () => {
     expect(workspaces.find('site')?.type_order).to.deep.equal(['posts']);
     expect(title()).to.equal('First');
     expect(problems.list('site')).to.deep.equal([]);
+  });
+
+  it('reads a run the watch finds late after the server\'s own commits on top of it, which wrote the same file', async () => {
+    const start = await headOid(repo.dir);
+    const added = await commit({ [WORKSPACE_FILE]: 'label: Site\ntypes:\n  - posts\n', [TYPE_FILE]: type('Posts') }, 'Add the site');
+    await receive(start, added);
+    // A developer's commit the watch has not seen yet, then a server commit of the same file on top of it.
+    await commit({ [WORKSPACE_FILE]: 'label: Site by hand\ntypes:\n  - posts\n' }, 'Rename the site by hand');
+    await workspaces.setTypeOrder('site', ['posts']);
+    const logged: string[] = [];
+    const stop = watchExternalCommits({ writer, logger: createLogger('info', (line) => logged.push(line)), intervalMs: 10 });
+    try {
+      await pollUntil(async () => logged.filter((line) => line.includes('indexed an external commit')).length, (runs) => runs > 0);
+    } finally {
+      stop();
+    }
+    expect(writer.indexedHead).to.equal(await headOid(repo.dir));
+    // What memory holds is what the file says at HEAD, which the server's commit wrote last.
+    expect(await repo.readFile(WORKSPACE_FILE)).to.contain('label: Site\n');
+    expect(workspaces.find('site')).to.include({ label: 'Site' });
   });
 
   it('takes no file in a subfolder of a type\'s folder for an entry, at load or from a commit, and lists it as push checks would', async () => {

@@ -45,9 +45,10 @@ export interface ContentChange {
 }
 
 /**
- * The commit a run of changes is re-read at. Its files, never HEAD's: more
- * commits may land with git while a run is re-read, and the next run brings
- * their changes.
+ * The commit a run of changes is re-read at: its last commit, or the last of
+ * the server's own commits that followed it (applied in memory already, they
+ * may have written the same files). Never HEAD's files: more commits may land
+ * with git while a run is re-read, and the next run brings their changes.
  */
 export interface ReadAt {
   files: ContentFiles;
@@ -73,10 +74,11 @@ export interface ContentTransaction {
   /**
    * The entry point for commits that arrived from outside the server (git
    * CLI, pull, push): HEAD moved from `from` to `to` without this writer.
-   * Re-reads the changed paths into the indexes and tells what changed.
-   * Returns the changed paths. Throws what reading the repo throws.
+   * Re-reads the changed paths into the indexes, at `readAt` (`to` unless the
+   * server's own commits followed it: HeadChangeHandler), and tells what
+   * changed. Returns the changed paths. Throws what reading the repo throws.
    */
-  receiveCommits(from: string, to: string): Promise<ChangedPath[]>;
+  receiveCommits(from: string, to: string, readAt?: string): Promise<ChangedPath[]>;
 }
 
 /** Told the paths of each commit of the server's own (ContentWriter.onWrite). */
@@ -86,7 +88,7 @@ export type WriteListener = (paths: readonly string[]) => void | Promise<void>;
 export type ReceiveListener = (changes: readonly ChangedPath[]) => Promise<void>;
 
 /** Called with each run of commits made outside the server, inside a transaction. */
-export type ExternalCommitHandler = (tx: ContentTransaction, from: string, to: string) => Promise<void>;
+export type ExternalCommitHandler = (tx: ContentTransaction, from: string, to: string, readAt: string) => Promise<void>;
 
 // The server's own writes have always been authored as anonymous; their
 // `Actor: system` trailer tells them apart.
@@ -175,7 +177,7 @@ export class ContentWriter {
    */
   onExternalCommits(onCommits: ExternalCommitHandler, intervalMs: number): () => void {
     // The repo's watcher already holds the write lock when it calls back.
-    return this.repo.watchHead((from, to) => this.hold((tx) => onCommits(tx, from, to)), intervalMs);
+    return this.repo.watchHead((from, to, readAt) => this.hold((tx) => onCommits(tx, from, to, readAt)), intervalMs);
   }
 
   private async hold<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
@@ -266,14 +268,14 @@ class Transaction implements ContentTransaction {
     });
   }
 
-  async receiveCommits(from: string, to: string): Promise<ChangedPath[]> {
+  async receiveCommits(from: string, to: string, readAt = to): Promise<ChangedPath[]> {
     return this.exclusively(async () => {
       // So the watch for outside commits does not take them in a second time.
       this.parts.repo.markReceived(from, to);
       const { repo, reindex } = this.parts;
       const changes = await repo.changedPaths(from, to);
-      const events = await reindex(changes, { files: await repo.filesAt(to), committedAt: (await repo.commitInfo(to)).timestamp });
-      this.parts.indexed(to);
+      const events = await reindex(changes, { files: await repo.filesAt(readAt), committedAt: (await repo.commitInfo(to)).timestamp });
+      this.parts.indexed(readAt);
       this.parts.changed();
       await this.parts.received(changes);
       // A run of outside commits is re-read as one change, so its events name the new head.

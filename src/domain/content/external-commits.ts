@@ -45,9 +45,9 @@ export interface WatchOptions {
 /** Starts watching HEAD; returns the function that stops it. Failures are logged, never thrown. */
 export function watchExternalCommits(options: WatchOptions): () => void {
   const { writer, logger } = options;
-  return writer.onExternalCommits(async (tx, from, to) => {
+  return writer.onExternalCommits(async (tx, from, to, readAt) => {
     try {
-      const changes = await tx.receiveCommits(from, to);
+      const changes = await tx.receiveCommits(from, to, readAt);
       logger.info('indexed an external commit', { commit: to, files: changes.length });
     } catch (error) {
       logger.error('could not index an external commit', { commit: to, error });
