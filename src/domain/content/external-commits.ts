@@ -5,7 +5,7 @@
 // event bus like API writes.
 import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath } from '../../storage/content-repo.ts';
-import { announcedIn, keptPublic, publicationEvents, wholesalePublicationEvents, type Announcements, type EventType } from '../model/events.ts';
+import { announcedIn, entryEventDrafts, keptPublic, publicationEvents, wholesalePublicationEvents, type Announcements, type EventType } from '../model/events.ts';
 import type { AnnouncedCheck, StoredEntry } from '../model/entry.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
@@ -156,7 +156,5 @@ function entryEvents(change: EntryChange, now: number, announced: AnnouncedCheck
     : !change.after
       ? ['content.deleted', ...publicationEvents(before, undefined, now, announced)]
       : ['content.updated', ...publicationEvents(before, after, now, announced)];
-  const data: Record<string, string> = { type: entry.type, id: entry.id, slug: entry.slug };
-  if (change.before && change.after && change.before.slug !== change.after.slug) data.previous_slug = change.before.slug;
-  return types.map((type) => ({ type, data }));
+  return entryEventDrafts(entry, types, change.after ? change.before?.slug : undefined);
 }

@@ -5,7 +5,7 @@
 import type { CommitInfo, FileChange } from '../../storage/content-repo.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ContentTransaction, EventDraft } from '../content/content-writer.ts';
-import type { EventType } from '../model/events.ts';
+import { entryEventDrafts, type EventType } from '../model/events.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
 import { entriesDir, entryFileName, trashDir } from '../model/entry-paths.ts';
 import { entryToFiles } from '../model/entry-to-files.ts';
@@ -73,7 +73,5 @@ export function commitEntryChange(tx: ContentTransaction, principal: Principal, 
 
 /** The events of one entry change, one per type, with `{ type, id, slug }` and `previous_slug` when the slug changed. */
 export function entryEvents(workspace: string, entry: StoredEntry, types: EventType[], previousSlug?: string): EventDraft[] {
-  const data: Record<string, string> = { type: entry.type, id: entry.id, slug: entry.slug };
-  if (previousSlug !== undefined && previousSlug !== entry.slug) data.previous_slug = previousSlug;
-  return types.map((type) => ({ type, workspace, data }));
+  return entryEventDrafts(entry, types, previousSlug).map((event) => ({ ...event, workspace }));
 }

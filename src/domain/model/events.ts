@@ -160,8 +160,9 @@ export function wholesalePublicationEvents(entries: Iterable<StoredEntry>, leavi
   return events;
 }
 
-/** The events `types` of one entry, each with its `{ type, id, slug }`. */
-export function entryEventDrafts(entry: Pick<StoredEntry, 'type' | 'id' | 'slug'>, types: EventType[]): EntryEventDraft[] {
-  const data = { type: entry.type, id: entry.id, slug: entry.slug };
+/** The events `types` of one entry, each with its `{ type, id, slug }`, and `previous_slug` when `previousSlug` is another slug (a rename). */
+export function entryEventDrafts(entry: Pick<StoredEntry, 'type' | 'id' | 'slug'>, types: EventType[], previousSlug?: string): EntryEventDraft[] {
+  const data: Record<string, string> = { type: entry.type, id: entry.id, slug: entry.slug };
+  if (previousSlug !== undefined && previousSlug !== entry.slug) data.previous_slug = previousSlug;
   return types.map((type) => ({ type, data }));
 }
