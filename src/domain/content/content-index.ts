@@ -146,6 +146,11 @@ export class ContentIndex {
     return [...(this.workspaces.get(workspace)?.values() ?? [])];
   }
 
+  /** Every active entry of a workspace, type by type. */
+  entries(workspace: string): StoredEntry[] {
+    return this.types(workspace).flatMap(({ index }) => index.all());
+  }
+
   findType(workspace: string, name: string): IndexedType | undefined {
     return this.workspaces.get(workspace)?.get(name);
   }
@@ -188,9 +193,9 @@ export class ContentIndex {
     const { files, committedAt } = at;
     const typePrefix = `${typesDir(workspace)}/`;
     if (changes.some((change) => change.path.startsWith(typePrefix))) {
-      const before = this.types(workspace).flatMap(({ index }) => index.all());
+      const before = this.entries(workspace);
       await this.loadWorkspace(workspace, files);
-      return diffEntries(before, this.types(workspace).flatMap(({ index }) => index.all()));
+      return diffEntries(before, this.entries(workspace));
     }
     if (changes.some((change) => change.path === workspaceFilePath(workspace))) await this.checkWorkspaceFile(workspace, files);
     const touched = new Map<string, Set<string>>();

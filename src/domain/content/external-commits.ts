@@ -6,7 +6,7 @@
 import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath } from '../../storage/content-repo.ts';
 import { announcedIn, entryEventDrafts, keptPublic, publicationEvents, wholesalePublicationEvents, type Announcements, type EventType } from '../model/events.ts';
-import type { AnnouncedCheck, StoredEntry } from '../model/entry.ts';
+import type { AnnouncedCheck } from '../model/entry.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
 import type { ProblemRegister } from './problem-register.ts';
@@ -57,8 +57,8 @@ export function watchExternalCommits(options: WatchOptions): () => void {
 
 /**
  * Applies the paths commits changed to the in-memory picture (workspaces,
- * types and entries, further indexes), reading them at the run's last
- * commit (`at`), and returns the events that tell what changed. The content
+ * types and entries, further indexes), reading them at the commit `at`
+ * names (ReadAt), and returns the events that tell what changed. The content
  * writer calls it for commits made outside the server and for restored
  * backups, holding the write lock; `at.committedAt` dates entries a commit
  * changed without a new `lastmod` (commit-dates.ts). Throws what reading the
@@ -83,7 +83,7 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
     }
     const live = isLive(workspaces, workspace);
     // Archived or gone: its public entries leave the site with it, whatever else the commits changed.
-    const leaving = wasLive && !live ? allEntries(content, workspace) : [];
+    const leaving = wasLive && !live ? content.entries(workspace) : [];
     if (!workspaces.find(workspace)) {
       for (const event of wholesalePublicationEvents(leaving, true, now, announced)) events.push({ ...event, workspace });
       // A workspace that went away is no longer read: none of its files is skipped.
@@ -99,9 +99,9 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
     const entryChanges = await content.applyExternalChanges(workspace, paths, at);
     for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths, at.files);
     const changed = new Set(entryChanges.flatMap(({ before, after }) => [before?.id, after?.id]));
-    const arrivals: EntryChange[] = arrived ? allEntries(content, workspace).filter((entry) => !changed.has(entry.id)).map((after) => ({ type: after.type, after })) : [];
+    const arrivals: EntryChange[] = arrived ? content.entries(workspace).filter((entry) => !changed.has(entry.id)).map((after) => ({ type: after.type, after })) : [];
     // Entries the commits did not touch, leaving the site or coming back with their workspace (archived, restored).
-    const unchanged = arrived || wasLive === live ? [] : (live ? allEntries(content, workspace) : leaving).filter((entry) => !changed.has(entry.id));
+    const unchanged = arrived || wasLive === live ? [] : (live ? content.entries(workspace) : leaving).filter((entry) => !changed.has(entry.id));
     const liveness = { wasLive, live };
     for (const event of [
       ...schemaEvents(typesBefore, typeVersions(content, workspace)),
@@ -138,10 +138,6 @@ function schemaEvents(before: Map<string, string>, after: Map<string, string>): 
 function isLive(workspaces: WorkspaceRegistry, workspace: string): boolean {
   const found = workspaces.find(workspace);
   return found !== undefined && !found.archived;
-}
-
-function allEntries(content: ContentIndex, workspace: string): StoredEntry[] {
-  return content.types(workspace).flatMap(({ index }) => index.all());
 }
 
 // The same events an API write of the same change emits (entry-service.ts),

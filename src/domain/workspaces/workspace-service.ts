@@ -34,7 +34,7 @@ export type WorkspaceFiles = Pick<ContentReader, 'readFile' | 'listFolders'>;
  * events"): the entries, and the scheduler's announcements.
  */
 export interface WorkspacePublication {
-  content: Pick<ContentIndex, 'types'>;
+  content: Pick<ContentIndex, 'entries'>;
   announcements?: Announcements;
 }
 
@@ -265,7 +265,7 @@ export class WorkspaceService {
   private publicationEvents(slug: string, archiving: boolean): EventDraft[] {
     if (!this.publication) return [];
     const { content, announcements } = this.publication;
-    const entries = content.types(slug).flatMap(({ index }) => index.all());
+    const entries = content.entries(slug);
     return wholesalePublicationEvents(entries, archiving, Date.now(), announcedIn(announcements, slug)).map((event) => ({ ...event, workspace: slug }));
   }
 
