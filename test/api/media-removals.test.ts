@@ -18,14 +18,14 @@ import { makePng, uploadMedia } from './media-fixtures.ts';
 const API = '/api/v1/workspaces/default';
 
 /** The URLs of a file's original, thumbnail and one resized image. */
-function urlsOf(filename: string): string[] {
-  return [`/media/default/${filename}`, `/media-thumbs/default/${filename}`, `/media/default/${filename}?w=64&format=webp`];
+function urlsOf(filename: string, workspace = 'default'): string[] {
+  return [`/media/${workspace}/${filename}`, `/media-thumbs/${workspace}/${filename}`, `/media/${workspace}/${filename}?w=64&format=webp`];
 }
 
 /** Every file a node holds for a media file: its original, its thumbnail and its resized images, relative to the data root. */
-async function localFilesOf(dataDir: string, filename: string): Promise<string[]> {
+async function localFilesOf(dataDir: string, filename: string, workspace = 'default'): Promise<string[]> {
   const found: string[] = [];
-  for (const folder of ['media/default', 'cache/thumbs/default', 'cache/variants/default']) {
+  for (const folder of [`media/${workspace}`, `cache/thumbs/${workspace}`, `cache/variants/${workspace}`]) {
     const entries = await readdir(path.join(dataDir, folder), { recursive: true, withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const relative = path.relative(dataDir, path.join(entry.parentPath, entry.name));
@@ -50,8 +50,8 @@ describe('local media files of records removed by commits', function () {
   }
 
   /** Requests every URL of a file on a node and expects 200, so the node holds its copy, thumbnail and a resized image. */
-  async function serveAll(server: TestServer, filename: string): Promise<void> {
-    for (const url of urlsOf(filename)) expect((await get(server, url)).status, url).to.equal(200);
+  async function serveAll(server: TestServer, filename: string, workspace = 'default'): Promise<void> {
+    for (const url of urlsOf(filename, workspace)) expect((await get(server, url)).status, url).to.equal(200);
   }
 
   before(async () => {
@@ -123,5 +123,23 @@ describe('local media files of records removed by commits', function () {
       expect(Buffer.from(await response.arrayBuffer())).to.deep.equal(bytes);
       expect((await get(server, '/media-thumbs/default/by-git.png')).status).to.equal(200);
     }
+  });
+
+  it('drops the thumbnails and resized images of the files of a workspace a developer removes with git rm -r, as for one removed record: a primary keeps the originals, a replica deletes its copies', async () => {
+    expect((await adminRequest(primary, admin, 'POST', '/workspaces', { slug: 'brochure', label: 'Brochure' })).status).to.equal(201);
+    expect((await uploadMedia(primary, [{ filename: 'cover.png', bytes: await makePng(240, 120) }], { token, workspace: 'brochure' })).status).to.equal(201);
+    await serveAll(primary, 'cover.png', 'brochure');
+    await pollUntil(() => get(replica, '/media/brochure/cover.png'), (response) => response.status === 200);
+    await serveAll(replica, 'cover.png', 'brochure');
+
+    const work = await cloneFrom(repoUrl(primary.baseUrl, token));
+    await mustGit(work, ['rm', '-r', '-q', '--', 'brochure']);
+    await mustGit(work, ['-c', `user.name=${DEVELOPER.name}`, '-c', `user.email=${DEVELOPER.email}`, 'commit', '-q', '-m', 'Remove the brochure workspace']);
+    await mustGit(work, ['push', '--quiet']);
+
+    for (const url of urlsOf('cover.png', 'brochure')) expect((await get(primary, url)).status, url).to.equal(404);
+    expect(await localFilesOf(primary.dataDir, 'cover.png', 'brochure'), 'only the original, its only copy').to.deep.equal([path.join('media', 'brochure', 'cover.png')]);
+    await replicaCaughtUp();
+    expect(await localFilesOf(replica.dataDir, 'cover.png', 'brochure')).to.deep.equal([]);
   });
 });

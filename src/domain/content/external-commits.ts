@@ -82,14 +82,19 @@ export async function reindexChangedPaths(models: ReadModels, changes: ChangedPa
       }
     }
     const live = isLive(workspaces, workspace);
-    // Archived or gone: its public entries leave the site with it, whatever else the commits changed.
-    const leaving = wasLive && !live ? content.entries(workspace) : [];
     if (!workspaces.find(workspace)) {
-      for (const event of wholesalePublicationEvents(leaving, true, now, announced)) events.push({ ...event, workspace });
+      if (known) {
+        for (const event of departureEvents(content, now, announced, { workspace, wasLive })) events.push({ ...event, workspace });
+        content.forgetWorkspace(workspace);
+        // The media records removed with the folder go, and with them their local files (media-removals.ts).
+        for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths, at.files);
+      }
       // A workspace that went away is no longer read: none of its files is skipped.
       models.problems?.forgetWorkspace(workspace);
       continue;
     }
+    // Archived: its public entries leave the site with it, whatever else the commits changed.
+    const leaving = wasLive && !live ? content.entries(workspace) : [];
     // A changed type file makes the index read the whole workspace again (content-index.ts).
     const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
     models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
@@ -133,6 +138,17 @@ function schemaEvents(before: Map<string, string>, after: Map<string, string>): 
   }
   for (const name of before.keys()) if (!after.has(name)) events.push({ type: 'schema.deleted', data: { type: name } });
   return events;
+}
+
+// A workspace gone with its workspace.yaml is on no API any more: each of its
+// types and entries is told deleted, as its arrival told them created, and
+// a public, announced entry unpublished, as an entry delete is told.
+function departureEvents(content: ContentIndex, now: number, announced: AnnouncedCheck | undefined, { workspace, wasLive }: { workspace: string; wasLive: boolean }): Draft[] {
+  const liveness = { wasLive, live: false };
+  return [
+    ...schemaEvents(typeVersions(content, workspace), new Map()),
+    ...content.entries(workspace).flatMap((before) => entryEvents({ type: before.type, before }, now, announced, liveness)),
+  ];
 }
 
 function isLive(workspaces: WorkspaceRegistry, workspace: string): boolean {
