@@ -38,6 +38,7 @@ import { FileFolder } from './storage/file-folder.ts';
 import { ImageVariants } from './domain/media/image-variants.ts';
 import { MediaLibrary } from './domain/media/media-library.ts';
 import { MediaService } from './domain/media/media-service.ts';
+import { ContentHashes } from './domain/media/content-hashes.ts';
 import { dropFilesOfRemovedRecords } from './domain/media/media-removals.ts';
 import { copyMissingPublicFiles } from './domain/media/media-copies.ts';
 import { resolveAllowedTypes } from './domain/media/media-types.ts';
@@ -189,7 +190,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const mediaStore = await MediaStore.open(config.dataDir);
   const variants = new ImageVariants({ store: await VariantStore.open(config.dataDir), maxBytes: config.media.variantCacheBytes, logger });
   // Before the watch, so no removal of a record by a commit from outside leaves its local files behind (docs/media.md).
-  const removals = { library: mediaLibrary, store: mediaStore, variants, keepsOriginals: config.role === 'primary', logger };
+  const removals = { library: mediaLibrary, store: mediaStore, variants, hashes: new ContentHashes(mediaStore), keepsOriginals: config.role === 'primary', logger };
   writer.onReceive((changes) => dropFilesOfRemovedRecords(removals, changes));
   // Before the watch: commits from outside ask it what is announced already.
   const scheduler = await PublishScheduler.start({

@@ -4,7 +4,9 @@
 // its thumbnail and a resized image deletes all three once it takes in the
 // primary's delete or rename; a primary whose record a developer removes with git and
 // a push drops the thumbnail and resized images but keeps the original,
-// which is in no repo, so a revert brings the file back on both nodes.
+// which is in no repo, so a revert brings the file back on both nodes; one
+// moved with git mv takes its original along; one whose whole workspace is
+// removed with git rm -r is treated as any removed record.
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,14 +20,14 @@ import { makePng, uploadMedia } from './media-fixtures.ts';
 const API = '/api/v1/workspaces/default';
 
 /** The URLs of a file's original, thumbnail and one resized image. */
-function urlsOf(filename: string): string[] {
-  return [`/media/default/${filename}`, `/media-thumbs/default/${filename}`, `/media/default/${filename}?w=64&format=webp`];
+function urlsOf(filename: string, workspace = 'default'): string[] {
+  return [`/media/${workspace}/${filename}`, `/media-thumbs/${workspace}/${filename}`, `/media/${workspace}/${filename}?w=64&format=webp`];
 }
 
 /** Every file a node holds for a media file: its original, its thumbnail and its resized images, relative to the data root. */
-async function localFilesOf(dataDir: string, filename: string): Promise<string[]> {
+async function localFilesOf(dataDir: string, filename: string, workspace = 'default'): Promise<string[]> {
   const found: string[] = [];
-  for (const folder of ['media/default', 'cache/thumbs/default', 'cache/variants/default']) {
+  for (const folder of [`media/${workspace}`, `cache/thumbs/${workspace}`, `cache/variants/${workspace}`]) {
     const entries = await readdir(path.join(dataDir, folder), { recursive: true, withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const relative = path.relative(dataDir, path.join(entry.parentPath, entry.name));
@@ -50,9 +52,23 @@ describe('local media files of records removed by commits', function () {
   }
 
   /** Requests every URL of a file on a node and expects 200, so the node holds its copy, thumbnail and a resized image. */
-  async function serveAll(server: TestServer, filename: string): Promise<void> {
-    for (const url of urlsOf(filename)) expect((await get(server, url)).status, url).to.equal(200);
+  async function serveAll(server: TestServer, filename: string, workspace = 'default'): Promise<void> {
+    for (const url of urlsOf(filename, workspace)) expect((await get(server, url)).status, url).to.equal(200);
   }
+
+  /** Expects both nodes to serve the file with these bytes and ETag, and its thumbnail. */
+  async function expectServedByBoth(filename: string, expected: { etag: string | null; bytes: Buffer }): Promise<void> {
+    for (const server of [primary, replica]) {
+      const response = await get(server, `/media/default/${filename}`);
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('etag')).to.equal(expected.etag);
+      expect(Buffer.from(await response.arrayBuffer())).to.deep.equal(expected.bytes);
+      expect((await get(server, `/media-thumbs/default/${filename}`)).status).to.equal(200);
+    }
+  }
+
+  /** Runs a git command that records a commit (commit, revert) in `work` as DEVELOPER. */
+  const asDeveloper = (work: string, args: string[]) => mustGit(work, ['-c', `user.name=${DEVELOPER.name}`, '-c', `user.email=${DEVELOPER.email}`, ...args]);
 
   before(async () => {
     ({ server: primary, admin, token } = await buildAdminServer({ token: FULL_ACCESS }));
@@ -113,15 +129,50 @@ describe('local media files of records removed by commits', function () {
     await replicaCaughtUp();
     expect(await localFilesOf(replica.dataDir, 'by-git.png'), 'the replica fetches it again if needed').to.deep.equal([]);
 
-    await mustGit(work, ['-c', `user.name=${DEVELOPER.name}`, '-c', `user.email=${DEVELOPER.email}`, 'revert', '--no-edit', 'HEAD']);
+    await asDeveloper(work, ['revert', '--no-edit', 'HEAD']);
     await mustGit(work, ['push', '--quiet']);
     await replicaCaughtUp();
-    for (const server of [primary, replica]) {
-      const response = await get(server, '/media/default/by-git.png');
-      expect(response.status).to.equal(200);
-      expect(response.headers.get('etag')).to.equal(etag);
-      expect(Buffer.from(await response.arrayBuffer())).to.deep.equal(bytes);
-      expect((await get(server, '/media-thumbs/default/by-git.png')).status).to.equal(200);
-    }
+    await expectServedByBoth('by-git.png', { etag, bytes });
+  });
+
+  it('drops the thumbnails and resized images of the files of a workspace a developer removes with git rm -r, as for one removed record: a primary keeps the originals, a replica deletes its copies', async () => {
+    expect((await adminRequest(primary, admin, 'POST', '/workspaces', { slug: 'brochure', label: 'Brochure' })).status).to.equal(201);
+    expect((await uploadMedia(primary, [{ filename: 'cover.png', bytes: await makePng(240, 120) }], { token, workspace: 'brochure' })).status).to.equal(201);
+    await serveAll(primary, 'cover.png', 'brochure');
+    await pollUntil(() => get(replica, '/media/brochure/cover.png'), (response) => response.status === 200);
+    await serveAll(replica, 'cover.png', 'brochure');
+
+    const work = await cloneFrom(repoUrl(primary.baseUrl, token));
+    await mustGit(work, ['rm', '-r', '-q', '--', 'brochure']);
+    await asDeveloper(work, ['commit', '-q', '-m', 'Remove the brochure workspace']);
+    await mustGit(work, ['push', '--quiet']);
+
+    for (const url of urlsOf('cover.png', 'brochure')) expect((await get(primary, url)).status, url).to.equal(404);
+    expect(await localFilesOf(primary.dataDir, 'cover.png', 'brochure'), 'only the original, its only copy').to.deep.equal([path.join('media', 'brochure', 'cover.png')]);
+    await replicaCaughtUp();
+    expect(await localFilesOf(replica.dataDir, 'cover.png', 'brochure')).to.deep.equal([]);
+  });
+
+  it('moves a primary\'s original to the new name of a record a developer renamed with git mv, leaving nothing under the old one, so both nodes serve it', async () => {
+    const bytes = await makePng(260, 130);
+    expect((await uploadMedia(primary, [{ filename: 'old-name.png', bytes }], { token })).status).to.equal(201);
+    await serveAll(primary, 'old-name.png');
+    const etag = (await get(primary, '/media/default/old-name.png')).headers.get('etag');
+
+    const work = await cloneFrom(repoUrl(primary.baseUrl, token));
+    await mustGit(work, ['mv', 'default/media/old-name.png.yaml', 'default/media/new-name.png.yaml']);
+    await asDeveloper(work, ['commit', '-q', '-m', 'Rename a media record by hand']);
+    await mustGit(work, ['push', '--quiet']);
+
+    for (const url of urlsOf('old-name.png')) expect((await get(primary, url)).status, url).to.equal(404);
+    expect(await localFilesOf(primary.dataDir, 'old-name.png'), 'nothing left under the old name').to.deep.equal([]);
+    await replicaCaughtUp();
+    await expectServedByBoth('new-name.png', { etag, bytes });
+
+    // A revert is a rename back: the original follows again.
+    await asDeveloper(work, ['revert', '--no-edit', 'HEAD']);
+    await mustGit(work, ['push', '--quiet']);
+    expect((await get(primary, '/media/default/old-name.png')).status).to.equal(200);
+    expect(await localFilesOf(primary.dataDir, 'new-name.png'), 'nothing left under the new name').to.deep.equal([]);
   });
 });

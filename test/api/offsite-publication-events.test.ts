@@ -3,11 +3,11 @@
 // "Publication events"): a type deleted with its entries, a collection made a
 // single page, a workspace archived or brought back by the admin API or by a
 // commit of workspace.yaml from outside, a workspace whose workspace.yaml a
-// commit removes or adds. Told to a real webhook receiver, as in
-// publication-events.test.ts.
+// commit adds, or removes (its entries are then deleted, as with its whole
+// folder). Told to a real webhook receiver, as in publication-events.test.ts.
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
-import { contentRepoOf, externalCommit, fileAt } from '../helpers/git.ts';
+import { commitByHand, contentRepoOf, externalCommit, fileAt, git } from '../helpers/git.ts';
 import { startLocalHttp, type LocalHttpServer } from '../helpers/local-http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -144,11 +144,32 @@ describe('publication events of entries that leave or rejoin the public API all 
     await expectNothingElse();
   });
 
-  it('unpublishes the public entries of a workspace whose workspace.yaml a commit from outside removes', async () => {
-    const { published, due } = await fourPosts('blog');
+  it('deletes every entry of a workspace whose workspace.yaml a commit from outside removes, unpublishing the public ones', async () => {
+    const { published, due, draft, later } = await fourPosts('blog');
     const repo = contentRepoOf(server.dataDir);
     await externalCommit(repo, { remove: ['blog/workspace.yaml'] }, 'Drop the blog');
-    expect(await delivered(2)).to.deep.equal([`content.unpublished blog/${published}`, `content.unpublished blog/${due}`].sort());
+    expect(await delivered(6)).to.deep.equal([
+      ...[published, due, draft, later].map((id) => `content.deleted blog/${id}`),
+      `content.unpublished blog/${published}`,
+      `content.unpublished blog/${due}`,
+    ].sort());
+    await expectNothingElse();
+  });
+
+  it('deletes every entry of a workspace whose folder a developer removes with git rm -r, as the admin API\'s type delete does, and no more once it is gone', async () => {
+    const { published, due, draft, later } = await fourPosts('blog');
+    const repo = contentRepoOf(server.dataDir);
+    await git(repo, ['rm', '-r', '-q', '--', 'blog']);
+    await commitByHand(repo, ['-q', '-m', 'Remove the blog']);
+    expect(await delivered(6)).to.deep.equal([
+      ...[published, due, draft, later].map((id) => `content.deleted blog/${id}`),
+      `content.unpublished blog/${published}`,
+      `content.unpublished blog/${due}`,
+    ].sort());
+    expect((await server.request('GET', '/api/v1/workspaces/blog/content/posts')).status).to.equal(404);
+    // A stray file left in the folder later is no workspace: nothing of the blog is told again.
+    await externalCommit(repo, { write: { 'blog/notes.txt': 'Gone.\n' } }, 'Leave a note');
+    await expectNothingElse();
   });
 
   it('tells the entries of a workspace that arrives by a commit from outside created, and the public ones published', async () => {

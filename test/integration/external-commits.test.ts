@@ -10,12 +10,12 @@ import { ContentIndex } from '../../src/domain/content/content-index.ts';
 import { ContentWriter } from '../../src/domain/content/content-writer.ts';
 import { reindexChangedPaths, watchExternalCommits } from '../../src/domain/content/external-commits.ts';
 import { ProblemRegister } from '../../src/domain/content/problem-register.ts';
-import { EventBus } from '../../src/domain/model/events.ts';
+import { EventBus, type DomainEvent } from '../../src/domain/model/events.ts';
 import { MediaLibrary } from '../../src/domain/media/media-library.ts';
 import { WorkspaceService } from '../../src/domain/workspaces/workspace-service.ts';
 import { createLogger } from '../../src/lib/logger.ts';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
-import { externalCommit, headOid } from '../helpers/git.ts';
+import { commitByHand, externalCommit, git, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
 const WORKSPACE_FILE = 'site/workspace.yaml';
@@ -33,6 +33,7 @@ describe('Re-reading outside commits', () => {
   let media: MediaLibrary;
   let problems: ProblemRegister;
   let writer: ContentWriter;
+  let told: DomainEvent[];
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'external-commits-'));
@@ -42,6 +43,10 @@ describe('Re-reading outside commits', () => {
     media = new MediaLibrary(repo, problems.reporter());
     const events = new EventBus((error) => {
       throw error;
+    });
+    told = [];
+    events.on((event) => {
+      told.push(event);
     });
     writer = new ContentWriter(repo, events, (changes, at) => reindexChangedPaths({ content, workspaces, indexes: [media], problems }, changes, at));
     workspaces = await WorkspaceService.load(repo, writer);
@@ -129,5 +134,24 @@ describe('Re-reading outside commits', () => {
     await loaded.loadWorkspace('site');
     expect(loaded.findType('site', 'posts')?.index.all().map((entry) => entry.title)).to.deep.equal(['Root, edited']);
     expect(reloaded.list('site').map(({ path, message }) => [path, message])).to.deep.equal(stray);
+  });
+
+  it('tells every type and entry of a workspace whose folder a developer removes with git rm -r deleted, as its arrival told them created', async () => {
+    const start = await headOid(repo.dir);
+    const added = await commit({ [WORKSPACE_FILE]: 'label: Site\n', [TYPE_FILE]: type('Posts'), [POST]: post('Hello') }, 'Add the site');
+    await receive(start, added);
+    await git(repo.dir, ['rm', '-r', '-q', '--', 'site']);
+    await commitByHand(repo.dir, ['-q', '-m', 'Remove the site']);
+    told.length = 0;
+    await receive(added, await headOid(repo.dir));
+    // Listeners hear of a group in later microtasks.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(told.map(({ type, workspace, data }) => `${type} ${workspace} ${data.type}/${data.id ?? ''}`).sort()).to.deep.equal([
+      'content.deleted site posts/hello-id',
+      'content.unpublished site posts/hello-id',
+      'schema.deleted site posts/',
+    ]);
+    expect(workspaces.find('site')).to.equal(undefined);
+    expect(content.types('site')).to.deep.equal([]);
   });
 });

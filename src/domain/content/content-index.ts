@@ -180,6 +180,11 @@ export class ContentIndex {
     this.workspaces.get(workspace)?.delete(name);
   }
 
+  /** Drops every type and entry of a workspace that went away (its workspace.yaml removed by a commit); one that comes back is read whole (loadWorkspace). */
+  forgetWorkspace(workspace: string): void {
+    this.workspaces.delete(workspace);
+  }
+
   /**
    * Brings the index in line with commits made outside the server: reloads
    * each type whose YAML changed, and re-reads only the entries whose files

@@ -6,12 +6,12 @@
 import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath } from '../../storage/content-repo.ts';
 import { announcedIn, entryEventDrafts, keptPublic, publicationEvents, wholesalePublicationEvents, type Announcements, type EventType } from '../model/events.ts';
-import type { AnnouncedCheck } from '../model/entry.ts';
+import type { AnnouncedCheck, StoredEntry } from '../model/entry.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
 import type { ProblemRegister } from './problem-register.ts';
 import { typesDir } from '../model/type-files.ts';
-import { groupByWorkspace } from '../model/workspace-file.ts';
+import { groupByWorkspace, workspaceFilePath } from '../model/workspace-file.ts';
 
 /**
  * The workspace registry as re-reading needs it. WorkspaceService sits above
@@ -65,60 +65,118 @@ export function watchExternalCommits(options: WatchOptions): () => void {
  * files throws.
  */
 export async function reindexChangedPaths(models: ReadModels, changes: ChangedPath[], at: ReadAt): Promise<EventDraft[]> {
-  const { content, workspaces } = models;
   const events: EventDraft[] = [];
   // Publication is judged when the server takes the commits in, as for its own writes (events.ts).
   const now = Date.now();
   for (const [workspace, paths] of groupByWorkspace(changes)) {
-    const known = !!workspaces.find(workspace);
-    // Only an active workspace is on the public API (an archived one answers 404), so only its entries are told published or unpublished.
-    const wasLive = isLive(workspaces, workspace);
-    const announced = announcedIn(models.announcements, workspace);
-    if (paths.some((change) => change.path === `${workspace}/workspace.yaml`)) {
-      await workspaces.reload(workspace, at.files);
-      if (!known) {
-        models.problems?.forgetChanged(workspace, [], { wholeWorkspace: true });
-        await content.loadWorkspace(workspace, at.files);
-      }
-    }
-    const live = isLive(workspaces, workspace);
-    // Archived or gone: its public entries leave the site with it, whatever else the commits changed.
-    const leaving = wasLive && !live ? content.entries(workspace) : [];
-    if (!workspaces.find(workspace)) {
-      for (const event of wholesalePublicationEvents(leaving, true, now, announced)) events.push({ ...event, workspace });
-      // A workspace that went away is no longer read: none of its files is skipped.
-      models.problems?.forgetWorkspace(workspace);
-      continue;
-    }
-    // A changed type file makes the index read the whole workspace again (content-index.ts).
-    const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
-    models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
-    // A workspace the commits added was read whole above: its types and entries are all new.
-    const arrived = !known;
-    const typesBefore = arrived ? new Map<string, string>() : typeVersions(content, workspace);
-    const entryChanges = await content.applyExternalChanges(workspace, paths, at);
-    for (const index of models.indexes ?? []) await index.applyExternalChanges(workspace, paths, at.files);
-    const changed = new Set(entryChanges.flatMap(({ before, after }) => [before?.id, after?.id]));
-    const arrivals: EntryChange[] = arrived ? content.entries(workspace).filter((entry) => !changed.has(entry.id)).map((after) => ({ type: after.type, after })) : [];
-    // Entries the commits did not touch, leaving the site or coming back with their workspace (archived, restored).
-    const unchanged = arrived || wasLive === live ? [] : (live ? content.entries(workspace) : leaving).filter((entry) => !changed.has(entry.id));
-    const liveness = { wasLive, live };
-    for (const event of [
-      ...schemaEvents(typesBefore, typeVersions(content, workspace)),
-      ...[...entryChanges, ...arrivals].flatMap((change) => entryEvents(change, now, announced, liveness)),
-      ...wholesalePublicationEvents(unchanged, !live, now, announced),
-    ]) {
-      events.push({ ...event, workspace });
-    }
-    // After the events are judged: telling the scheduler changes what `announced` answers.
-    for (const { before, after } of entryChanges) {
-      if (wasLive && live && before && after && keptPublic(before, after, now, announced)) models.announcements?.keptPublic(workspace, after);
-    }
+    const run: WorkspaceRun = { workspace, paths, at, now, announced: announcedIn(models.announcements, workspace) };
+    for (const event of await reindexWorkspace(models, run)) events.push({ ...event, workspace });
   }
   return events;
 }
 
 type Draft = Omit<EventDraft, 'workspace'>;
+
+/** One workspace's share of the changed paths, read at `at`, publication judged at `now`. */
+interface WorkspaceRun {
+  workspace: string;
+  paths: ChangedPath[];
+  at: ReadAt;
+  now: number;
+  announced: AnnouncedCheck | undefined;
+}
+
+/** Whether a workspace's entries were on the public API before the commits (`wasLive`) and are after them (`live`). */
+interface Liveness {
+  wasLive: boolean;
+  live: boolean;
+}
+
+// The workspace file first: whether the workspace exists, and is active,
+// decides what its other files mean.
+async function reindexWorkspace(models: ReadModels, run: WorkspaceRun): Promise<Draft[]> {
+  const { workspaces } = models;
+  const known = !!workspaces.find(run.workspace);
+  // Only an active workspace is on the public API (an archived one answers 404), so only its entries are told published or unpublished.
+  const wasLive = isLive(workspaces, run.workspace);
+  await reloadWorkspaceFile(models, run, known);
+  if (!workspaces.find(run.workspace)) return leaveWorkspace(models, run, { known, wasLive });
+  return reindexContent(models, run, { arrived: !known, wasLive, live: isLive(workspaces, run.workspace) });
+}
+
+// A workspace the commits added is read whole here: its types and entries are all new.
+async function reloadWorkspaceFile(models: ReadModels, run: WorkspaceRun, known: boolean): Promise<void> {
+  if (!run.paths.some((change) => change.path === workspaceFilePath(run.workspace))) return;
+  await models.workspaces.reload(run.workspace, run.at.files);
+  if (known) return;
+  models.problems?.forgetChanged(run.workspace, [], { wholeWorkspace: true });
+  await models.content.loadWorkspace(run.workspace, run.at.files);
+}
+
+// A workspace gone with its workspace.yaml (or never there: a folder without
+// one) is no longer read: none of its files is skipped any more.
+async function leaveWorkspace(models: ReadModels, run: WorkspaceRun, { known, wasLive }: { known: boolean; wasLive: boolean }): Promise<Draft[]> {
+  const events = known ? await forgetDepartedWorkspace(models, run, wasLive) : [];
+  models.problems?.forgetWorkspace(run.workspace);
+  return events;
+}
+
+// What the workspace held is told deleted, then dropped from memory; the
+// media records removed with its folder go, and with them their local files
+// (media-removals.ts).
+async function forgetDepartedWorkspace(models: ReadModels, run: WorkspaceRun, wasLive: boolean): Promise<Draft[]> {
+  const events = departureEvents(models.content, run, wasLive);
+  models.content.forgetWorkspace(run.workspace);
+  await reindexFurtherIndexes(models, run);
+  return events;
+}
+
+// A workspace that is there after the commits (added, kept, archived or
+// brought back): its changed files read again, and what that means.
+async function reindexContent(models: ReadModels, run: WorkspaceRun, { arrived, ...liveness }: Liveness & { arrived: boolean }): Promise<Draft[]> {
+  const { content } = models;
+  const { wasLive, live } = liveness;
+  // Archived: its public entries leave the site with it, whatever else the commits changed.
+  const leaving = wasLive && !live ? content.entries(run.workspace) : [];
+  const typesBefore = arrived ? new Map<string, string>() : typeVersions(content, run.workspace);
+  const entryChanges = await rereadChangedFiles(models, run);
+  const changed = new Set(entryChanges.flatMap(({ before, after }) => [before?.id, after?.id]));
+  const untouched = (entries: StoredEntry[]) => entries.filter((entry) => !changed.has(entry.id));
+  const arrivals: EntryChange[] = arrived ? untouched(content.entries(run.workspace)).map((after) => ({ type: after.type, after })) : [];
+  // Entries the commits did not touch, leaving the site or coming back with their workspace (archived, restored).
+  const unchanged = arrived || wasLive === live ? [] : untouched(live ? content.entries(run.workspace) : leaving);
+  const events = [
+    ...schemaEvents(typesBefore, typeVersions(content, run.workspace)),
+    ...[...entryChanges, ...arrivals].flatMap((change) => entryEvents(change, run.now, run.announced, liveness)),
+    ...wholesalePublicationEvents(unchanged, !live, run.now, run.announced),
+  ];
+  // After the events are judged: telling the scheduler changes what `announced` answers.
+  tellKeptPublic(models, run, entryChanges, liveness);
+  return events;
+}
+
+// The problems of the changed files are forgotten first, so what is still
+// wrong with them is reported again; a changed type file makes the index
+// read the whole workspace again (content-index.ts).
+async function rereadChangedFiles(models: ReadModels, run: WorkspaceRun): Promise<EntryChange[]> {
+  const { workspace, paths, at } = run;
+  const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
+  models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
+  const entryChanges = await models.content.applyExternalChanges(workspace, paths, at);
+  await reindexFurtherIndexes(models, run);
+  return entryChanges;
+}
+
+async function reindexFurtherIndexes(models: ReadModels, run: WorkspaceRun): Promise<void> {
+  for (const index of models.indexes ?? []) await index.applyExternalChanges(run.workspace, run.paths, run.at.files);
+}
+
+function tellKeptPublic(models: ReadModels, run: WorkspaceRun, entryChanges: EntryChange[], { wasLive, live }: Liveness): void {
+  if (!wasLive || !live) return;
+  for (const { before, after } of entryChanges) {
+    if (before && after && keptPublic(before, after, run.now, run.announced)) models.announcements?.keptPublic(run.workspace, after);
+  }
+}
 
 function typeVersions(content: ContentIndex, workspace: string): Map<string, string> {
   return new Map(content.types(workspace).map(({ type }) => [type.name, JSON.stringify(type)]));
@@ -135,6 +193,17 @@ function schemaEvents(before: Map<string, string>, after: Map<string, string>): 
   return events;
 }
 
+// A workspace gone with its workspace.yaml is on no API any more: each of its
+// types and entries is told deleted, as its arrival told them created, and
+// a public, announced entry unpublished, as an entry delete is told.
+function departureEvents(content: ContentIndex, run: WorkspaceRun, wasLive: boolean): Draft[] {
+  const liveness = { wasLive, live: false };
+  return [
+    ...schemaEvents(typeVersions(content, run.workspace), new Map()),
+    ...content.entries(run.workspace).flatMap((before) => entryEvents({ type: before.type, before }, run.now, run.announced, liveness)),
+  ];
+}
+
 function isLive(workspaces: WorkspaceRegistry, workspace: string): boolean {
   const found = workspaces.find(workspace);
   return found !== undefined && !found.archived;
@@ -143,7 +212,7 @@ function isLive(workspaces: WorkspaceRegistry, workspace: string): boolean {
 // The same events an API write of the same change emits (entry-service.ts),
 // publication judged at `now`; an entry counts as public only while its
 // workspace is active before (`wasLive`) and after (`live`) the commits.
-function entryEvents(change: EntryChange, now: number, announced: AnnouncedCheck | undefined, { wasLive, live }: { wasLive: boolean; live: boolean }): Draft[] {
+function entryEvents(change: EntryChange, now: number, announced: AnnouncedCheck | undefined, { wasLive, live }: Liveness): Draft[] {
   const entry = change.after ?? change.before;
   if (entry === undefined) return [];
   const [before, after] = [wasLive ? change.before : undefined, live ? change.after : undefined];

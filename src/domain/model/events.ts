@@ -144,8 +144,8 @@ export interface EntryEventDraft {
 
 /**
  * The publication events of entries whose files did not change but that
- * leave the public API all together (`leaving`: their workspace archived or
- * gone) or come back to it (their workspace brought back, or new):
+ * leave the public API all together (`leaving`: their workspace archived)
+ * or come back to it (their workspace brought back, or new):
  * content.unpublished for each entry that was public and announced, or
  * content.published for each entry public at `now` (publicationEvents, as
  * if each entry were deleted or restored). docs/operations.md "Publication
