@@ -53,6 +53,21 @@ describe('admin activity log', () => {
     expect(schema).to.include({ message: 'Created the content type "posts".', user_id: adminId });
   });
 
+  it('records a write that also publishes or unpublishes as one line that says both, found by either type', async () => {
+    const entry = await createEntry(server, admin, 'posts', { title: 'Public', slug: 'public', status: 'published' });
+    const created = await waitFor('?type=content', (item) => item.details.id === entry.id);
+    expect(created).to.include({ type: 'content.created', message: 'Created and published posts/public.' });
+    expect(created.details).to.deep.equal({ type: 'posts', id: entry.id, slug: 'public', events: ['content.created', 'content.published'] });
+    expect((await adminRequest(server, admin, 'DELETE', `/content/posts/${entry.id}`)).status).to.equal(200);
+    const deleted = await waitFor('?type=content.deleted', (item) => item.details.id === entry.id);
+    expect(deleted).to.include({ message: 'Unpublished and moved to the trash: posts/public.', user_id: adminId });
+    expect(deleted.details.events).to.deep.equal(['content.deleted', 'content.unpublished']);
+    const lines = (await activity('?type=content&limit=500')).data.filter((item) => item.details.id === entry.id);
+    expect(lines.map((item) => item.message)).to.deep.equal(['Unpublished and moved to the trash: posts/public.', 'Created and published posts/public.']);
+    const unpublished = (await activity('?type=content.unpublished&limit=500')).data.filter((item) => item.details.id === entry.id);
+    expect(unpublished.map((item) => item.id)).to.deep.equal([deleted.id]);
+  });
+
   it('records sign-ins and refused sign-ins', async () => {
     const wrong = await server.request('POST', '/admin/api/login', { body: { username: ADMIN_USERNAME, password: 'wrong password' } });
     expect(wrong.status).to.equal(401);
