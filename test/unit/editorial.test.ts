@@ -203,4 +203,22 @@ describe('publish scheduler', () => {
     expect(emitted.map((event) => event.data.id)).to.deep.equal(['a']);
     expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T13:00:01.000Z' });
   });
+
+  it('saves the last tick of idle ticks once it is a minute past the saved one, so a start after a kill looks back no further', async () => {
+    const { scheduler: starting, clock, state } = harness([], '2026-05-01T11:00:00.000Z', at('2026-05-01T11:00:00.000Z'));
+    const scheduler = await starting;
+    clock.now = at('2026-05-01T11:00:30.000Z');
+    expect(await scheduler.tick()).to.equal(0);
+    expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T11:00:00.000Z' });
+    clock.now = at('2026-05-01T11:01:00.000Z');
+    await scheduler.tick();
+    expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T11:01:00.000Z' });
+    clock.now = at('2026-05-01T11:01:30.000Z');
+    await scheduler.tick();
+    expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T11:01:00.000Z' });
+    clock.now = at('2026-05-01T11:02:10.000Z');
+    await scheduler.tick();
+    expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T11:02:10.000Z' });
+    await scheduler.stop();
+  });
 });
