@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, buildAdminServer, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { createEntry, createType, sessionWithGrants } from '../helpers/editorial.ts';
-import { commitCount, contentRepoOf, externalCommit } from '../helpers/git.ts';
+import { commitCount, commitInfo, contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
 
@@ -160,6 +160,10 @@ describe('admin activity log', () => {
     const commits = await commitCount(repo);
     const published = await waitFor('?type=content.published', (item) => item.details.id === first.id);
     expect(published).to.include({ user_id: null, workspace: 'default', message: `Published posts/${first.slug}.` });
+    // The server made the publish commit: it is authored as the server's own commits are, not as anonymous.
+    const publishCommit = await commitInfo(repo, 'HEAD');
+    expect(publishCommit).to.include({ subject: `Publish posts/${first.slug}`, authorName: 'git-cms', authorEmail: 'git-cms@localhost' });
+    expect(publishCommit.trailers.Actor).to.equal('system');
 
     const second = await createEntry(server, admin, 'posts', { title: 'Scheduled later', status: 'scheduled', published_at: new Date(Date.now() + 200).toISOString() });
     await waitFor('?type=content.published', (item) => item.details.id === second.id);
