@@ -108,6 +108,7 @@ export interface TreeFiles {
   readFiles(files: string[]): Promise<(string | undefined)[]>;
   readFilesUnder(prefix: string): Promise<FileText[]>;
   listFiles(prefix: string): Promise<string[]>;
+  listFilesIn(prefix: string): Promise<string[]>;
   listFolders(prefix: string): Promise<string[]>;
 }
 
@@ -260,6 +261,11 @@ export class ContentRepo {
   /** Every regular file under the folder `prefix` ('' for all) at HEAD: repo-relative, sorted; [] when missing. */
   listFiles(prefix: string): Promise<string[]> {
     return this.atHead.listFiles(prefix);
+  }
+
+  /** The regular files directly in the folder `prefix` at HEAD, not in its subfolders: repo-relative, sorted; [] when missing. */
+  listFilesIn(prefix: string): Promise<string[]> {
+    return this.atHead.listFilesIn(prefix);
   }
 
   /** The folders directly under `prefix` at HEAD (names only, sorted). */
@@ -561,6 +567,10 @@ export class ContentRepo {
       listFiles: async (prefix) => {
         const tree = await treeOf();
         return tree === undefined ? [] : this.history.listFiles(tree, checkFolder(prefix), { regularOnly: true });
+      },
+      listFilesIn: async (prefix) => {
+        const tree = await treeOf();
+        return tree === undefined ? [] : this.history.listFilesIn(tree, checkFolder(prefix));
       },
       listFolders: async (prefix) => {
         const tree = await treeOf();
