@@ -89,7 +89,8 @@ export interface ContentRepoOptions {
 
 // Callers load thousands of files with Promise.all; each open file holds a descriptor.
 const OPEN_FILES = 64;
-const SYSTEM_AUTHOR: GitAuthor = { name: 'git-cms', email: 'git-cms@localhost' };
+/** The git author of the server's own commits (the first commit, the publish scheduler's, the default workspace's): no user or token made them. */
+export const SYSTEM_AUTHOR: GitAuthor = Object.freeze({ name: 'git-cms', email: 'git-cms@localhost' });
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
 // How long after its start a `git repack` may still be listing the packs it will roll up.
 const GIT_LISTING_MS = 500;
@@ -107,6 +108,7 @@ export interface TreeFiles {
   readFiles(files: string[]): Promise<(string | undefined)[]>;
   readFilesUnder(prefix: string): Promise<FileText[]>;
   listFiles(prefix: string): Promise<string[]>;
+  listFilesIn(prefix: string): Promise<string[]>;
   listFolders(prefix: string): Promise<string[]>;
 }
 
@@ -259,6 +261,11 @@ export class ContentRepo {
   /** Every regular file under the folder `prefix` ('' for all) at HEAD: repo-relative, sorted; [] when missing. */
   listFiles(prefix: string): Promise<string[]> {
     return this.atHead.listFiles(prefix);
+  }
+
+  /** The regular files directly in the folder `prefix` at HEAD, not in its subfolders: repo-relative, sorted; [] when missing. */
+  listFilesIn(prefix: string): Promise<string[]> {
+    return this.atHead.listFilesIn(prefix);
   }
 
   /** The folders directly under `prefix` at HEAD (names only, sorted). */
@@ -560,6 +567,10 @@ export class ContentRepo {
       listFiles: async (prefix) => {
         const tree = await treeOf();
         return tree === undefined ? [] : this.history.listFiles(tree, checkFolder(prefix), { regularOnly: true });
+      },
+      listFilesIn: async (prefix) => {
+        const tree = await treeOf();
+        return tree === undefined ? [] : this.history.listFilesIn(tree, checkFolder(prefix));
       },
       listFolders: async (prefix) => {
         const tree = await treeOf();

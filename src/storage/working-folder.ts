@@ -61,6 +61,12 @@ export class WorkingFolder {
       .sort();
   }
 
+  /** The regular files directly in the folder `prefix`, not in its subfolders: repo-relative, sorted; [] when missing. */
+  async listFilesIn(prefix: string): Promise<string[]> {
+    const entries = await this.entriesOf(prefix, false);
+    return entries.filter((entry) => entry.isFile()).map((entry) => (prefix === '' ? entry.name : `${prefix}/${entry.name}`)).sort();
+  }
+
   /** The folders directly under `prefix` (names only, sorted; `.git` left out). */
   async listFolders(prefix: string): Promise<string[]> {
     const entries = await this.entriesOf(prefix, false);

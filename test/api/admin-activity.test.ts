@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, buildAdminServer, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { createEntry, createType, sessionWithGrants } from '../helpers/editorial.ts';
-import { commitCount, contentRepoOf, externalCommit } from '../helpers/git.ts';
+import { commitCount, commitInfo, contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
 
@@ -51,6 +51,21 @@ describe('admin activity log', () => {
     expect(deleted.message).to.equal('Moved to the trash: posts/logged.');
     const schema = await waitFor('?type=schema', (item) => item.type === 'schema.created');
     expect(schema).to.include({ message: 'Created the content type "posts".', user_id: adminId });
+  });
+
+  it('records a write that also publishes or unpublishes as one line that says both, found by either type', async () => {
+    const entry = await createEntry(server, admin, 'posts', { title: 'Public', slug: 'public', status: 'published' });
+    const created = await waitFor('?type=content', (item) => item.details.id === entry.id);
+    expect(created).to.include({ type: 'content.created', message: 'Created and published posts/public.' });
+    expect(created.details).to.deep.equal({ type: 'posts', id: entry.id, slug: 'public', events: ['content.created', 'content.published'] });
+    expect((await adminRequest(server, admin, 'DELETE', `/content/posts/${entry.id}`)).status).to.equal(200);
+    const deleted = await waitFor('?type=content.deleted', (item) => item.details.id === entry.id);
+    expect(deleted).to.include({ message: 'Unpublished and moved to the trash: posts/public.', user_id: adminId });
+    expect(deleted.details.events).to.deep.equal(['content.deleted', 'content.unpublished']);
+    const lines = (await activity('?type=content&limit=500')).data.filter((item) => item.details.id === entry.id);
+    expect(lines.map((item) => item.message)).to.deep.equal(['Unpublished and moved to the trash: posts/public.', 'Created and published posts/public.']);
+    const unpublished = (await activity('?type=content.unpublished&limit=500')).data.filter((item) => item.details.id === entry.id);
+    expect(unpublished.map((item) => item.id)).to.deep.equal([deleted.id]);
   });
 
   it('records sign-ins and refused sign-ins', async () => {
@@ -145,6 +160,10 @@ describe('admin activity log', () => {
     const commits = await commitCount(repo);
     const published = await waitFor('?type=content.published', (item) => item.details.id === first.id);
     expect(published).to.include({ user_id: null, workspace: 'default', message: `Published posts/${first.slug}.` });
+    // The server made the publish commit: it is authored as the server's own commits are, not as anonymous.
+    const publishCommit = await commitInfo(repo, 'HEAD');
+    expect(publishCommit).to.include({ subject: `Publish posts/${first.slug}`, authorName: 'git-cms', authorEmail: 'git-cms@localhost' });
+    expect(publishCommit.trailers.Actor).to.equal('system');
 
     const second = await createEntry(server, admin, 'posts', { title: 'Scheduled later', status: 'scheduled', published_at: new Date(Date.now() + 200).toISOString() });
     await waitFor('?type=content.published', (item) => item.details.id === second.id);

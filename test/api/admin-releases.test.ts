@@ -100,6 +100,8 @@ describe('admin API: releases', function () {
   it('deletes a release, a name with a slash sent as %2F, and answers 404 for an unknown one', async () => {
     const removed = await adminRequest(server, admin, 'DELETE', '/releases/site%2Fv2');
     expect(removed.status, removed.text).to.equal(200);
+    // As every delete of the API (SPEC: 200 `data` = `{ ok }`), not 204.
+    expect(removed.body).to.deep.equal({ data: { ok: true } });
     expect(await git(repo, ['tag', '-l', 'site/v2'])).to.equal('');
     for (const name of ['site%2Fv2', 'never-made', 'bad..name']) {
       const missing = await adminRequest(server, admin, 'DELETE', `/releases/${name}`);

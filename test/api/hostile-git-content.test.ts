@@ -79,7 +79,7 @@ describe('hostile content committed with git', function () {
     await commitByHand(repo, ['-q', '-m', 'Rename hello to hi']);
     await pollUntil(() => server.request('GET', '/api/v1/workspaces/default/content/posts/hi'), (response) => response.status === 200);
     // The activity record follows the commit being taken in, a moment after the entry is readable.
-    const activity = await pollUntil(() => adminRequest(server, admin, 'GET', '/activity?type=content'), (response) => response.body.data[0]?.type !== 'content.published');
+    const activity = await pollUntil(() => adminRequest(server, admin, 'GET', '/activity?type=content'), (response) => response.body.data[0]?.type === 'content.updated');
     const records = activity.body.data as { type: string; message: string }[];
     expect(records[0]).to.include({ type: 'content.updated', message: 'Renamed posts/hello to hi.' });
     expect(records.some((record) => record.type === 'content.deleted'), 'nothing went to the trash').to.equal(false);

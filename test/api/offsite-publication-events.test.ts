@@ -121,7 +121,7 @@ describe('publication events of entries that leave or rejoin the public API all 
     await pollUntil(async () => server.services.webhookDispatcher.pending().length, (pending) => pending === 0);
     const bodies = receiver.requests.map((request) => JSON.parse(request.body.toString('utf8')) as { event: string; data: { changes: { id: string; change: string }[] } });
     expect(bodies.map((body) => body.event)).to.deep.equal(['content.batch']);
-    expect(bodies[0].data.changes.map(({ id, change }) => `${change} ${id}`).sort()).to.deep.equal([`updated ${published}`, `updated ${due}`].sort());
+    expect(bodies[0].data.changes.map(({ id, change }) => `${change} ${id}`).sort()).to.deep.equal([`unpublished ${published}`, `unpublished ${due}`].sort());
   });
 
   it('unpublishes and publishes again the public entries of a workspace archived and brought back by commits of workspace.yaml from outside, and tells no publication of entries edited while archived', async () => {

@@ -111,6 +111,17 @@ describe('content problems: GET /problems', function () {
     expect((await problems()).map((problem) => problem.path)).to.deep.equal(['default/entries/posts/rated.md']);
   });
 
+  it('lists a file directly in entries/ (no type folder) after the commit that adds it, after a restart and in cms check alike', async () => {
+    await externalCommit(repo, { write: { 'default/entries/stray.md': postFile('Stray') } }, 'A post outside any type folder');
+    const listed = await problemsUntil((list) => list.length > 0);
+    expect(listed.map((problem) => problem.path)).to.deep.equal(['default/entries/stray.md']);
+    expect(await checkedProblems(repo)).to.deep.equal(listed);
+    const dataDir = server.dataDir;
+    await server.close({ keepData: true });
+    server = await startTestServer({ dataDir });
+    expect(await problems()).to.deep.equal(listed);
+  });
+
   it('is the list cms check prints for the same repository', async () => {
     await externalCommit(
       repo,

@@ -132,7 +132,7 @@ describe('webhooks for site builds: commit ids and content.batch', function () {
     expect(batches).to.have.length(1);
     expect(batches[0]).to.have.all.keys('event', 'occurred_at', 'workspace', 'commit', 'data');
     expect(batches[0]).to.include({ event: 'content.batch', workspace: 'default', commit: head });
-    expect(byId(batches[0].data.changes)).to.deep.equal(byId(posts.map((post) => ({ type: 'posts', ...post, change: 'updated' }))));
+    expect(byId(batches[0].data.changes)).to.deep.equal(byId(posts.map((post) => ({ type: 'posts', ...post, change: 'published', events: ['content.updated', 'content.published'] }))));
     const batchRequest = receiver.requests.find((request) => request.url === '/batch');
     expect(batchRequest?.headers['x-service-event']).to.equal('content.batch');
 
@@ -151,7 +151,7 @@ describe('webhooks for site builds: commit ids and content.batch', function () {
     const [removal] = bodiesAt(receiver.requests, '/batch');
     expect(receiver.requests).to.have.length(1);
     expect(removal).to.include({ event: 'content.batch', commit: await headOid(repo) });
-    expect(removal.data.changes).to.deep.equal([{ type: 'posts', ...posts[1], change: 'deleted' }]);
+    expect(removal.data.changes).to.deep.equal([{ type: 'posts', ...posts[1], change: 'deleted', events: ['content.deleted', 'content.unpublished'] }]);
   });
 
   it('delivers an external git commit touching three entries as one content.batch', async () => {
@@ -173,9 +173,9 @@ describe('webhooks for site builds: commit ids and content.batch', function () {
     expect(batches[0]).to.include({ event: 'content.batch', workspace: 'default', commit: head });
     expect(byId(batches[0].data.changes)).to.deep.equal(
       byId([
-        { type: 'posts', id: 'added00001', slug: 'added', change: 'created' },
-        { type: 'posts', ...kept, change: 'updated' },
-        { type: 'posts', ...removed, change: 'deleted' },
+        { type: 'posts', id: 'added00001', slug: 'added', change: 'created', events: ['content.created', 'content.published'] },
+        { type: 'posts', ...kept, change: 'updated', events: ['content.updated'] },
+        { type: 'posts', ...removed, change: 'deleted', events: ['content.deleted'] },
       ]),
     );
     const each = bodiesAt(receiver.requests, '/each');
@@ -199,10 +199,42 @@ describe('webhooks for site builds: commit ids and content.batch', function () {
     expect(pushed).to.equal(await headOid(repo));
     expect(byId(batches[0].data.changes)).to.deep.equal(
       byId([
-        { type: 'posts', id: renamed.id, slug: 'sequel', change: 'updated', previous_slug: renamed.slug },
-        { type: 'posts', id: 'pushed0001', slug: 'pushed', change: 'created' },
+        { type: 'posts', id: renamed.id, slug: 'sequel', change: 'updated', events: ['content.updated'], previous_slug: renamed.slug },
+        { type: 'posts', id: 'pushed0001', slug: 'pushed', change: 'created', events: ['content.created', 'content.published'] },
       ]),
     );
+  });
+
+  it('names each change by its event: an entry archived, deleted, restored from the trash, its workspace archived and brought back', async () => {
+    const publish = async (workspace: string, title: string) => {
+      const response = await server.request('POST', `/api/v1/workspaces/${workspace}/content/posts`, { body: { title, status: 'published' }, token });
+      expect(response.status).to.equal(201);
+      return { id: response.body.data.id as string, slug: response.body.data.slug as string };
+    };
+    const archived = await publish('default', 'Archived');
+    const binned = await publish('default', 'Binned');
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'shop', label: 'Shop' })).status).to.equal(201);
+    expect((await server.request('POST', '/api/v1/workspaces/shop/content-types', { body: { name: 'posts' }, token })).status).to.equal(201);
+    const shelved = await publish('shop', 'Shelved');
+    await configure([{ url: `${receiver.url}/batch`, events: ['content.updated', 'content.published', 'content.unpublished', 'content.deleted', 'content.restored'], batch: true }]);
+    const changesOf = async (write: () => Promise<{ status: number }>) => {
+      expect((await write()).status).to.equal(200);
+      await received(1);
+      const batches = bodiesAt(receiver.requests, '/batch');
+      receiver.requests.length = 0;
+      expect(batches.map((batch) => batch.event)).to.deep.equal(['content.batch']);
+      return batches[0].data.changes;
+    };
+
+    expect(await changesOf(() => server.request('PATCH', `${POSTS}/${archived.id}`, { body: { status: 'archived' }, token }))).to.deep.equal([
+      { type: 'posts', ...archived, change: 'unpublished', events: ['content.updated', 'content.unpublished'] },
+    ]);
+    expect(await changesOf(() => server.request('DELETE', `${POSTS}/${binned.id}`, { token }))).to.deep.equal([{ type: 'posts', ...binned, change: 'deleted', events: ['content.deleted', 'content.unpublished'] }]);
+    expect(await changesOf(() => adminRequest(server, admin, 'POST', `/trash/posts/${binned.id}/restore`))).to.deep.equal([
+      { type: 'posts', ...binned, change: 'restored', events: ['content.restored', 'content.published'] },
+    ]);
+    expect(await changesOf(() => adminRequest(server, admin, 'DELETE', '/workspaces/shop'))).to.deep.equal([{ type: 'posts', ...shelved, change: 'unpublished', events: ['content.unpublished'] }]);
+    expect(await changesOf(() => adminRequest(server, admin, 'PUT', '/workspaces/shop', { archived: false }))).to.deep.equal([{ type: 'posts', ...shelved, change: 'published', events: ['content.published'] }]);
   });
 
   it('batches the scheduler\'s publish commit like any other, and sends events no commit caused with commit null', async () => {
@@ -217,7 +249,7 @@ describe('webhooks for site builds: commit ids and content.batch', function () {
     await received(1);
     const [published] = bodiesAt(receiver.requests, '/batch');
     expect(published).to.deep.include({ event: 'content.batch', commit: await mustGit(repo, ['rev-parse', 'HEAD']).then((out) => out.trim()) });
-    expect(published.data.changes).to.deep.equal([{ type: 'posts', id: created.body.data.id, slug: created.body.data.slug, change: 'updated' }]);
+    expect(published.data.changes).to.deep.equal([{ type: 'posts', id: created.body.data.id, slug: created.body.data.slug, change: 'published', events: ['content.published'] }]);
 
     receiver.requests.length = 0;
     const hooks = (await adminRequest(server, admin, 'GET', '/webhooks')).body.data;

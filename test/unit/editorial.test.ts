@@ -2,7 +2,7 @@
 // reading and filtering, and the publish scheduler's "came due" rule.
 import { expect } from 'chai';
 import { ActivityLog, type LineStore } from '../../src/domain/activity/activity-log.ts';
-import { describeEvent } from '../../src/domain/activity/activity-feeds.ts';
+import { describeEvent, describeEvents } from '../../src/domain/activity/activity-feeds.ts';
 import { PublishScheduler } from '../../src/domain/activity/publish-scheduler.ts';
 import type { Principal } from '../../src/domain/auth/principal.ts';
 import type { StoredEntry } from '../../src/domain/model/entry.ts';
@@ -109,6 +109,26 @@ describe('activity log', () => {
     expect(describeEvent(event('schema.deleted', { type: 'posts' })).message).to.equal('Deleted the content type "posts".');
     expect(describeEvent(event('media.uploaded', { filename: 'a.png' })).message).to.equal('Uploaded "a.png".');
   });
+
+  it('describes a write and the publication it caused in one record, and a publication on its own in its own', () => {
+    const entry = (id: string, slug: string, extra: Record<string, string> = {}) => ({ type: 'posts', id, slug, ...extra });
+    const event = (type: DomainEvent['type'], data: Record<string, string>): DomainEvent => ({ type, workspace: 'default', occurredAt: '', actor: 'u1', data });
+    const records = describeEvents([
+      event('content.updated', entry('a', 'new', { previous_slug: 'old' })), event('content.published', entry('a', 'new')),
+      event('content.restored', entry('b', 'back')), event('content.published', entry('b', 'back')),
+      event('content.updated', entry('c', 'off')), event('content.unpublished', entry('c', 'off')),
+      event('content.purged', entry('d', 'gone')),
+      event('content.unpublished', entry('e', 'archived')),
+    ]);
+    expect(records.map((record) => [record.type, record.message])).to.deep.equal([
+      ['content.updated', 'Renamed posts/old to new and published it.'],
+      ['content.restored', 'Restored from the trash and published: posts/back.'],
+      ['content.updated', 'Updated and unpublished posts/off.'],
+      ['content.purged', 'Deleted for good: posts/gone.'],
+      ['content.unpublished', 'Unpublished posts/archived.'],
+    ]);
+    expect(records[1].details).to.deep.equal({ type: 'posts', id: 'b', slug: 'back', events: ['content.restored', 'content.published'] });
+  });
 });
 
 describe('publish scheduler', () => {
@@ -182,5 +202,23 @@ describe('publish scheduler', () => {
     await flushEvents();
     expect(emitted.map((event) => event.data.id)).to.deep.equal(['a']);
     expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T13:00:01.000Z' });
+  });
+
+  it('saves the last tick of idle ticks once it is a minute past the saved one, so a start after a kill looks back no further', async () => {
+    const { scheduler: starting, clock, state } = harness([], '2026-05-01T11:00:00.000Z', at('2026-05-01T11:00:00.000Z'));
+    const scheduler = await starting;
+    clock.now = at('2026-05-01T11:00:30.000Z');
+    expect(await scheduler.tick()).to.equal(0);
+    expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T11:00:00.000Z' });
+    clock.now = at('2026-05-01T11:01:00.000Z');
+    await scheduler.tick();
+    expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T11:01:00.000Z' });
+    clock.now = at('2026-05-01T11:01:30.000Z');
+    await scheduler.tick();
+    expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T11:01:00.000Z' });
+    clock.now = at('2026-05-01T11:02:10.000Z');
+    await scheduler.tick();
+    expect(state.stored).to.deep.equal({ last_tick: '2026-05-01T11:02:10.000Z' });
+    await scheduler.stop();
   });
 });

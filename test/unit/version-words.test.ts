@@ -30,7 +30,7 @@ describe('version words (admin app)', () => {
   });
 
   it('tells the scheduler\'s publication from an editor\'s by its author, the server itself', () => {
-    const bySystem = (message: string) => versionWords({ message, author_id: 'system', author_name: 'anonymous' }, noDates);
+    const bySystem = (message: string) => versionWords({ message, author_id: 'system', author_name: 'git-cms' }, noDates);
     expect(bySystem('Publish posts/hello-world')).to.deep.equal({ what: 'Published at its scheduled time', who: 'Automatically' });
     expect(bySystem('Publish 4 scheduled entries')).to.deep.equal({ what: 'Published at its scheduled time', who: 'Automatically' });
     expect(versionWords(byAda('Publish posts/hello-world'), noDates)).to.deep.equal({ what: 'Published', who: 'Ada' });
@@ -71,7 +71,7 @@ describe('version words (admin app)', () => {
   });
 
   it('names the scheduler "Automatically", people by their name', () => {
-    expect(versionWords({ message: 'Publish posts/hello', author_id: 'system', author_name: 'anonymous' }, noDates).who).to.equal('Automatically');
+    expect(versionWords({ message: 'Publish posts/hello', author_id: 'system', author_name: 'git-cms' }, noDates).who).to.equal('Automatically');
     expect(versionWords(byAda('Create posts/hello'), noDates).who).to.equal('Ada');
   });
 });

@@ -57,7 +57,7 @@ describe('webhooks', () => {
     expect(signBody(body, 'key')).to.equal(`sha256=${createHmac('sha256', 'key').update(body).digest('hex')}`);
   });
 
-  it('folds the entry events of a commit into one batch per workspace, one change per entry', () => {
+  it('folds the entry events of a commit into one batch per workspace, one change per entry, named by its most telling event', () => {
     const event = (type: DomainEvent['type'], id: string, extra: Partial<DomainEvent> = {}): DomainEvent => ({
       type, workspace: 'blog', occurredAt: NOW, commit: 'c1', data: { type: 'posts', id, slug: `slug-${id}` }, ...extra,
     });
@@ -70,18 +70,20 @@ describe('webhooks', () => {
       event('schema.updated', 'x', { data: { type: 'posts' } }),
       event('content.published', 'd', { commit: undefined }),
       event('content.restored', 'e', { workspace: 'docs' }),
+      event('content.unpublished', 'f'),
     ]);
     expect(batches).to.deep.equal([
       {
         workspace: 'blog', commit: 'c1', occurredAt: NOW,
         types: ['content.created', 'content.published', 'content.updated', 'content.unpublished', 'content.deleted'],
         changes: [
-          { type: 'posts', id: 'a', slug: 'slug-a', change: 'created' },
-          { type: 'posts', id: 'b', slug: 'new', change: 'updated', previous_slug: 'old' },
-          { type: 'posts', id: 'c', slug: 'slug-c', change: 'deleted' },
+          { type: 'posts', id: 'a', slug: 'slug-a', change: 'created', events: ['content.created', 'content.published'] },
+          { type: 'posts', id: 'b', slug: 'new', change: 'updated', events: ['content.updated'], previous_slug: 'old' },
+          { type: 'posts', id: 'c', slug: 'slug-c', change: 'deleted', events: ['content.unpublished', 'content.deleted'] },
+          { type: 'posts', id: 'f', slug: 'slug-f', change: 'unpublished', events: ['content.unpublished'] },
         ],
       },
-      { workspace: 'docs', commit: 'c1', occurredAt: NOW, types: ['content.restored'], changes: [{ type: 'posts', id: 'e', slug: 'slug-e', change: 'created' }] },
+      { workspace: 'docs', commit: 'c1', occurredAt: NOW, types: ['content.restored'], changes: [{ type: 'posts', id: 'e', slug: 'slug-e', change: 'restored', events: ['content.restored'] }] },
     ]);
   });
 });

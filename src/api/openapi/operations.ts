@@ -74,7 +74,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
 
   'GET /api/v1/workspaces/{ws}/problems': {
     tag: 'Problems',
-    summary: 'Every file of the content repo the server skips now (bad names, files without a type, parse and validation errors), by path: what `cms check` prints (problems.read).',
+    summary: 'The files of the workspace the server reads and does not use now (entry files that are no valid entry of an existing type: bad names, files without a type, parse and validation errors; type files and media metadata that do not parse or validate) and the bad settings of its workspace.yaml, one item per problem, by path: what `cms check` prints (problems.read).',
     answer: envelope({ type: 'array', items: ref('Problem') }, { type: 'object', required: ['total'], properties: { total: { type: 'integer' } } }),
   },
 

@@ -30,21 +30,65 @@ const VERBS: Record<EventType, string> = {
 // Usernames and paths come from clients; a record keeps a bounded piece.
 const MAX_TEXT = 200;
 
-/** Records every domain event (every write, and what outside commits changed). */
+type Publication = 'content.published' | 'content.unpublished';
+
+// A write that also puts an entry on the site or takes it off tells two
+// events (webhooks subscribe to either), but it is one thing that happened:
+// the log says it in one line. These are the pairs a write tells.
+const WITH_PUBLICATION: Partial<Record<EventType, Partial<Record<Publication, string>>>> = {
+  'content.created': { 'content.published': 'Created and published' },
+  'content.updated': { 'content.published': 'Updated and published', 'content.unpublished': 'Updated and unpublished' },
+  'content.deleted': { 'content.unpublished': 'Unpublished and moved to the trash:' },
+  'content.restored': { 'content.published': 'Restored from the trash and published:' },
+};
+
+/** Records every domain event (every write, and what outside commits changed), one line per entry and change. */
 export function recordDomainEvents(events: EventBus, log: ActivityLog): void {
-  events.on((event) => log.record(describeEvent(event)));
+  events.onGroup((group) => {
+    for (const record of describeEvents(group)) void log.record(record);
+  });
 }
 
-/** The activity record of a domain event: `content.updated` → "Updated posts/hello-world." */
-export function describeEvent(event: DomainEvent): ActivityInput {
+/**
+ * The activity records of the events one change told together: one per
+ * event, except that an entry's content.published or content.unpublished
+ * joins the write's own event of the same entry (WITH_PUBLICATION), whose
+ * record then lists both in `details.events`.
+ */
+export function describeEvents(group: readonly DomainEvent[]): ActivityInput[] {
+  const writes = new Map<string, DomainEvent>();
+  for (const event of group) if (WITH_PUBLICATION[event.type]) writes.set(entryKey(event), event);
+  const joined = new Map<DomainEvent, Publication>();
+  const records: DomainEvent[] = [];
+  for (const event of group) {
+    const publication = isPublication(event.type) ? event.type : undefined;
+    const write = publication && writes.get(entryKey(event));
+    if (publication && write && !joined.has(write) && WITH_PUBLICATION[write.type]?.[publication]) joined.set(write, publication);
+    else records.push(event);
+  }
+  return records.map((event) => describeEvent(event, joined.get(event)));
+}
+
+/** The activity record of a domain event: `content.updated` → "Updated posts/hello-world."; with `publication`, the event it joins (describeEvents). */
+export function describeEvent(event: DomainEvent, publication?: Publication): ActivityInput {
   if (event.type === 'git.conflict') {
     const message = `${VERBS[event.type]} ${event.data.branch}; the server now holds the upstream's content.`;
     return { level: 'warning', type: event.type, message, user_id: null, workspace: null, details: { ...event.data } };
   }
   const { type: typeName, slug, id, filename, previous_slug: previousSlug } = event.data;
   const subject = event.type.startsWith('content.') ? `${typeName}/${slug ?? id}` : event.type.startsWith('schema.') ? `"${typeName}"` : `"${filename}"`;
-  const message = event.type === 'content.updated' && previousSlug ? `Renamed ${typeName}/${previousSlug} to ${slug}.` : `${VERBS[event.type]} ${subject}.`;
-  return { type: event.type, message, user_id: event.actor ?? null, workspace: event.workspace, details: { ...event.data } };
+  const verb = (publication && WITH_PUBLICATION[event.type]?.[publication]) ?? VERBS[event.type];
+  const message = event.type === 'content.updated' && previousSlug ? `Renamed ${typeName}/${previousSlug} to ${slug}${publication ? ` and ${VERBS[publication].toLowerCase()} it` : ''}.` : `${verb} ${subject}.`;
+  const details = publication ? { ...event.data, events: [event.type, publication] } : { ...event.data };
+  return { type: event.type, message, user_id: event.actor ?? null, workspace: event.workspace, details };
+}
+
+function isPublication(type: EventType): type is Publication {
+  return type === 'content.published' || type === 'content.unpublished';
+}
+
+function entryKey(event: DomainEvent): string {
+  return `${event.workspace}\u0000${event.data.type}\u0000${event.data.id}`;
 }
 
 /** A LoginService `onAttempt` hook that records sign-ins (info) and failed or throttled attempts (warning). */

@@ -66,6 +66,11 @@ const STATE_NAME = 'scheduler';
 const TICK_TRAILER = 'Scheduler-Tick';
 // How far back from HEAD a start looks for its own publish commits at most (the walk normally ends at the first commit older than the last tick).
 const MAX_RECOVERY_COMMITS = 1000;
+// How far the last tick may move past the saved one before an idle tick saves it:
+// a start after a kill looks back (and walks history) about this far, and an
+// idle server writes the file (temp file, fsync, rename) at most this often
+// rather than at every tick (docs/editorial.md "Scheduled publishing").
+const PROGRESS_SAVE_MS = 60_000;
 
 /** An AnnouncedMark in memory; `own` when this scheduler announced the entry (its files are as it writes them). */
 interface Mark {
@@ -91,11 +96,15 @@ export class PublishScheduler implements Announcements {
   // Entries whose going public is announced, by workspace and id: by a write, or by this scheduler (`own`).
   private readonly announced = new Map<string, Mark>();
   private saveQueued = false;
+  // The last tick the state file holds (the start's when nothing was saved since).
+  private savedTick: number;
 
   private constructor(
     private readonly options: PublishSchedulerOptions,
     private lastTick: number,
-  ) {}
+  ) {
+    this.savedTick = lastTick;
+  }
 
   /** Reads the last announcement time (now on a first start) and the saved marks, and starts the timer. Throws what the state store throws. */
   static async start(options: PublishSchedulerOptions): Promise<PublishScheduler> {
@@ -177,6 +186,8 @@ export class PublishScheduler implements Announcements {
    * `content.published`), but for those a write announced already; rewrites
    * without an event the files of entries a write announced that still say
    * `draft: true` (a commit from outside). Returns how many it announced.
+   * Saves the last tick when something changed, and on idle ticks once it
+   * is PROGRESS_SAVE_MS past the saved one.
    * Throws the first failure of a
    * workspace's commit (the other workspaces still go ahead; the failed
    * one's entries are tried again at the next tick) or of the state store.
@@ -202,7 +213,8 @@ export class PublishScheduler implements Announcements {
     }
     this.lastTick = now;
     const forgot = this.forgetAnnouncedBefore(Math.min(lookedBackTo, ...this.retrySince.values()));
-    if (announced > 0 || forgot || failure !== undefined) await this.save();
+    const isFarAhead = this.lastTick - this.savedTick >= PROGRESS_SAVE_MS;
+    if (announced > 0 || forgot || failure !== undefined || isFarAhead) await this.save();
     if (failure !== undefined) throw failure;
     return announced;
   }
@@ -286,6 +298,7 @@ export class PublishScheduler implements Announcements {
     const value: SchedulerState = { last_tick: new Date(tick).toISOString() };
     if (marks.length > 0) value.announced = marks;
     await this.options.state.write<SchedulerState>(STATE_NAME, value);
+    this.savedTick = tick;
   }
 
   // On a primary the events go with the commit that rewrites the files, so

@@ -83,6 +83,8 @@ export class ContentIndex {
       if (types.has(folder)) continue;
       for (const path of await files.listFiles(entriesDir(workspace, folder))) this.reportUntyped(workspace, path, folder);
     }
+    // As applyExternalChanges() and a push judge them: a file directly in entries/ belongs to no type.
+    for (const path of await files.listFilesIn(`${workspace}/entries`)) this.reportStray(workspace, path, NOT_DIRECTLY_IN_FOLDER);
     this.workspaces.set(workspace, types);
     await this.checkWorkspaceFile(workspace, files);
   }

@@ -7,17 +7,17 @@
 // architecture test checks that nothing else commits.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError } from '../../errors/app-error.ts';
-import type { ChangedPath, CommitInfo, ContentRepo, FileChange } from '../../storage/content-repo.ts';
-import { ANONYMOUS, actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
+import { SYSTEM_AUTHOR, type ChangedPath, type CommitInfo, type ContentRepo, type FileChange } from '../../storage/content-repo.ts';
+import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
 import type { DomainEvent, EventBus } from '../model/events.ts';
 
 /** The content repo as everything but the write path sees it: reads, history, object transfer. */
 export type ContentReader = Omit<ContentRepo, 'commitChanges' | 'serialize' | 'watchHead' | 'markReceived' | 'close'>;
 
 /** The reads that loading content needs: the repo at HEAD, or a working tree as `cms check` reads it. */
-export type ContentFiles = Pick<ContentReader, 'readFile' | 'readFiles' | 'readFilesUnder' | 'listFiles' | 'listFolders'>;
+export type ContentFiles = Pick<ContentReader, 'readFile' | 'readFiles' | 'readFilesUnder' | 'listFiles' | 'listFilesIn' | 'listFolders'>;
 
-/** Who a change is by: the acting principal, or the server itself (first start, type order). */
+/** Who a change is by: the acting principal, or the server itself (first start, type order, the publish scheduler), whose commits git-cms authors (SYSTEM_AUTHOR). */
 export type ChangeAuthor = Principal | 'system';
 
 /** An event to tell once the commit has landed; the writer adds the time, the actor and the commit. */
@@ -89,10 +89,6 @@ export type ReceiveListener = (changes: readonly ChangedPath[]) => Promise<void>
 
 /** Called with each run of commits made outside the server, inside a transaction. */
 export type ExternalCommitHandler = (tx: ContentTransaction, from: string, to: string, readAt: string) => Promise<void>;
-
-// The server's own writes have always been authored as anonymous; their
-// `Actor: system` trailer tells them apart.
-const SYSTEM_AUTHOR = gitAuthorOf(ANONYMOUS);
 
 /** The write path of one content repo; created once by services.ts. */
 export class ContentWriter {

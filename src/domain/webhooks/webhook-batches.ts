@@ -2,19 +2,27 @@
 // gets one `content.batch` per commit and workspace, listing every entry the
 // commit changed, instead of one delivery per entry event. A site build wants
 // one trigger per commit, and a bulk write or a git commit may touch
-// thousands of entries. Events no commit caused (the scheduler's
-// content.published) are not batched: they have nothing to be grouped with.
+// thousands of entries. Each entry is named by what happened to it (its
+// events, and the most telling of them as `change`; docs/operations.md).
+// Events no commit caused (DomainEvent.commit) are not batched: they have
+// nothing to be grouped with.
 import type { DomainEvent, EventType } from '../model/events.ts';
 
 /** The event name of a batched delivery (X-Service-Event and the body's `event`). */
 export const BATCH_EVENT = 'content.batch';
+
+/** What happened to an entry in a batch: the action of its event (`content.restored` → `restored`). */
+export type BatchedChangeKind = 'created' | 'updated' | 'published' | 'unpublished' | 'deleted' | 'restored' | 'purged';
 
 /** One entry in `data.changes` of a `content.batch`. */
 export interface BatchedChange {
   type: string;
   id: string;
   slug: string;
-  change: 'created' | 'updated' | 'deleted';
+  /** The most telling of `events` (KIND_RANK). */
+  change: BatchedChangeKind;
+  /** Every event the commit told of the entry, in order (`content.deleted`, `content.unpublished`). */
+  events: EventType[];
   /** The slug before a rename, when the commit's events name it (commits made with git). */
   previous_slug?: string;
 }
@@ -34,14 +42,15 @@ export function isBatched(event: DomainEvent): boolean {
   return event.commit !== undefined && event.type.startsWith('content.') && event.data.id !== undefined;
 }
 
-// An entry that appears and changes in one commit was created; one that goes
-// away (deleted, or purged from the trash) was deleted; anything else updated.
-const CHANGE_OF: Partial<Record<EventType, BatchedChange['change']>> = {
-  'content.created': 'created',
-  'content.restored': 'created',
-  'content.deleted': 'deleted',
-  'content.purged': 'deleted',
-};
+// An entry with several events in one commit (a delete that unpublished, a
+// create that published) is named by the one that says most: the entry came
+// or went (created, restored, deleted, purged) over whether it went on or
+// off the site (published, unpublished) over an edit (updated).
+const KIND_RANK: Record<BatchedChangeKind, number> = { updated: 0, published: 1, unpublished: 1, created: 2, restored: 2, deleted: 2, purged: 2 };
+
+function kindOf(type: EventType): BatchedChangeKind {
+  return type.slice('content.'.length) as BatchedChangeKind;
+}
 
 /** Folds the batched events of one group (one commit's, or one landing's) into one batch per workspace, entries in first-told order. */
 export function commitBatches(events: readonly DomainEvent[]): CommitBatch[] {
@@ -57,14 +66,15 @@ export function commitBatches(events: readonly DomainEvent[]): CommitBatch[] {
     }
     if (!batch.types.includes(event.type)) batch.types.push(event.type);
     const { type, id, slug, previous_slug } = event.data;
-    const change = CHANGE_OF[event.type] ?? 'updated';
+    const change = kindOf(event.type);
     const known = changesById.get(`${key}\n${type}\n${id}`);
     if (known === undefined) {
-      const item: BatchedChange = { type, id, slug, change, ...(previous_slug === undefined ? {} : { previous_slug }) };
+      const item: BatchedChange = { type, id, slug, change, events: [event.type], ...(previous_slug === undefined ? {} : { previous_slug }) };
       changesById.set(`${key}\n${type}\n${id}`, item);
       batch.changes.push(item);
-    } else if (known.change === 'updated') {
-      known.change = change;
+    } else {
+      known.events.push(event.type);
+      if (KIND_RANK[change] > KIND_RANK[known.change]) known.change = change;
     }
   }
   return [...batches.values()];

@@ -176,6 +176,14 @@ export class History {
     return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
+  /** The regular files directly inside `folder` in a root tree (paths, sorted; not those in its subfolders); [] when it is missing. */
+  async listFilesIn(rootTree: string, folder: string): Promise<string[]> {
+    const oid = await this.folderOid(rootTree, folder);
+    if (oid === undefined) return [];
+    const files = (await this.reader.readTree(oid)).entries().filter((entry) => !entry.isTree && isRegularFile(entry.mode));
+    return files.map((entry) => (folder === '' ? entry.name : `${folder}/${entry.name}`)).sort();
+  }
+
   /** The names of the folders directly inside `folder` in a root tree, sorted; [] when it is missing. */
   async listFolders(rootTree: string, folder: string): Promise<string[]> {
     const oid = await this.folderOid(rootTree, folder);
