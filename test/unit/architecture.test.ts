@@ -34,7 +34,8 @@ const OWNERS: Record<string, string[]> = {
   minisearch: ['domain/search/'],
   bcryptjs: ['domain/auth/passwords.ts'],
   'gray-matter': ['domain/model/front-matter.ts'],
-  'js-yaml': ['domain/model/front-matter.ts'],
+  'js-yaml': ['domain/model/yaml-text.ts'],
+  yaml: ['domain/model/yaml-text.ts'],
 };
 // The floors of domain/, ground floor first (docs/architecture.md draws the
 // same table). A domain folder (or a file directly under domain/, by its

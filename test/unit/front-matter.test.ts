@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import YAML from 'yaml';
 import matter from 'gray-matter';
-import { parseFrontMatter, readSimpleYaml, readYaml, splitYamlFrontMatter, stringifyFrontMatter } from '../../src/domain/model/front-matter.ts';
+import { parseFrontMatter, readSimpleYaml, splitYamlFrontMatter, stringifyFrontMatter } from '../../src/domain/model/front-matter.ts';
+import { readYaml } from '../../src/domain/model/yaml-text.ts';
 import { billionLaughs } from '../helpers/hostile-yaml.ts';
 
 // Plain scalars where YAML 1.1 (js-yaml's own schemas) and YAML 1.2 core (the `yaml` package) disagree, and friends.

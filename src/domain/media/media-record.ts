@@ -2,10 +2,10 @@
 // small YAML document per file at {ws}/media/{filename}.yaml, and the
 // workspace's category list at {ws}/media/_categories.yaml. The binary itself
 // lives outside git (storage/media-store.ts).
-import YAML from 'yaml';
 import { parseCategory } from './categories.ts';
 import { isValidMediaFilename } from './file-names.ts';
 import { isRasterImage } from './media-types.ts';
+import { readYaml, writeYaml } from '../model/yaml-text.ts';
 
 /** Who may fetch a file's URL: anyone, or only readers with `media.read`. */
 export const MEDIA_VISIBILITIES = ['public', 'private'] as const;
@@ -78,7 +78,7 @@ export function filenameOfRecordPath(workspace: string, path: string): string | 
 /** Serializes a record for its YAML file (the file name is the record's key and not repeated). */
 export function recordToYaml(record: MediaRecord): string {
   const { filename: _filename, ...fields } = record;
-  return YAML.stringify(fields, { lineWidth: 0 });
+  return writeYaml(fields);
 }
 
 /**
@@ -87,7 +87,7 @@ export function recordToYaml(record: MediaRecord): string {
  * when the file cannot be used (not a mapping, wrong types, unknown visibility, bad category).
  */
 export function recordFromYaml(filename: string, text: string): MediaRecord {
-  const parsed: unknown = YAML.parse(text) ?? {};
+  const parsed = readYaml(text) ?? {};
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('The media metadata must be a YAML mapping.');
   const raw = parsed as Record<string, unknown>;
   const visibility = raw.visibility ?? 'public';
@@ -111,7 +111,7 @@ export function recordFromYaml(filename: string, text: string): MediaRecord {
 
 /** Serializes the category list. */
 export function categoriesToYaml(categories: string[]): string {
-  return YAML.stringify(categories, { lineWidth: 0 });
+  return writeYaml(categories);
 }
 
 /**
@@ -119,7 +119,7 @@ export function categoriesToYaml(categories: string[]): string {
  * strings or not valid category paths are dropped. Throws a plain Error when it is not a list.
  */
 export function categoriesFromYaml(text: string): string[] {
-  const parsed: unknown = YAML.parse(text) ?? [];
+  const parsed = readYaml(text) ?? [];
   if (!Array.isArray(parsed)) throw new Error('The category list must be a YAML sequence.');
   const categories: string[] = [];
   for (const item of parsed) {

@@ -1,21 +1,15 @@
-// The only user of gray-matter: markdown files with YAML front matter. YAML
-// is written with the `yaml` package and read with js-yaml (gray-matter's own
-// engine, several times faster on start-up) under a schema that resolves
-// plain scalars exactly like `yaml`'s YAML 1.2 core schema: dates stay
-// strings, and YAML 1.1 forms (1_000, 12:30, 010 as octal, yes/no) are not
-// numbers or booleans, so every file reads back as `yaml` would read it.
+// The only user of gray-matter: markdown files with YAML front matter, read
+// as every YAML file of the repo is (yaml-text.ts), with a line reader for
+// the flat maps the server writes in front of it.
 import { createRequire } from 'node:module';
 import type matterModule from 'gray-matter';
-import type jsYamlModule from 'js-yaml';
-import YAML from 'yaml';
 import { writeSimpleYaml } from './front-matter-writer.ts';
+import { assertBounded, isPlainKey, MAX_YAML_VALUES, plainScalar, readYaml, writeYaml } from './yaml-text.ts';
 
-// js-yaml and gray-matter load with the first front matter that needs them
+// gray-matter loads with the first front matter that needs it
 // (synchronously, like sanitize-html): the files the server writes and
-// hand-written ones like the seeded posts never do, and loading both cost
-// every start ~40 ms.
+// hand-written ones like the seeded posts never do.
 const require = createRequire(import.meta.url);
-let jsYamlCore: ((text: string) => unknown) | undefined;
 let matter: typeof matterModule | undefined;
 
 export interface FrontMatterDocument {
@@ -23,76 +17,13 @@ export interface FrontMatterDocument {
   body: string;
 }
 
-// The patterns of `yaml` 2's core schema (yaml/dist/schema/core), in its order.
-const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const INT_OCT = /^0o[0-7]+$/;
-const INT = /^[-+]?[0-9]+$/;
-const INT_HEX = /^0x[0-9a-fA-F]+$/;
-const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$|^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
-
-// How a plain (unquoted) scalar resolves: the first of these whose test
-// passes makes its value; none passing leaves the text a string.
-const CORE_SCALARS = [
-  { tag: 'tag:yaml.org,2002:null', test: (text: string) => NULL.test(text), construct: (): unknown => null },
-  { tag: 'tag:yaml.org,2002:bool', test: (text: string) => BOOL.test(text), construct: (text: string): unknown => text[0] === 't' || text[0] === 'T' },
-  { tag: 'tag:yaml.org,2002:int', test: (text: string) => INT_OCT.test(text) || INT.test(text) || INT_HEX.test(text), construct: parseInteger },
-  { tag: 'tag:yaml.org,2002:float', test: (text: string) => FLOAT_NAN.test(text) || FLOAT.test(text), construct: parseFloatText },
-];
-
-// js-yaml's load under a schema of CORE_SCALARS, made on first use.
-function loadJsYaml(text: string): unknown {
-  if (jsYamlCore === undefined) {
-    const jsYaml = require('js-yaml') as typeof jsYamlModule;
-    const schema = new jsYaml.Schema({
-      include: [jsYaml.FAILSAFE_SCHEMA],
-      implicit: CORE_SCALARS.map(({ tag, test, construct }) => new jsYaml.Type(tag, { kind: 'scalar', resolve: (data) => test(data ?? ''), construct: (data) => construct(data ?? '') })),
-    });
-    jsYamlCore = (yaml) => jsYaml.load(yaml, { schema });
-  }
-  return jsYamlCore(text);
-}
-
-function plainScalar(text: string): unknown {
-  if (text !== '' && !SCALAR_START.test(text)) return text;
-  for (const { test, construct } of CORE_SCALARS) if (test(text)) return construct(text);
-  return text;
-}
-
-// How every null, boolean and number of CORE_SCALARS starts: other words are strings without testing each pattern.
-const SCALAR_START = /^[~nNtTfF0-9+.-]/;
-
-function parseInteger(text: string): number {
-  if (INT_OCT.test(text)) return parseInt(text.slice(2), 8);
-  if (INT_HEX.test(text)) return parseInt(text.slice(2), 16);
-  return parseInt(text, 10);
-}
-
-function parseFloatText(text: string): number {
-  if (!FLOAT_NAN.test(text)) return parseFloat(text);
-  if (text.slice(-3).toLowerCase() === 'nan') return Number.NaN;
-  return text[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-}
-
 // What js-yaml refuses (it is stricter in corners, e.g. `a: -`) is read by
 // `yaml` as before, so a hand-edited file never becomes unreadable.
 function parseYaml(text: string): object {
   const simple = readSimpleYaml(text);
   // The line reader makes no aliases and nests two levels at most: what it reads holds fewer values than the text has characters.
-  if (simple !== undefined && text.length < MAX_VALUES) return simple;
-  const value = simple ?? readYaml(text);
-  assertBounded(value);
-  return (value ?? {}) as object;
-}
-
-/** How a YAML block reads when the line reader (readSimpleYaml) leaves it: js-yaml, or `yaml` where js-yaml refuses. */
-export function readYaml(text: string): unknown {
-  try {
-    return loadJsYaml(text);
-  } catch {
-    return YAML.parse(text);
-  }
+  if (simple !== undefined) return text.length < MAX_YAML_VALUES ? simple : assertBounded(simple);
+  return (readYaml(text) ?? {}) as object;
 }
 
 /**
@@ -172,11 +103,6 @@ function flowSequence(text: string): unknown[] | undefined {
   return undefined;
 }
 
-// A key YAML reads as the very string it is: not one that resolves to null or a boolean, nor one js-yaml treats specially.
-function isPlainKey(key: string): boolean {
-  return !NULL.test(key) && !BOOL.test(key) && key !== '__proto__';
-}
-
 // A quoted or plain scalar's value (never undefined, which YAML has not), or undefined when it is neither.
 function quotedOrPlain(text: string): unknown {
   const quoted = text[0] === '"' ? DOUBLE_QUOTED.exec(text) : text[0] === "'" ? SINGLE_QUOTED.exec(text) : null;
@@ -185,27 +111,7 @@ function quotedOrPlain(text: string): unknown {
   return plainScalar(text);
 }
 
-// YAML aliases share one parsed node, so a few lines can stand for billions
-// of values ("billion laughs") that every later walk (validation, JSON,
-// search) would expand. A front matter is refused when walking it visits
-// more values, or goes deeper, than any real page needs.
-const MAX_VALUES = 100_000;
-const MAX_DEPTH = 64;
-
-function assertBounded(root: unknown): void {
-  let visited = 0;
-  const visit = (value: unknown, depth: number): void => {
-    visited += 1;
-    if (visited > MAX_VALUES || depth > MAX_DEPTH) {
-      throw new Error(`The front matter holds more than ${MAX_VALUES.toLocaleString('en')} values or nests deeper than ${MAX_DEPTH} levels (YAML aliases?).`);
-    }
-    if (typeof value !== 'object' || value === null) return;
-    for (const child of Array.isArray(value) ? value : Object.values(value)) visit(child, depth + 1);
-  };
-  visit(root, 0);
-}
-
-const ENGINES = { yaml: { parse: parseYaml, stringify: (data: object) => YAML.stringify(data) } };
+const ENGINES = { yaml: { parse: parseYaml, stringify: writeYaml } };
 // `---js` would have gray-matter run the block as JavaScript (its built-in
 // engine evaluates it): anyone who can push a content file could run code on
 // the server. Only YAML is read, whatever the opening line names.
@@ -279,7 +185,7 @@ function isBlankOrComments(block: string): boolean {
 /** Serializes attributes and body into a markdown file with YAML front matter. */
 export function stringifyFrontMatter(document: FrontMatterDocument): string {
   // The library's own text, written directly for the flat maps most entries are (front-matter-writer.ts).
-  const yaml = writeSimpleYaml(document.attributes) ?? YAML.stringify(document.attributes, { lineWidth: 0 });
+  const yaml = writeSimpleYaml(document.attributes) ?? writeYaml(document.attributes);
   const body = document.body === '' ? '' : `\n${document.body}\n`;
   return `---\n${yaml}---\n${body}`;
 }

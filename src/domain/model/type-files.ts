@@ -1,7 +1,7 @@
 // How a content type maps onto {ws}/types/{name}.yaml. The name is the file
 // name and is not repeated inside the file.
-import YAML from 'yaml';
 import type { ContentType } from './content-type.ts';
+import { readYaml, writeYaml } from './yaml-text.ts';
 
 /** A type file name inside `{ws}/types/`; the capture is the type name. */
 export const TYPE_FILE = /^([a-z0-9-]{1,64})\.yaml$/;
@@ -19,12 +19,12 @@ export function typeFilePath(workspace: string, name: string): string {
 /** Serializes a type to its YAML file text. */
 export function typeToYaml(type: ContentType): string {
   const { name: _name, ...stored } = type;
-  return YAML.stringify(stored, { lineWidth: 0 });
+  return writeYaml(stored);
 }
 
 /** Parses a type file's YAML into a plain object with the name added; throws a plain Error when it is not a mapping. */
 export function typeYamlToInput(name: string, text: string): Record<string, unknown> {
-  const parsed: unknown = YAML.parse(text);
+  const parsed = readYaml(text);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('The type file is not a YAML mapping.');
   return { ...(parsed as Record<string, unknown>), name };
 }

@@ -1,9 +1,9 @@
 // The workspace file format: `{ws}/workspace.yaml` holds a workspace's label,
 // archived flag and type order; the folder name is its slug. Rules about who
 // may change a workspace live in domain/workspaces/.
-import YAML from 'yaml';
 import { groupBy } from '../../lib/group-by.ts';
 import { didYouMean, misspeltKey } from './misspelt-keys.ts';
+import { readYaml, writeYaml } from './yaml-text.ts';
 
 /** A workspace as the admin API shows it. */
 export interface Workspace {
@@ -34,7 +34,7 @@ export function groupByWorkspace<T extends { path: string }>(changes: Iterable<T
 /** The YAML text of `{ws}/workspace.yaml` (the slug is the folder name, not stored). */
 export function workspaceToYaml(workspace: Workspace): string {
   const { slug: _slug, type_order, ...rest } = workspace;
-  return YAML.stringify({ ...rest, types: type_order }, { lineWidth: 0 });
+  return writeYaml({ ...rest, types: type_order });
 }
 
 /** A setting of `{ws}/workspace.yaml` that cannot be used: the key to blame when there is one, and a full sentence. */
@@ -88,7 +88,7 @@ function inDoubtWorkspace(slug: string): Workspace {
 export function readWorkspaceYaml(slug: string, text: string, fallback: Workspace = inDoubtWorkspace(slug)): WorkspaceFileReading {
   let parsed: unknown;
   try {
-    parsed = YAML.parse(text);
+    parsed = readYaml(text);
   } catch (error) {
     // The parser's first line, without the colon that introduces its excerpt of the file.
     const reason = (error instanceof Error ? error.message.split('\n', 1)[0] : String(error)).replace(/:$/, '');
