@@ -5,11 +5,12 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
-import { git } from '../helpers/git.ts';
+import { git, serverIndexSettled } from '../helpers/git.ts';
 
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const POSTS = 'blog/entries/posts';
@@ -84,6 +85,34 @@ describe('index writes after bursts of commits', () => {
     const staged = gitNow('ls-files', '-s').stdout.split('\n').filter(Boolean).map((line) => line.replace(/^(\d+) ([0-9a-f]{40}) 0\t/, '$1 blob $2\t'));
     expect(staged).to.deep.equal(gitNow('ls-tree', '-r', 'HEAD').stdout.split('\n').filter(Boolean));
     expect(staged.filter((line) => line.endsWith('.md') && line.includes(POSTS)).map((line) => line.split('\t')[1]).sort()).to.deep.equal([...present].sort());
+  });
+
+  it('shows git an edit made while the index write was pending, even one of the same size in the same second', async () => {
+    // git compares an index entry with its file by size, inode and times to
+    // the second, and trusts a match when the index file is newer than the
+    // file. An edit right after a commit, before the index the commit left
+    // pending is written in a later second, would stay invisible to git
+    // status and git commit -a for good.
+    const repo = await open();
+    const file = `${POSTS}/a.md`;
+    const target = path.join(dir, file);
+    await repo.serialize(async () => {
+      for (const content of ['one\n', 'two\n']) await repo.commitChanges({ changes: [{ path: file, content }], message: 'Write a', author: AUTHOR });
+      expect(existsSync(lockFile), 'the second commit left its index pending').to.equal(true);
+      const written = await stat(target);
+      await writeFile(target, 'new\n');
+      await utimes(target, written.atime, written.mtime);
+      // The pending index is written after this task, in a later second than the edit.
+      while (Date.now() < (Math.floor(written.mtimeMs / 1000) + 1) * 1000 + 50) await sleep(20);
+    });
+    await serverIndexSettled(dir);
+    // Its ctime may have moved to the next second; in the race both fall in the same one.
+    const sameSecond = ['-c', 'core.trustctime=false'];
+    expect(gitNow(...sameSecond, 'status', '--porcelain').stdout).to.equal(` M ${file}\n`);
+    const byHand = gitNow(...sameSecond, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-qam', 'By hand');
+    expect(byHand.status, byHand.stdout + byHand.stderr).to.equal(0);
+    expect(gitNow('show', `HEAD:${file}`).stdout).to.equal('new\n');
+    await repo.close();
   });
 
   it('writes a pending index when the repository closes', async () => {

@@ -10,7 +10,11 @@
 // follows closely extends it, and flushIndex() writes it once. The index is
 // rewritten whole (~100 bytes per file in the repository), so in a burst of
 // writes to a big repository that write is most of a commit's cost; when to
-// flush is ContentRepo's call (index-write-behind.ts).
+// flush is ContentRepo's call (index-write-behind.ts). The stats of the
+// files the commits wrote are taken when the index is written, from files
+// found to hold the committed blob: git trusts an entry whose stats match
+// its file once the index is newer than the file, so stats taken at the
+// commit would hide an edit made meanwhile in the same second for good.
 import { appendFileSync, renameSync, statSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -37,7 +41,7 @@ import { FILE_MODE } from './tree.ts';
 import type { TreeView } from './tree.ts';
 import type { PathChange, TreeWriter } from './tree-writer.ts';
 import type { FileWrite, Rollback } from './working-tree.ts';
-import { rollBackInterruptedWrites, WorkingTreeChange } from './working-tree.ts';
+import { indexStatsOf, rollBackInterruptedWrites, WorkingTreeChange } from './working-tree.ts';
 
 const FILE_MODE_BITS = Number.parseInt(FILE_MODE, 8);
 
@@ -90,9 +94,10 @@ export type Recovery =
 // A file of the commit with its blob, or null for a deletion.
 type BlobWrite = { path: string; object: PreparedObject | null };
 
-// The index that commits left to write, and the index.lock that keeps git
-// from reading the stale one into a commit of its own meanwhile.
-type PendingIndex = { lock: HeldLock; index: SplitIndex };
+// The index that commits left to write, the index.lock that keeps git from
+// reading the stale one into a commit of its own meanwhile, and the paths the
+// commits wrote, whose entries get their stats when the index is written.
+type PendingIndex = { lock: HeldLock; index: SplitIndex; paths: Set<string> };
 
 /** Commits file changes onto HEAD's branch; callers serialize calls. */
 export class CommitWriter {
@@ -170,7 +175,9 @@ export class CommitWriter {
     // The commit is on the branch: from here on nothing undoes it.
     written.adopt();
     this.treeBase = written.result.oid;
-    this.pending = { lock, index: written.index };
+    const paths = this.pending?.paths ?? new Set<string>();
+    for (const { path: file } of plan.writes) paths.add(file);
+    this.pending = { lock, index: written.index, paths };
     return written.result;
   }
 
@@ -187,7 +194,7 @@ export class CommitWriter {
     const tempIndex = gitTempPath(this.gitdir);
     let sharedFile: string | undefined;
     try {
-      const next = await pending.index.prepare(this.gitdir, this.options.splitIndex ?? false);
+      const next = await pending.index.edit(this.statEntries(pending.index, pending.paths)).prepare(this.gitdir, this.options.splitIndex ?? false);
       createFileFromChunks(tempIndex, next.chunks, 0o644);
       this.replaceIndex(tempIndex);
       this.index = { value: next.index, stamp: stampOf(this.indexPath) };
@@ -259,10 +266,7 @@ export class CommitWriter {
         edits.push({ path: file, entry: null });
         continue;
       }
-      const data = await readFile(path.join(this.root, file)).catch(() => undefined);
-      const clean = data !== undefined && prepareObject('blob', data).oid === entry.oid;
-      const stats = clean ? statSync(path.join(this.root, file), { bigint: true }) : undefined;
-      edits.push({ path: file, entry: encodeIndexEntry(file, entry.oid, Number.parseInt(entry.mode, 8), stats) });
+      edits.push({ path: file, entry: encodeIndexEntry(file, entry.oid, Number.parseInt(entry.mode, 8), indexStatsOf(path.join(this.root, file), entry.oid)) });
     }
     const tempIndex = gitTempPath(this.gitdir);
     const next = await index.edit(edits).prepare(this.gitdir, this.options.splitIndex ?? false);
@@ -281,15 +285,22 @@ export class CommitWriter {
   }
 
   // Writes the working tree and returns the index with the new files'
-  // entries, which carry their stats (git then sees them as unchanged).
+  // entries, without stats until the index is written (statEntries()).
   private async writeFiles(blobs: BlobWrite[], index: SplitIndex, workingTree: WorkingTreeChange): Promise<SplitIndex> {
-    const stats = await workingTree.apply();
-    return index.edit(
-      blobs.map(({ path: file, object }) => ({
-        path: file,
-        entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
-      })),
-    );
+    await workingTree.apply();
+    return index.edit(blobs.map(({ path: file, object }) => ({ path: file, entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS) })));
+  }
+
+  // The entries of the files commits wrote, with stats from each file that
+  // still holds its committed blob; a file edited since keeps an entry
+  // without stats, which git checks by content and finds modified.
+  private statEntries(index: SplitIndex, paths: Set<string>): IndexEdit[] {
+    const edits: IndexEdit[] = [];
+    for (const file of paths) {
+      const oid = index.stagedOid(file);
+      if (oid !== undefined) edits.push({ path: file, entry: encodeIndexEntry(file, oid, FILE_MODE_BITS, indexStatsOf(path.join(this.root, file), oid)) });
+    }
+    return edits;
   }
 
   private get createReflogs(): boolean {
