@@ -115,6 +115,37 @@ describe('index writes after bursts of commits', () => {
     await repo.close();
   });
 
+  it('never writes over what a developer’s git staged after index.lock was removed by hand, nor removes git’s own lock', async () => {
+    const repo = await open();
+    const commitIn = (name: string) => repo.commitChanges({ changes: [{ path: `${POSTS}/${name}.md`, content: `${name}\n` }], message: `Create ${name}`, author: AUTHOR });
+    await repo.serialize(async () => {
+      await commitIn('a');
+      await commitIn('b');
+      expect(existsSync(lockFile), 'the burst left its index pending').to.equal(true);
+      // What git's own message advises when index.lock is in its way.
+      await rm(lockFile);
+      await writeFile(path.join(dir, 'notes.md'), 'notes\n');
+      await writeFile(path.join(dir, POSTS, 'a.md'), 'a, edited by hand\n');
+      expect(gitNow('add', 'notes.md', `${POSTS}/a.md`).status).to.equal(0);
+      await commitIn('c');
+      await commitIn('d');
+      expect(existsSync(lockFile), 'the server took index.lock again').to.equal(true);
+      // A git command holding index.lock while the pending index is due.
+      await rm(lockFile);
+      await writeFile(lockFile, 'git at work');
+      expect(await repo.settleIndex().then(() => undefined, (error: unknown) => error)).to.have.property('code', 'conflict');
+      expect(await readFile(lockFile, 'utf8')).to.equal('git at work');
+      expect(gitNow('ls-files', 'notes.md').stdout, 'the index git wrote stays').to.equal('notes.md\n');
+      await rm(lockFile);
+      await repo.settleIndex();
+    });
+    expect(existsSync(lockFile)).to.equal(false);
+    expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal(`M  ${POSTS}/a.md\nA  notes.md\n`);
+    expect(gitNow('show', `:${POSTS}/a.md`).stdout).to.equal('a, edited by hand\n');
+    expect(gitNow('ls-files', POSTS).stdout.split('\n').filter(Boolean)).to.deep.equal(['a', 'b', 'c', 'd'].map((name) => `${POSTS}/${name}.md`));
+    await repo.close();
+  });
+
   it('writes a pending index when the repository closes', async () => {
     const repo = await open();
     await burst(repo, ['a', 'b']);

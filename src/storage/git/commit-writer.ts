@@ -94,10 +94,11 @@ export type Recovery =
 // A file of the commit with its blob, or null for a deletion.
 type BlobWrite = { path: string; object: PreparedObject | null };
 
-// The index that commits left to write, the index.lock that keeps git from
-// reading the stale one into a commit of its own meanwhile, and the paths the
-// commits wrote, whose entries get their stats when the index is written.
-type PendingIndex = { lock: HeldLock; index: SplitIndex; paths: Set<string> };
+// The index that commits left to write; the index.lock that keeps git from
+// reading the stale one into a commit of its own meanwhile, and the commits'
+// journals in it; the paths they wrote, whose entries get their stats when
+// the index is written; the index on disk it was built on, and its stamp.
+type PendingIndex = { lock: HeldLock; journals: string[]; index: SplitIndex; paths: Set<string>; base: { index: SplitIndex; stamp: string } };
 
 /** Commits file changes onto HEAD's branch; callers serialize calls. */
 export class CommitWriter {
@@ -140,14 +141,17 @@ export class CommitWriter {
    * more commits), which gives index.lock back.
    */
   async write(plan: CommitPlan): Promise<WrittenCommit> {
-    const lock = this.pending?.lock ?? (await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs));
+    const held = this.pending === undefined ? undefined : await this.keepPending(this.pending);
+    const lock = held?.lock ?? (await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs));
     const workingTree = new WorkingTreeChange(this.root);
-    let written: { result: WrittenCommit; index: SplitIndex; adopt: () => void };
+    let written: { result: WrittenCommit; index: SplitIndex; journal: string; adopt: () => void };
+    let base: PendingIndex['base'] | undefined = held?.base;
     try {
       // Read HEAD under index.lock: a git CLI commit holds that lock too.
       const head = await readHead(this.gitdir);
       await this.syncTrees(head.oid);
-      const index = this.pending?.index ?? (await this.loadIndex(head));
+      const index = held?.index ?? (await this.loadIndex(head));
+      base ??= { index, stamp: stampOf(this.indexPath) };
       const blobs: BlobWrite[] = plan.writes.map(({ path: file, data }) => ({ path: file, object: data === null ? null : prepareObject('blob', data) }));
       const staged = await this.trees.stage(blobs.map(({ path: file, object }) => ({ path: file, oid: object?.oid ?? null })));
       const committed = (file: string) => staged.committed.get(file);
@@ -158,7 +162,8 @@ export class CommitWriter {
       const oid = commitObject.oid;
       const files = new Map(blobs.map(({ path: file, object }) => [file, object?.oid ?? null]));
       // The journal goes in before the first file changes (commit-journal.ts).
-      appendFileSync(lock.path, encodeJournal({ ref: head.ref, base: head.oid ?? null, commit: oid, files }));
+      const journal = encodeJournal({ ref: head.ref, base: head.oid ?? null, commit: oid, files });
+      appendFileSync(lock.path, journal);
       const objects = [...blobs.flatMap(({ object }) => (object === null ? [] : [object])), ...staged.objects, commitObject];
       this.objects.write(objects);
       const next = await this.writeFiles(blobs, index, workingTree);
@@ -166,30 +171,31 @@ export class CommitWriter {
         waitMs: this.lockWaitMs,
         reflog: { refs: headReflogs(head.ref), entry: { from: head.oid, to: oid, identity: plan.author, message: reflogMessage(commit) }, create: this.createReflogs },
       });
-      written = { result: { oid, commit, changes: staged.changes }, index: next, adopt: staged.adopt };
+      written = { result: { oid, commit, changes: staged.changes }, index: next, journal, adopt: staged.adopt };
     } catch (error) {
       await workingTree.restore();
-      if (this.pending === undefined) lock.release();
+      if (held === undefined) lock.release();
       throw error;
     }
     // The commit is on the branch: from here on nothing undoes it.
     written.adopt();
     this.treeBase = written.result.oid;
-    const paths = this.pending?.paths ?? new Set<string>();
+    const paths = held?.paths ?? new Set<string>();
     for (const { path: file } of plan.writes) paths.add(file);
-    this.pending = { lock, index: written.index, paths };
+    this.pending = { lock, journals: [...(held?.journals ?? []), written.journal], index: written.index, paths, base };
     return written.result;
   }
 
   /**
    * Writes the index that commits left pending and gives index.lock back.
-   * Throws when the index cannot be written (a full disk); it then stays
-   * pending and the lock held, so git never commits from the stale index,
+   * Throws when the index cannot be written (a full disk), or `conflict`
+   * while a git command holds a lock someone took over (keepPending()); it
+   * then stays pending, with the lock held where it still is the server's,
    * and a later call or a restart (recover()) writes it.
    */
   async flushIndex(): Promise<void> {
-    const pending = this.pending;
-    if (pending === undefined) return;
+    if (this.pending === undefined) return;
+    const pending = await this.keepPending(this.pending);
     // A temp name of its own, not the journal's: recovery must never put a half-written index in place.
     const tempIndex = gitTempPath(this.gitdir);
     let sharedFile: string | undefined;
@@ -206,6 +212,36 @@ export class CommitWriter {
     this.pending = undefined;
     pending.lock.release();
     if (sharedFile !== undefined) await SplitIndex.prune(this.gitdir, sharedFile).catch(() => undefined);
+  }
+
+  // A pending index is written only while index.lock is still the server's
+  // and .git/index is the one it was built on. Someone may have deleted the
+  // lock by hand (git's advice when a lock is in its way) and let git write
+  // the index since: the lock is taken again, with the commits' journals
+  // (`conflict` while a git command holds one), and the commits' entries go
+  // onto the index as it is now, except where the developer staged something
+  // else at their paths, which is kept.
+  private async keepPending(pending: PendingIndex): Promise<PendingIndex> {
+    if (pending.lock.isHeld()) return pending;
+    const lock = await acquireLock(this.gitdir, this.lockPath, ownerLine() + pending.journals.join(''), this.lockWaitMs);
+    try {
+      const stamp = stampOf(this.indexPath);
+      if (stamp === pending.base.stamp) {
+        this.pending = { ...pending, lock };
+        return this.pending;
+      }
+      const current = await this.loadIndex(await readHead(this.gitdir));
+      const ours = [...pending.paths].filter((file) => !current.isUnmerged(file) && current.stagedOid(file) === pending.base.index.stagedOid(file));
+      const edits = ours.map((file): IndexEdit => {
+        const oid = pending.index.stagedOid(file);
+        return { path: file, entry: oid === undefined ? null : encodeIndexEntry(file, oid, FILE_MODE_BITS) };
+      });
+      this.pending = { ...pending, lock, index: current.edit(edits), paths: new Set(ours), base: { index: current, stamp } };
+      return this.pending;
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
 
   /**
