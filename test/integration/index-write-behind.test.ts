@@ -4,11 +4,10 @@
 // is written, and a server killed meanwhile is settled by the next start.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { existsSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
 import { git, serverIndexSettled } from '../helpers/git.ts';
 
@@ -60,6 +59,36 @@ describe('index writes after bursts of commits', () => {
     await repo.close();
   });
 
+  it('writes the index once a burst pauses even while a long task holds the write queue, so git can commit meanwhile', async () => {
+    const repo = await open();
+    let endTask = () => {};
+    const taskHeld = new Promise<void>((resolve) => (endTask = resolve));
+    let burstDone = () => {};
+    const burstEnded = new Promise<void>((resolve) => (burstDone = resolve));
+    // A burst, then a task that keeps the queue without committing (a push being validated).
+    const burstThenTask = repo.serialize(async () => {
+      for (const name of ['a', 'b']) await repo.commitChanges({ changes: [{ path: `${POSTS}/${name}.md`, content: `${name}\n` }], message: `Create ${name}`, author: AUTHOR });
+      expect(existsSync(lockFile), 'the burst left its index pending').to.equal(true);
+      burstDone();
+      await taskHeld;
+    });
+    try {
+      await Promise.race([burstEnded, burstThenTask]);
+      await serverIndexSettled(dir, { timeoutMs: 5000 });
+      await writeFile(path.join(dir, 'notes.md'), 'notes\n');
+      const added = gitNow('add', 'notes.md');
+      expect(added.status, added.stderr).to.equal(0);
+      const byHand = gitNow('-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-qm', 'By hand');
+      expect(byHand.status, byHand.stderr).to.equal(0);
+    } finally {
+      endTask();
+      await burstThenTask;
+    }
+    expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal('');
+    expect(gitNow('ls-tree', '-r', '--name-only', 'HEAD').stdout.split('\n').filter(Boolean)).to.include.members([`${POSTS}/a.md`, `${POSTS}/b.md`, 'notes.md']);
+    await repo.close();
+  });
+
   it('writes the index of a long burst as git sees the branch, leaving out commits that failed midway', async () => {
     // Hundreds of edits layered on one index (split-index.ts, index-delta.ts),
     // and commits that fail after their edit: the burst goes on from the index before them.
@@ -99,11 +128,11 @@ describe('index writes after bursts of commits', () => {
     await repo.serialize(async () => {
       for (const content of ['one\n', 'two\n']) await repo.commitChanges({ changes: [{ path: file, content }], message: 'Write a', author: AUTHOR });
       expect(existsSync(lockFile), 'the second commit left its index pending').to.equal(true);
-      const written = await stat(target);
-      await writeFile(target, 'new\n');
-      await utimes(target, written.atime, written.mtime);
-      // The pending index is written after this task, in a later second than the edit.
-      while (Date.now() < (Math.floor(written.mtimeMs / 1000) + 1) * 1000 + 50) await sleep(20);
+      const written = statSync(target);
+      writeFileSync(target, 'new\n');
+      utimesSync(target, written.atime, written.mtime);
+      // Holds the event loop (and so the write-behind's timer) until the next second: the pending index is written after the edit, in a later second.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, (Math.floor(written.mtimeMs / 1000) + 1) * 1000 + 50 - Date.now());
     });
     await serverIndexSettled(dir);
     // Its ctime may have moved to the next second; in the race both fall in the same one.
@@ -122,17 +151,18 @@ describe('index writes after bursts of commits', () => {
       await commitIn('a');
       await commitIn('b');
       expect(existsSync(lockFile), 'the burst left its index pending').to.equal(true);
-      // What git's own message advises when index.lock is in its way.
-      await rm(lockFile);
-      await writeFile(path.join(dir, 'notes.md'), 'notes\n');
-      await writeFile(path.join(dir, POSTS, 'a.md'), 'a, edited by hand\n');
+      // What git's own message advises when index.lock is in its way (synchronous
+      // steps from here on, so the write-behind's timer cannot come in between).
+      rmSync(lockFile);
+      writeFileSync(path.join(dir, 'notes.md'), 'notes\n');
+      writeFileSync(path.join(dir, POSTS, 'a.md'), 'a, edited by hand\n');
       expect(gitNow('add', 'notes.md', `${POSTS}/a.md`).status).to.equal(0);
       await commitIn('c');
       await commitIn('d');
       expect(existsSync(lockFile), 'the server took index.lock again').to.equal(true);
       // A git command holding index.lock while the pending index is due.
-      await rm(lockFile);
-      await writeFile(lockFile, 'git at work');
+      rmSync(lockFile);
+      writeFileSync(lockFile, 'git at work');
       expect(await repo.settleIndex().then(() => undefined, (error: unknown) => error)).to.have.property('code', 'conflict');
       expect(await readFile(lockFile, 'utf8')).to.equal('git at work');
       expect(gitNow('ls-files', 'notes.md').stdout, 'the index git wrote stays').to.equal('notes.md\n');

@@ -20,6 +20,7 @@ import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
+import { createLimiter } from '../../lib/limiter.ts';
 import { createFileFromChunks, linkQuietly, removeQuietly } from '../atomic-write.ts';
 import type { CommitObject, Identity } from './commit-object.ts';
 import { encodeCommit } from './commit-object.ts';
@@ -100,8 +101,14 @@ type BlobWrite = { path: string; object: PreparedObject | null };
 // the index is written; the index on disk it was built on, and its stamp.
 type PendingIndex = { lock: HeldLock; journals: string[]; index: SplitIndex; paths: Set<string>; base: { index: SplitIndex; stamp: string } };
 
-/** Commits file changes onto HEAD's branch; callers serialize calls. */
+/**
+ * Commits file changes onto HEAD's branch. Callers serialize write() calls;
+ * flushIndex() may come at any time (the write-behind's timer), and waits
+ * for a write in progress.
+ */
 export class CommitWriter {
+  // write() and flushIndex() one at a time.
+  private readonly exclusive = createLimiter(1);
   private treeBase: string | undefined | null = null;
   private index: { value: SplitIndex; stamp: string } | undefined;
   private pending: PendingIndex | undefined;
@@ -140,7 +147,22 @@ export class CommitWriter {
    * The commit's index is left pending: call flushIndex() (now or after
    * more commits), which gives index.lock back.
    */
-  async write(plan: CommitPlan): Promise<WrittenCommit> {
+  write(plan: CommitPlan): Promise<WrittenCommit> {
+    return this.exclusive(() => this.commit(plan));
+  }
+
+  /**
+   * Writes the index that commits left pending and gives index.lock back.
+   * Throws when the index cannot be written (a full disk), or `conflict`
+   * while a git command holds a lock someone took over (keepPending()); it
+   * then stays pending, with the lock held where it still is the server's,
+   * and a later call or a restart (recover()) writes it.
+   */
+  flushIndex(): Promise<void> {
+    return this.exclusive(() => this.writePendingIndex());
+  }
+
+  private async commit(plan: CommitPlan): Promise<WrittenCommit> {
     const held = this.pending === undefined ? undefined : await this.keepPending(this.pending);
     const lock = held?.lock ?? (await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs));
     const workingTree = new WorkingTreeChange(this.root);
@@ -186,14 +208,7 @@ export class CommitWriter {
     return written.result;
   }
 
-  /**
-   * Writes the index that commits left pending and gives index.lock back.
-   * Throws when the index cannot be written (a full disk), or `conflict`
-   * while a git command holds a lock someone took over (keepPending()); it
-   * then stays pending, with the lock held where it still is the server's,
-   * and a later call or a restart (recover()) writes it.
-   */
-  async flushIndex(): Promise<void> {
+  private async writePendingIndex(): Promise<void> {
     if (this.pending === undefined) return;
     const pending = await this.keepPending(this.pending);
     // A temp name of its own, not the journal's: recovery must never put a half-written index in place.
