@@ -18,6 +18,7 @@
 import { appendFileSync, renameSync, statSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
 import { createLimiter } from '../../lib/limiter.ts';
@@ -42,7 +43,7 @@ import { FILE_MODE } from './tree.ts';
 import type { TreeView } from './tree.ts';
 import type { PathChange, TreeWriter } from './tree-writer.ts';
 import type { FileWrite, Rollback } from './working-tree.ts';
-import { indexStatsOf, rollBackInterruptedWrites, WorkingTreeChange } from './working-tree.ts';
+import { FILES_BETWEEN_YIELDS, indexStatsOf, rollBackInterruptedWrites, WorkingTreeChange } from './working-tree.ts';
 
 const FILE_MODE_BITS = Number.parseInt(FILE_MODE, 8);
 
@@ -215,7 +216,7 @@ export class CommitWriter {
     const tempIndex = gitTempPath(this.gitdir);
     let sharedFile: string | undefined;
     try {
-      const next = await pending.index.edit(this.statEntries(pending.index, pending.paths)).prepare(this.gitdir, this.options.splitIndex ?? false);
+      const next = await pending.index.edit(await this.statEntries(pending.index, pending.paths)).prepare(this.gitdir, this.options.splitIndex ?? false);
       createFileFromChunks(tempIndex, next.chunks, 0o644);
       this.replaceIndex(tempIndex);
       this.index = { value: next.index, stamp: stampOf(this.indexPath) };
@@ -345,9 +346,11 @@ export class CommitWriter {
   // The entries of the files commits wrote, with stats from each file that
   // still holds its committed blob; a file edited since keeps an entry
   // without stats, which git checks by content and finds modified.
-  private statEntries(index: SplitIndex, paths: Set<string>): IndexEdit[] {
+  private async statEntries(index: SplitIndex, paths: Set<string>): Promise<IndexEdit[]> {
     const edits: IndexEdit[] = [];
-    for (const file of paths) {
+    for (const [i, file] of [...paths].entries()) {
+      // A commit of thousands of files (a restore) lets requests in between, as its writes did.
+      if (i > 0 && i % FILES_BETWEEN_YIELDS === 0) await yieldToEventLoop();
       const oid = index.stagedOid(file);
       if (oid !== undefined) edits.push({ path: file, entry: encodeIndexEntry(file, oid, FILE_MODE_BITS, indexStatsOf(path.join(this.root, file), oid)) });
     }

@@ -26,8 +26,8 @@ type Previous = { kind: 'missing' } | { kind: 'file'; data: Buffer } | { kind: '
 
 type UndoRecord = { file: string; previous: Previous; createdFolder?: string | undefined };
 
-// A commit of thousands of files lets requests in between batches of its synchronous writes.
-const FILES_BETWEEN_YIELDS = 64;
+/** A commit of thousands of files lets requests in between batches of this many synchronous file calls. */
+export const FILES_BETWEEN_YIELDS = 64;
 
 /**
  * One commit's working-tree changes, undoable until the commit is final.
