@@ -144,7 +144,7 @@ export class ContentRepo {
     };
     const writerOptions = { lockWaitMs: options.lockWaitMs, splitIndex: options.splitIndex, createReflogs: format.logAllRefUpdates };
     this.writer = new CommitWriter(dir, this.gitdir, objects.commitPacks, new TreeWriter(reads.readTree), reads, writerOptions);
-    this.indexWrites = new IndexWriteBehind(this.writer, (fn) => this.serialize(fn), options.logger);
+    this.indexWrites = new IndexWriteBehind(this.writer, options.logger);
     this.history = new History(reads);
     this.watcher = new HeadWatcher(this.gitdir, (fn) => this.serialize(fn), async (oid) => (await objects.readCommit(oid))?.parents[0]);
   }

@@ -3,7 +3,9 @@
 // answered, so after an editor's save `git status` agrees with HEAD at once.
 // A commit that starts right after another leaves it pending for the next
 // one, and the index is written once the commits pause, or after a while in
-// a steady stream.
+// a steady stream. The timer writes it without waiting for the write queue:
+// a task queued after the burst that takes long without committing (a push
+// being validated) must not keep index.lock from a developer's git meanwhile.
 import type { Logger } from '../lib/logger.ts';
 import type { CommitWriter } from './git/commit-writer.ts';
 
@@ -16,9 +18,6 @@ const MAX_PENDING_MS = 500;
 /** A failed index write (a full disk) is tried again after this long. */
 const RETRY_MS = 1000;
 
-/** Runs a task in the repository's write queue (ContentRepo.serialize). */
-type Serialize = (fn: () => Promise<void>) => Promise<void>;
-
 /** Decides, per commit, whether its index write waits, and writes pending ones. */
 export class IndexWriteBehind {
   private lastCommitEnd = Number.NEGATIVE_INFINITY;
@@ -27,7 +26,6 @@ export class IndexWriteBehind {
 
   constructor(
     private readonly writer: CommitWriter,
-    private readonly serialize: Serialize,
     private readonly logger?: Logger,
   ) {}
 
@@ -48,7 +46,7 @@ export class IndexWriteBehind {
   }
 
   /**
-   * Writes a pending index now; call inside the write queue. A failure is
+   * Writes a pending index now, after a commit in progress. A failure is
    * logged and tried again later: the commits are safe on the branch, and
    * index.lock stays held so git never commits from the stale index.
    */
@@ -77,7 +75,7 @@ export class IndexWriteBehind {
       const now = performance.now();
       const stillBusy = now - this.lastCommitEnd < QUIET_MS && now - (this.pendingSince ?? now) < MAX_PENDING_MS;
       if (stillBusy) this.arm(QUIET_MS);
-      else void this.serialize(() => this.flush());
+      else void this.flush();
     }, delayMs);
     this.timer.unref();
   }

@@ -4,12 +4,12 @@
 // is written, and a server killed meanwhile is settled by the next start.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ContentRepo } from '../../src/storage/content-repo.ts';
-import { git } from '../helpers/git.ts';
+import { git, serverIndexSettled } from '../helpers/git.ts';
 
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const POSTS = 'blog/entries/posts';
@@ -59,6 +59,36 @@ describe('index writes after bursts of commits', () => {
     await repo.close();
   });
 
+  it('writes the index once a burst pauses even while a long task holds the write queue, so git can commit meanwhile', async () => {
+    const repo = await open();
+    let endTask = () => {};
+    const taskHeld = new Promise<void>((resolve) => (endTask = resolve));
+    let burstDone = () => {};
+    const burstEnded = new Promise<void>((resolve) => (burstDone = resolve));
+    // A burst, then a task that keeps the queue without committing (a push being validated).
+    const burstThenTask = repo.serialize(async () => {
+      for (const name of ['a', 'b']) await repo.commitChanges({ changes: [{ path: `${POSTS}/${name}.md`, content: `${name}\n` }], message: `Create ${name}`, author: AUTHOR });
+      expect(existsSync(lockFile), 'the burst left its index pending').to.equal(true);
+      burstDone();
+      await taskHeld;
+    });
+    try {
+      await Promise.race([burstEnded, burstThenTask]);
+      await serverIndexSettled(dir, { timeoutMs: 5000 });
+      await writeFile(path.join(dir, 'notes.md'), 'notes\n');
+      const added = gitNow('add', 'notes.md');
+      expect(added.status, added.stderr).to.equal(0);
+      const byHand = gitNow('-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-qm', 'By hand');
+      expect(byHand.status, byHand.stderr).to.equal(0);
+    } finally {
+      endTask();
+      await burstThenTask;
+    }
+    expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal('');
+    expect(gitNow('ls-tree', '-r', '--name-only', 'HEAD').stdout.split('\n').filter(Boolean)).to.include.members([`${POSTS}/a.md`, `${POSTS}/b.md`, 'notes.md']);
+    await repo.close();
+  });
+
   it('writes the index of a long burst as git sees the branch, leaving out commits that failed midway', async () => {
     // Hundreds of edits layered on one index (split-index.ts, index-delta.ts),
     // and commits that fail after their edit: the burst goes on from the index before them.
@@ -84,6 +114,66 @@ describe('index writes after bursts of commits', () => {
     const staged = gitNow('ls-files', '-s').stdout.split('\n').filter(Boolean).map((line) => line.replace(/^(\d+) ([0-9a-f]{40}) 0\t/, '$1 blob $2\t'));
     expect(staged).to.deep.equal(gitNow('ls-tree', '-r', 'HEAD').stdout.split('\n').filter(Boolean));
     expect(staged.filter((line) => line.endsWith('.md') && line.includes(POSTS)).map((line) => line.split('\t')[1]).sort()).to.deep.equal([...present].sort());
+  });
+
+  it('shows git an edit made while the index write was pending, even one of the same size in the same second', async () => {
+    // git compares an index entry with its file by size, inode and times to
+    // the second, and trusts a match when the index file is newer than the
+    // file. An edit right after a commit, before the index the commit left
+    // pending is written in a later second, would stay invisible to git
+    // status and git commit -a for good.
+    const repo = await open();
+    const file = `${POSTS}/a.md`;
+    const target = path.join(dir, file);
+    await repo.serialize(async () => {
+      for (const content of ['one\n', 'two\n']) await repo.commitChanges({ changes: [{ path: file, content }], message: 'Write a', author: AUTHOR });
+      expect(existsSync(lockFile), 'the second commit left its index pending').to.equal(true);
+      const written = statSync(target);
+      writeFileSync(target, 'new\n');
+      utimesSync(target, written.atime, written.mtime);
+      // Holds the event loop (and so the write-behind's timer) until the next second: the pending index is written after the edit, in a later second.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, (Math.floor(written.mtimeMs / 1000) + 1) * 1000 + 50 - Date.now());
+    });
+    await serverIndexSettled(dir);
+    // Its ctime may have moved to the next second; in the race both fall in the same one.
+    const sameSecond = ['-c', 'core.trustctime=false'];
+    expect(gitNow(...sameSecond, 'status', '--porcelain').stdout).to.equal(` M ${file}\n`);
+    const byHand = gitNow(...sameSecond, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-qam', 'By hand');
+    expect(byHand.status, byHand.stdout + byHand.stderr).to.equal(0);
+    expect(gitNow('show', `HEAD:${file}`).stdout).to.equal('new\n');
+    await repo.close();
+  });
+
+  it('never writes over what a developer’s git staged after index.lock was removed by hand, nor removes git’s own lock', async () => {
+    const repo = await open();
+    const commitIn = (name: string) => repo.commitChanges({ changes: [{ path: `${POSTS}/${name}.md`, content: `${name}\n` }], message: `Create ${name}`, author: AUTHOR });
+    await repo.serialize(async () => {
+      await commitIn('a');
+      await commitIn('b');
+      expect(existsSync(lockFile), 'the burst left its index pending').to.equal(true);
+      // What git's own message advises when index.lock is in its way (synchronous
+      // steps from here on, so the write-behind's timer cannot come in between).
+      rmSync(lockFile);
+      writeFileSync(path.join(dir, 'notes.md'), 'notes\n');
+      writeFileSync(path.join(dir, POSTS, 'a.md'), 'a, edited by hand\n');
+      expect(gitNow('add', 'notes.md', `${POSTS}/a.md`).status).to.equal(0);
+      await commitIn('c');
+      await commitIn('d');
+      expect(existsSync(lockFile), 'the server took index.lock again').to.equal(true);
+      // A git command holding index.lock while the pending index is due.
+      rmSync(lockFile);
+      writeFileSync(lockFile, 'git at work');
+      expect(await repo.settleIndex().then(() => undefined, (error: unknown) => error)).to.have.property('code', 'conflict');
+      expect(await readFile(lockFile, 'utf8')).to.equal('git at work');
+      expect(gitNow('ls-files', 'notes.md').stdout, 'the index git wrote stays').to.equal('notes.md\n');
+      await rm(lockFile);
+      await repo.settleIndex();
+    });
+    expect(existsSync(lockFile)).to.equal(false);
+    expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal(`M  ${POSTS}/a.md\nA  notes.md\n`);
+    expect(gitNow('show', `:${POSTS}/a.md`).stdout).to.equal('a, edited by hand\n');
+    expect(gitNow('ls-files', POSTS).stdout.split('\n').filter(Boolean)).to.deep.equal(['a', 'b', 'c', 'd'].map((name) => `${POSTS}/${name}.md`));
+    await repo.close();
   });
 
   it('writes a pending index when the repository closes', async () => {

@@ -10,12 +10,18 @@
 // follows closely extends it, and flushIndex() writes it once. The index is
 // rewritten whole (~100 bytes per file in the repository), so in a burst of
 // writes to a big repository that write is most of a commit's cost; when to
-// flush is ContentRepo's call (index-write-behind.ts).
+// flush is ContentRepo's call (index-write-behind.ts). The stats of the
+// files the commits wrote are taken when the index is written, from files
+// found to hold the committed blob: git trusts an entry whose stats match
+// its file once the index is newer than the file, so stats taken at the
+// commit would hide an edit made meanwhile in the same second for good.
 import { appendFileSync, renameSync, statSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AppError } from '../../errors/app-error.ts';
 import { isNotFound } from '../../lib/errno.ts';
+import { createLimiter } from '../../lib/limiter.ts';
 import { createFileFromChunks, linkQuietly, removeQuietly } from '../atomic-write.ts';
 import type { CommitObject, Identity } from './commit-object.ts';
 import { encodeCommit } from './commit-object.ts';
@@ -37,7 +43,7 @@ import { FILE_MODE } from './tree.ts';
 import type { TreeView } from './tree.ts';
 import type { PathChange, TreeWriter } from './tree-writer.ts';
 import type { FileWrite, Rollback } from './working-tree.ts';
-import { rollBackInterruptedWrites, WorkingTreeChange } from './working-tree.ts';
+import { FILES_BETWEEN_YIELDS, indexStatsOf, rollBackInterruptedWrites, WorkingTreeChange } from './working-tree.ts';
 
 const FILE_MODE_BITS = Number.parseInt(FILE_MODE, 8);
 
@@ -90,12 +96,20 @@ export type Recovery =
 // A file of the commit with its blob, or null for a deletion.
 type BlobWrite = { path: string; object: PreparedObject | null };
 
-// The index that commits left to write, and the index.lock that keeps git
-// from reading the stale one into a commit of its own meanwhile.
-type PendingIndex = { lock: HeldLock; index: SplitIndex };
+// The index that commits left to write; the index.lock that keeps git from
+// reading the stale one into a commit of its own meanwhile, and the commits'
+// journals in it; the paths they wrote, whose entries get their stats when
+// the index is written; the index on disk it was built on, and its stamp.
+type PendingIndex = { lock: HeldLock; journals: string[]; index: SplitIndex; paths: Set<string>; base: { index: SplitIndex; stamp: string } };
 
-/** Commits file changes onto HEAD's branch; callers serialize calls. */
+/**
+ * Commits file changes onto HEAD's branch. Callers serialize write() calls;
+ * flushIndex() may come at any time (the write-behind's timer), and waits
+ * for a write in progress.
+ */
 export class CommitWriter {
+  // write() and flushIndex() one at a time.
+  private readonly exclusive = createLimiter(1);
   private treeBase: string | undefined | null = null;
   private index: { value: SplitIndex; stamp: string } | undefined;
   private pending: PendingIndex | undefined;
@@ -134,15 +148,33 @@ export class CommitWriter {
    * The commit's index is left pending: call flushIndex() (now or after
    * more commits), which gives index.lock back.
    */
-  async write(plan: CommitPlan): Promise<WrittenCommit> {
-    const lock = this.pending?.lock ?? (await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs));
+  write(plan: CommitPlan): Promise<WrittenCommit> {
+    return this.exclusive(() => this.commit(plan));
+  }
+
+  /**
+   * Writes the index that commits left pending and gives index.lock back.
+   * Throws when the index cannot be written (a full disk), or `conflict`
+   * while a git command holds a lock someone took over (keepPending()); it
+   * then stays pending, with the lock held where it still is the server's,
+   * and a later call or a restart (recover()) writes it.
+   */
+  flushIndex(): Promise<void> {
+    return this.exclusive(() => this.writePendingIndex());
+  }
+
+  private async commit(plan: CommitPlan): Promise<WrittenCommit> {
+    const held = this.pending === undefined ? undefined : await this.keepPending(this.pending);
+    const lock = held?.lock ?? (await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs));
     const workingTree = new WorkingTreeChange(this.root);
-    let written: { result: WrittenCommit; index: SplitIndex; adopt: () => void };
+    let written: { result: WrittenCommit; index: SplitIndex; journal: string; adopt: () => void };
+    let base: PendingIndex['base'] | undefined = held?.base;
     try {
       // Read HEAD under index.lock: a git CLI commit holds that lock too.
       const head = await readHead(this.gitdir);
       await this.syncTrees(head.oid);
-      const index = this.pending?.index ?? (await this.loadIndex(head));
+      const index = held?.index ?? (await this.loadIndex(head));
+      base ??= { index, stamp: stampOf(this.indexPath) };
       const blobs: BlobWrite[] = plan.writes.map(({ path: file, data }) => ({ path: file, object: data === null ? null : prepareObject('blob', data) }));
       const staged = await this.trees.stage(blobs.map(({ path: file, object }) => ({ path: file, oid: object?.oid ?? null })));
       const committed = (file: string) => staged.committed.get(file);
@@ -153,7 +185,8 @@ export class CommitWriter {
       const oid = commitObject.oid;
       const files = new Map(blobs.map(({ path: file, object }) => [file, object?.oid ?? null]));
       // The journal goes in before the first file changes (commit-journal.ts).
-      appendFileSync(lock.path, encodeJournal({ ref: head.ref, base: head.oid ?? null, commit: oid, files }));
+      const journal = encodeJournal({ ref: head.ref, base: head.oid ?? null, commit: oid, files });
+      appendFileSync(lock.path, journal);
       const objects = [...blobs.flatMap(({ object }) => (object === null ? [] : [object])), ...staged.objects, commitObject];
       this.objects.write(objects);
       const next = await this.writeFiles(blobs, index, workingTree);
@@ -161,33 +194,29 @@ export class CommitWriter {
         waitMs: this.lockWaitMs,
         reflog: { refs: headReflogs(head.ref), entry: { from: head.oid, to: oid, identity: plan.author, message: reflogMessage(commit) }, create: this.createReflogs },
       });
-      written = { result: { oid, commit, changes: staged.changes }, index: next, adopt: staged.adopt };
+      written = { result: { oid, commit, changes: staged.changes }, index: next, journal, adopt: staged.adopt };
     } catch (error) {
       await workingTree.restore();
-      if (this.pending === undefined) lock.release();
+      if (held === undefined) lock.release();
       throw error;
     }
     // The commit is on the branch: from here on nothing undoes it.
     written.adopt();
     this.treeBase = written.result.oid;
-    this.pending = { lock, index: written.index };
+    const paths = held?.paths ?? new Set<string>();
+    for (const { path: file } of plan.writes) paths.add(file);
+    this.pending = { lock, journals: [...(held?.journals ?? []), written.journal], index: written.index, paths, base };
     return written.result;
   }
 
-  /**
-   * Writes the index that commits left pending and gives index.lock back.
-   * Throws when the index cannot be written (a full disk); it then stays
-   * pending and the lock held, so git never commits from the stale index,
-   * and a later call or a restart (recover()) writes it.
-   */
-  async flushIndex(): Promise<void> {
-    const pending = this.pending;
-    if (pending === undefined) return;
+  private async writePendingIndex(): Promise<void> {
+    if (this.pending === undefined) return;
+    const pending = await this.keepPending(this.pending);
     // A temp name of its own, not the journal's: recovery must never put a half-written index in place.
     const tempIndex = gitTempPath(this.gitdir);
     let sharedFile: string | undefined;
     try {
-      const next = await pending.index.prepare(this.gitdir, this.options.splitIndex ?? false);
+      const next = await pending.index.edit(await this.statEntries(pending.index, pending.paths)).prepare(this.gitdir, this.options.splitIndex ?? false);
       createFileFromChunks(tempIndex, next.chunks, 0o644);
       this.replaceIndex(tempIndex);
       this.index = { value: next.index, stamp: stampOf(this.indexPath) };
@@ -199,6 +228,36 @@ export class CommitWriter {
     this.pending = undefined;
     pending.lock.release();
     if (sharedFile !== undefined) await SplitIndex.prune(this.gitdir, sharedFile).catch(() => undefined);
+  }
+
+  // A pending index is written only while index.lock is still the server's
+  // and .git/index is the one it was built on. Someone may have deleted the
+  // lock by hand (git's advice when a lock is in its way) and let git write
+  // the index since: the lock is taken again, with the commits' journals
+  // (`conflict` while a git command holds one), and the commits' entries go
+  // onto the index as it is now, except where the developer staged something
+  // else at their paths, which is kept.
+  private async keepPending(pending: PendingIndex): Promise<PendingIndex> {
+    if (pending.lock.isHeld()) return pending;
+    const lock = await acquireLock(this.gitdir, this.lockPath, ownerLine() + pending.journals.join(''), this.lockWaitMs);
+    try {
+      const stamp = stampOf(this.indexPath);
+      if (stamp === pending.base.stamp) {
+        this.pending = { ...pending, lock };
+        return this.pending;
+      }
+      const current = await this.loadIndex(await readHead(this.gitdir));
+      const ours = [...pending.paths].filter((file) => !current.isUnmerged(file) && current.stagedOid(file) === pending.base.index.stagedOid(file));
+      const edits = ours.map((file): IndexEdit => {
+        const oid = pending.index.stagedOid(file);
+        return { path: file, entry: oid === undefined ? null : encodeIndexEntry(file, oid, FILE_MODE_BITS) };
+      });
+      this.pending = { ...pending, lock, index: current.edit(edits), paths: new Set(ours), base: { index: current, stamp } };
+      return this.pending;
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
 
   /**
@@ -259,10 +318,7 @@ export class CommitWriter {
         edits.push({ path: file, entry: null });
         continue;
       }
-      const data = await readFile(path.join(this.root, file)).catch(() => undefined);
-      const clean = data !== undefined && prepareObject('blob', data).oid === entry.oid;
-      const stats = clean ? statSync(path.join(this.root, file), { bigint: true }) : undefined;
-      edits.push({ path: file, entry: encodeIndexEntry(file, entry.oid, Number.parseInt(entry.mode, 8), stats) });
+      edits.push({ path: file, entry: encodeIndexEntry(file, entry.oid, Number.parseInt(entry.mode, 8), indexStatsOf(path.join(this.root, file), entry.oid)) });
     }
     const tempIndex = gitTempPath(this.gitdir);
     const next = await index.edit(edits).prepare(this.gitdir, this.options.splitIndex ?? false);
@@ -281,15 +337,24 @@ export class CommitWriter {
   }
 
   // Writes the working tree and returns the index with the new files'
-  // entries, which carry their stats (git then sees them as unchanged).
+  // entries, without stats until the index is written (statEntries()).
   private async writeFiles(blobs: BlobWrite[], index: SplitIndex, workingTree: WorkingTreeChange): Promise<SplitIndex> {
-    const stats = await workingTree.apply();
-    return index.edit(
-      blobs.map(({ path: file, object }) => ({
-        path: file,
-        entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS, stats.get(file)),
-      })),
-    );
+    await workingTree.apply();
+    return index.edit(blobs.map(({ path: file, object }) => ({ path: file, entry: object === null ? null : encodeIndexEntry(file, object.oid, FILE_MODE_BITS) })));
+  }
+
+  // The entries of the files commits wrote, with stats from each file that
+  // still holds its committed blob; a file edited since keeps an entry
+  // without stats, which git checks by content and finds modified.
+  private async statEntries(index: SplitIndex, paths: Set<string>): Promise<IndexEdit[]> {
+    const edits: IndexEdit[] = [];
+    for (const [i, file] of [...paths].entries()) {
+      // A commit of thousands of files (a restore) lets requests in between, as its writes did.
+      if (i > 0 && i % FILES_BETWEEN_YIELDS === 0) await yieldToEventLoop();
+      const oid = index.stagedOid(file);
+      if (oid !== undefined) edits.push({ path: file, entry: encodeIndexEntry(file, oid, FILE_MODE_BITS, indexStatsOf(path.join(this.root, file), oid)) });
+    }
+    return edits;
   }
 
   private get createReflogs(): boolean {

@@ -1,7 +1,7 @@
 // HEAD and branch refs, read cheaply (one or two small files, no git
 // command) and updated with git's own lock-file protocol, so the server and
 // a developer's git CLI never overwrite each other's commits silently.
-import { closeSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -115,6 +115,12 @@ export interface HeldLock {
   path: string;
   /** Removes the lock file without committing it; never throws. */
   release(): void;
+  /**
+   * Whether the lock file still begins with what this process created it
+   * with: false once it was deleted by hand (git's advice when a lock is in
+   * its way), also when another process has created its own since.
+   */
+  isHeld(): boolean;
 }
 
 /**
@@ -139,7 +145,7 @@ async function placeLockPatiently(source: string, lockPath: string, content: str
   for (;;) {
     try {
       placeLock(source, lockPath, content);
-      return { path: lockPath, release: () => removeQuietly(lockPath) };
+      return { path: lockPath, release: () => removeQuietly(lockPath), isHeld: () => beginsWith(lockPath, content) };
     } catch (error) {
       if (errnoCode(error) !== 'EEXIST') throw error;
       if (Date.now() > deadline) {
@@ -209,6 +215,21 @@ function placeLock(temp: string, lockPath: string, content: string): void {
     const code = errnoCode(error);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
     writeFileSync(lockPath, content, { flag: 'wx', mode: 0o644 });
+  }
+}
+
+function beginsWith(file: string, content: string): boolean {
+  const expected = Buffer.from(content);
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const found = Buffer.alloc(expected.length);
+    return readSync(fd, found, 0, found.length, 0) === found.length && found.equals(expected);
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

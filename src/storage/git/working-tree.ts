@@ -5,7 +5,7 @@
 // a commit a killed server left unfinished.
 import type { BigIntStats } from 'node:fs';
 import { hash } from 'node:crypto';
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, readSync, readlinkSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readlinkSync, unlinkSync } from 'node:fs';
 import { mkdir, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -26,8 +26,8 @@ type Previous = { kind: 'missing' } | { kind: 'file'; data: Buffer } | { kind: '
 
 type UndoRecord = { file: string; previous: Previous; createdFolder?: string | undefined };
 
-// A commit of thousands of files lets requests in between batches of its synchronous writes.
-const FILES_BETWEEN_YIELDS = 64;
+/** A commit of thousands of files lets requests in between batches of this many synchronous file calls. */
+export const FILES_BETWEEN_YIELDS = 64;
 
 /**
  * One commit's working-tree changes, undoable until the commit is final.
@@ -65,16 +65,12 @@ export class WorkingTreeChange {
     this.planned = writes;
   }
 
-  /**
-   * Writes or deletes each checked file (atomically) and returns the new
-   * files' stats for the index. On any error call restore().
-   */
-  async apply(): Promise<Map<string, BigIntStats>> {
-    const stats = new Map<string, BigIntStats>();
+  /** Writes or deletes each checked file (atomically). On any error call restore(). */
+  async apply(): Promise<void> {
     const emptied = new Set<string>();
     for (let i = 0; i < this.planned.length; i += 1) {
       if (i > 0 && i % FILES_BETWEEN_YIELDS === 0) await yieldToEventLoop();
-      const { path: relative, data } = this.planned[i];
+      const { data } = this.planned[i];
       const record = this.undo[i];
       if (data === null) {
         if (unlinkQuietly(record.file)) emptied.add(path.dirname(record.file));
@@ -83,11 +79,9 @@ export class WorkingTreeChange {
       record.createdFolder = mkdirSync(path.dirname(record.file), { recursive: true });
       // Git does not fsync working-tree files either; the rename keeps them whole.
       replaceFileSync(record.file, data);
-      stats.set(relative, lstatSync(record.file, { bigint: true }));
     }
     // Pruned only after every write, so a write into the same folder cannot race the prune.
     for (const folder of [...emptied].sort((a, b) => b.length - a.length)) await pruneEmptyFolders(this.root, folder);
-    return stats;
   }
 
   /** Puts every touched file back as it was; best effort, never throws. */
@@ -221,21 +215,47 @@ function blobIdOf(previous: Exclude<Previous, { kind: 'missing' }>): string {
  * close cost ten times the reading.
  */
 export function readCleanText(absolute: string, oid: string): string | undefined {
+  return withOpenFile(absolute, (fd) => {
+    const clean = readBlobBytes(fd, oid);
+    return clean === undefined ? undefined : clean.buffer.toString('utf8', HEADER_ROOM, clean.end);
+  });
+}
+
+/**
+ * The stats for the git index entry of the committed file `oid` at
+ * `absolute`: the file's own when it holds exactly that blob, else undefined
+ * (an entry without stats, which git checks by content). Taken before the
+ * bytes are hashed, so an edit in between is left to git's check too.
+ */
+export function indexStatsOf(absolute: string, oid: string): BigIntStats | undefined {
+  return withOpenFile(absolute, (fd) => {
+    const stats = fstatSync(fd, { bigint: true });
+    return stats.isFile() && readBlobBytes(fd, oid) !== undefined ? stats : undefined;
+  });
+}
+
+// Runs `use` on the file at `absolute` opened for reading; undefined when there is none (or a symlink, or a folder).
+function withOpenFile<T>(absolute: string, use: (fd: number) => T | undefined): T | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const { buffer, end } = readAfterHeaderRoom(fd);
-    // The header git hashes with the bytes goes right before them, so the blob id is one hash of one buffer.
-    const header = `blob ${end - HEADER_ROOM}\0`;
-    const start = HEADER_ROOM - header.length;
-    buffer.write(header, start, 'latin1');
-    return hash('sha1', buffer.subarray(start, end), 'hex') === oid ? buffer.toString('utf8', HEADER_ROOM, end) : undefined;
+    return use(fd);
   } catch (error) {
     if (isNotFound(error) || errnoCode(error) === 'ELOOP' || errnoCode(error) === 'EISDIR') return undefined;
     throw error;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+// The bytes of the file open at `fd` (from HEADER_ROOM to `end`) when they are exactly blob `oid`.
+function readBlobBytes(fd: number, oid: string): { buffer: Buffer; end: number } | undefined {
+  const { buffer, end } = readAfterHeaderRoom(fd);
+  // The header git hashes with the bytes goes right before them, so the blob id is one hash of one buffer.
+  const header = `blob ${end - HEADER_ROOM}\0`;
+  const start = HEADER_ROOM - header.length;
+  buffer.write(header, start, 'latin1');
+  return hash('sha1', buffer.subarray(start, end), 'hex') === oid ? { buffer, end } : undefined;
 }
 
 // Room for the longest blob header (`blob `, 20 digits, NUL) before a file's bytes.
