@@ -34,6 +34,17 @@ export class ContentHashes {
     return sha256;
   }
 
+  /** The SHA-256 of this node's copy of a file, whatever its record says; undefined when the copy is missing. Rejects with the read's error. */
+  async ofCopy(workspace: string, filename: string): Promise<string | undefined> {
+    const file = await this.store.open('file', workspace, filename);
+    if (!file) return undefined;
+    try {
+      return await this.ofOpened(workspace, filename, file);
+    } finally {
+      await file.close();
+    }
+  }
+
   /** Records the hash of a copy just written (hashed while its bytes arrived), so it is not read again to hash it. A missing copy is fine. */
   async remember(workspace: string, filename: string, sha256: string): Promise<void> {
     const file = await this.store.open('file', workspace, filename);
