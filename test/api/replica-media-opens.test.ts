@@ -2,21 +2,24 @@
 // before it serves it (docs/media.md "Validators"). It does so on the file it
 // then serves: one open of the copy per request, whether its hash is already
 // known (a later request) or is computed first (the first request after a
-// restart), so the bytes served are the bytes checked. The opens are counted
-// at node:fs/promises itself, under a real primary and replica.
+// restart), so the bytes served are the bytes checked. A primary serving a
+// record without sha256 hashes the file it serves the same way. The opens
+// are counted at node:fs/promises itself, under a real primary and replica.
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import { contentRepoOf, externalCommit } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { makePng, uploadMedia } from './media-fixtures.ts';
 
 const URL = '/media/default/photo.png';
 
-/** Counts the opens of files under `prefix` while installed; every module's `open` from node:fs/promises goes through it. */
+/** Records every file opened while installed: each module's `open` from node:fs/promises goes through it. */
 function countOpens(): { of(file: string): number; uninstall(): void } {
   const original = fsp.open;
   const opened: string[] = [];
@@ -34,7 +37,7 @@ function countOpens(): { of(file: string): number; uninstall(): void } {
   };
 }
 
-describe('a replica serving a media file', function () {
+describe('media originals opened once per request', function () {
   this.timeout(60_000);
   let primary: TestServer;
   let replica: TestServer;
@@ -59,16 +62,16 @@ describe('a replica serving a media file', function () {
     await primary?.close();
   });
 
-  async function opensPerRequest(requests: number): Promise<number[]> {
-    const copy = path.join(replica.dataDir, 'media', 'default', 'photo.png');
+  async function opensPerRequest(requests: number, server = replica, url = URL, bytes = png): Promise<number[]> {
+    const copy = path.join(server.dataDir, 'media', 'default', path.basename(url));
     const counts: number[] = [];
     for (let i = 0; i < requests; i += 1) {
       const opens = countOpens();
       try {
-        const response = await fetch(`${replica.baseUrl}${URL}`);
+        const response = await fetch(`${server.baseUrl}${url}`);
         expect(response.status).to.equal(200);
-        expect(response.headers.get('etag')).to.equal(`"${createHash('sha256').update(png).digest('hex')}"`);
-        expect(Buffer.from(await response.arrayBuffer())).to.deep.equal(png);
+        expect(response.headers.get('etag')).to.equal(`"${createHash('sha256').update(bytes).digest('hex')}"`);
+        expect(Buffer.from(await response.arrayBuffer())).to.deep.equal(bytes);
         counts.push(opens.of(copy));
       } finally {
         opens.uninstall();
@@ -86,5 +89,13 @@ describe('a replica serving a media file', function () {
     await replica.close({ keepData: true });
     replica = await startTestServer({ dataDir, env: replicaEnv });
     expect(await opensPerRequest(2)).to.deep.equal([1, 1]);
+  });
+
+  it('opens a file once per request on a primary whose record has no sha256, hashing the file it serves', async () => {
+    const bytes = await makePng(40, 20);
+    await writeFile(path.join(primary.dataDir, 'media', 'default', 'by-hand.png'), bytes);
+    await externalCommit(contentRepoOf(primary.dataDir), { write: { 'default/media/by-hand.png.yaml': `mime: image/png\nsize: ${bytes.length}\nwidth: 40\nheight: 20\n` } }, 'Add media by hand');
+    await pollUntil(() => fetch(`${primary.baseUrl}/media/default/by-hand.png`), (response) => response.status === 200);
+    expect(await opensPerRequest(2, primary, '/media/default/by-hand.png', bytes)).to.deep.equal([1, 1]);
   });
 });
