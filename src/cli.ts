@@ -1,4 +1,4 @@
-// The `cms` command (docs/cli.md): serve, check, user, token, gc, version.
+// The `cms` command (docs/cli.md): serve, check, user, token, media, gc, version.
 // Each command declares its options once (cli/arguments.ts); every mistake
 // and every refusal is one line on stderr and a non-zero exit code: 2 for a
 // mistake on the command line, 1 for a command that failed or found problems.
@@ -13,6 +13,7 @@ import { packRepository } from './storage/git/packing.ts';
 import { commandHelp, commandSynopsis, parseCommandLine, stringOption, UsageError, type CommandSpec, type OptionSpec } from './cli/arguments.ts';
 import { checkCommand } from './cli/check.ts';
 import { tokenCommand, userCommands } from './cli/accounts.ts';
+import { mediaHashCommand } from './cli/media-hashes.ts';
 
 const DATA: OptionSpec = { type: 'string', value: 'DIR', description: 'the data root holding content/, media/, cache/ and state/; default $CMS_DATA_DIR or the current folder' };
 
@@ -67,7 +68,7 @@ const versionCommand: CommandSpec<number> = {
   },
 };
 
-const COMMANDS: CommandSpec<number | undefined>[] = [serveCommand, checkCommand, ...userCommands, tokenCommand, gcCommand, versionCommand];
+const COMMANDS: CommandSpec<number | undefined>[] = [serveCommand, checkCommand, ...userCommands, tokenCommand, mediaHashCommand, gcCommand, versionCommand];
 const GROUPS = new Set(COMMANDS.filter((command) => command.name.includes(' ')).map((command) => command.name.split(' ')[0]));
 
 /** Runs the `cms` command line with `argv` (without node and the script) and sets process.exitCode. */

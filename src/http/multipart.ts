@@ -1,8 +1,9 @@
 // Multipart uploads (koa-body with formidable): each file part streams into
 // a sink the caller provides (the media staging folder), so large files never
-// sit in memory, and is hashed on the way, so nobody reads it again for its
-// SHA-256. Limits are enforced while streaming; on any failure every sink
-// opened for the request is discarded before the error is thrown.
+// sit in memory, and, for readers that ask (media uploads, whose records keep
+// it), is hashed on the way, so nobody reads it again for its SHA-256. Limits
+// are enforced while streaming; on any failure every sink opened for the
+// request is discarded before the error is thrown.
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Context } from 'koa';
@@ -30,6 +31,8 @@ export interface MultipartOptions {
   openSink(maxBytes: number): UploadSink;
   /** Deletes what a sink wrote. */
   discard(id: string): Promise<void>;
+  /** Hash each file as it arrives (HashedFile.sha256); off, no CPU is spent on a hash nobody reads (a backup archive). */
+  hash?: boolean;
 }
 
 /** One received file. */
@@ -38,13 +41,17 @@ export interface ReceivedFile {
   /** The client's file name (untrusted; may be empty). */
   originalName: string;
   id: string;
+}
+
+/** A file received by a reader with `hash: true`. */
+export interface HashedFile extends ReceivedFile {
   /** The SHA-256 of the bytes written to its sink, as 64 lowercase hex digits. */
   sha256: string;
 }
 
 /** A parsed multipart request: the files in order, and one value per text field. */
-export interface MultipartForm {
-  files: ReceivedFile[];
+export interface MultipartForm<File extends ReceivedFile = ReceivedFile> {
+  files: File[];
   fields: Record<string, string>;
 }
 
@@ -57,7 +64,9 @@ const MAX_TEXT_BYTES = 64 * 1024;
  * a limit, validation_failed (422) for unknown or repeated fields, and
  * invalid_request (400) for a malformed body.
  */
-export function createMultipartReader(options: MultipartOptions): (ctx: Context) => Promise<MultipartForm> {
+export function createMultipartReader(options: MultipartOptions & { hash: true }): (ctx: Context) => Promise<MultipartForm<HashedFile>>;
+export function createMultipartReader(options: MultipartOptions): (ctx: Context) => Promise<MultipartForm>;
+export function createMultipartReader(options: MultipartOptions): (ctx: Context) => Promise<MultipartForm | MultipartForm<HashedFile>> {
   return async (ctx) => {
     if (!ctx.is('multipart/form-data')) {
       throw new AppError('unsupported_media_type', 'Send the files as multipart/form-data.');
@@ -72,7 +81,7 @@ export function createMultipartReader(options: MultipartOptions): (ctx: Context)
         maxTotalFileSize: options.maxFileBytes * options.maxFiles,
         allowEmptyFiles: true,
         minFileSize: 0,
-        hashAlgorithm: 'sha256',
+        hashAlgorithm: options.hash ? 'sha256' : false,
         maxFields: MAX_TEXT_FIELDS,
         maxFieldsSize: MAX_TEXT_BYTES,
         fileWriteStreamHandler: (file) => {
@@ -102,9 +111,11 @@ function collect(ctx: Context, options: MultipartOptions, fileOf: WeakMap<object
     for (const file of Array.isArray(sent) ? sent : [sent]) {
       const sink = fileOf.get(file);
       if (!sink) continue;
+      const received: ReceivedFile = { field, originalName: file.originalFilename ?? '', id: sink.id };
       // formidable hashes each part as it hands it to the sink and leaves the hex digest here once the part ends.
-      if (typeof file.hash !== 'string') throw new Error('formidable gave no SHA-256 for an uploaded file.');
-      files.push({ field, originalName: file.originalFilename ?? '', id: sink.id, sha256: file.hash });
+      if (options.hash && typeof file.hash !== 'string') throw new Error('formidable gave no SHA-256 for an uploaded file.');
+      const hashed: HashedFile | undefined = options.hash ? { ...received, sha256: String(file.hash) } : undefined;
+      files.push(hashed ?? received);
     }
   }
   const fields: Record<string, string> = {};

@@ -28,6 +28,8 @@ export interface OpenedMediaFile {
   modifiedAt: Date;
   /** A stream of bytes `start`..`end` (inclusive), or of the whole file. */
   stream(range?: { start: number; end: number }): Readable;
+  /** The whole file, leaving it open: to read it (hash it) before serving it from the same open file. */
+  bytes(): Readable;
   close(): Promise<void>;
 }
 
@@ -245,16 +247,19 @@ export async function openServable(file: string): Promise<OpenedMediaFile | unde
     size: info.size,
     modifiedAt: info.mtime,
     stream: (range) => handle.createReadStream({ start: range?.start, end: range?.end, autoClose: true }),
+    bytes: () => handle.createReadStream({ start: 0, autoClose: false }),
     close: () => handle.close(),
   };
 }
 
 /** Serves bytes held in memory like an opened file (a variant just made, so modified now). */
 export function bufferedFile(bytes: Uint8Array): OpenedMediaFile {
+  const stream = (range?: { start: number; end: number }) => Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).subarray(range?.start ?? 0, range === undefined ? undefined : range.end + 1)]);
   return {
     size: bytes.length,
     modifiedAt: new Date(),
-    stream: (range) => Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).subarray(range?.start ?? 0, range === undefined ? undefined : range.end + 1)]),
+    stream,
+    bytes: () => stream(),
     close: () => Promise.resolve(),
   };
 }

@@ -11,7 +11,7 @@ import { contentRepoOf, externalCommit, git } from '../helpers/git.ts';
 import { diffSnapshots, snapshotDataRoot } from '../helpers/snapshot.ts';
 import type { TestResponse, TestServer } from '../helpers/server.ts';
 import { pollUntil } from '../helpers/poll.ts';
-import { buildZip, manifestOf } from '../helpers/zip.ts';
+import { buildZip, entriesOf, manifestOf } from '../helpers/zip.ts';
 import { makePng, multipartBody, uploadMedia } from './media-fixtures.ts';
 
 const NAME = /^backup-\d{8}-\d{6}\.zip$/;
@@ -216,6 +216,31 @@ describe('admin API: backups', () => {
     const repo = contentRepoOf(fresh.dataDir);
     expect(await git(repo, ['status', '--porcelain'])).to.equal('');
     await git(repo, ['fsck', '--no-progress']);
+  });
+
+  it('restores a media file only when its bytes are the ones its record names, and names those that are not', async () => {
+    await populate();
+    const intact = await makePng(25, 25);
+    expect((await uploadMedia(server, [{ filename: 'intact.png', bytes: intact }], { session: admin })).status).to.equal(201);
+    const { name } = (await createBackup()).body.data;
+    const entries = await entriesOf(path.join(server.dataDir, 'state', 'backups', name));
+    const photo = entries.find((entry) => entry.name === 'media/default/photo.png');
+    expect(photo, 'the backup holds the photo').not.to.equal(undefined);
+    photo!.data = await makePng(31, 20);
+
+    const { server: fresh, admin: freshAdmin } = await buildAdminServer();
+    others.push(fresh);
+    expect((await uploadBackup(fresh, freshAdmin, buildZip(entries), name)).status).to.equal(201);
+    const restored = await adminRequest(fresh, freshAdmin, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries', 'media'] });
+    expect(restored.status, restored.text).to.equal(200);
+    expect(restored.body.data.restored).to.include({ media: 2 });
+    expect(restored.body.data.notes.join(' ')).to.include('1 media files in the backup are not the bytes their metadata names').and.include('default/photo.png');
+    const listed = (await adminRequest(fresh, freshAdmin, 'GET', '/media')).body.data.map((item: { filename: string }) => item.filename);
+    expect(listed, 'the metadata is restored').to.include.members(['photo.png', 'intact.png']);
+    expect((await fetch(`${fresh.baseUrl}/media/default/photo.png`)).status, 'the altered bytes are not placed').to.equal(404);
+    const served = await fetch(`${fresh.baseUrl}/media/default/intact.png`);
+    expect(Buffer.from(await served.arrayBuffer())).to.deep.equal(intact);
+    expect(await readdir(path.join(fresh.dataDir, 'media', '.staging')), 'nothing left in staging').to.deep.equal([]);
   });
 
   it('restores a workspace the target server does not have', async () => {

@@ -41,13 +41,13 @@ describe('the cms command', function () {
     it('cms --help lists every command with its options', async () => {
       const run = await runCms(['--help']);
       expect(run.code).to.equal(0);
-      for (const line of ['cms serve [--port N]', 'cms check [--data DIR] [--since COMMIT] [--json]', 'cms user create USERNAME', 'cms user list', 'cms user reset-password USERNAME', 'cms user delete USERNAME', 'cms token create [--data DIR] --name NAME --grant ACTION:RESOURCE …', 'cms gc', 'cms version']) {
+      for (const line of ['cms serve [--port N]', 'cms check [--data DIR] [--since COMMIT] [--json]', 'cms user create USERNAME', 'cms user list', 'cms user reset-password USERNAME', 'cms user delete USERNAME', 'cms token create [--data DIR] --name NAME --grant ACTION:RESOURCE …', 'cms media hash [--data DIR] [--dry-run]', 'cms gc', 'cms version']) {
         expect(run.stdout).to.include(line);
       }
     });
 
     it('each command has --help', async () => {
-      for (const command of [['serve'], ['check'], ['user', 'create'], ['user', 'list'], ['user', 'reset-password'], ['user', 'delete'], ['token', 'create'], ['gc'], ['version']]) {
+      for (const command of [['serve'], ['check'], ['user', 'create'], ['user', 'list'], ['user', 'reset-password'], ['user', 'delete'], ['token', 'create'], ['media', 'hash'], ['gc'], ['version']]) {
         const run = await runCms([...command, '--help']);
         expect(run.code, command.join(' ')).to.equal(0);
         expect(run.stdout).to.include(`Usage: cms ${command.join(' ')}`);

@@ -1,7 +1,7 @@
 // A ZIP writer for tests that need archives no well-behaved library would
 // make: names with `../` or a leading `/`, symlink entries, sizes that lie,
 // thousands of entries. Byte layout per PKWARE APPNOTE (no zip64). And the
-// manifest of a backup the server wrote, read with yauzl.
+// manifest and the entries of a backup the server wrote, read with yauzl.
 import { crc32, deflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
 
@@ -74,6 +74,22 @@ function writeSharedFields(header: Buffer, at: number, fields: SharedFields): vo
   header.writeUInt32LE(fields.compressedSize, at + 14);
   header.writeUInt32LE(fields.size, at + 18);
   header.writeUInt16LE(fields.nameLength, at + 22);
+}
+
+/** Every entry of an archive on disk with its uncompressed bytes, in order: to build an altered copy with buildZip(). */
+export async function entriesOf(archive: string): Promise<ZipEntrySpec[]> {
+  const zip = await yauzl.openPromise(archive, { autoClose: false });
+  const entries: ZipEntrySpec[] = [];
+  try {
+    for await (const entry of zip.eachEntry()) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+      entries.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+    }
+  } finally {
+    zip.close();
+  }
+  return entries;
 }
 
 /** The parsed `manifest.json` of a backup archive on disk. */

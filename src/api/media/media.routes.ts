@@ -46,6 +46,8 @@ export function createMediaRouter(media: MediaService, options: MediaRouterOptio
     ...options.upload,
     openSink: (maxBytes) => media.createUploadSink(maxBytes),
     discard: (id) => media.discardUpload(id),
+    // The record keeps each file's SHA-256 (its validator), taken as the bytes arrive.
+    hash: true,
   });
   const present: Presenter = (ctx) => {
     const workspace = workspaceOf(ctx);

@@ -1,10 +1,12 @@
 // Restoring an archive: everything is read and checked first (content lines,
-// history, state records, media names); then media binaries are staged, the
+// history, state records, media names); then media binaries are staged (each
+// checked against its record's SHA-256 on the way), the
 // history is imported, and the content parts become one commit — a merge
 // whose second parent is the backup's HEAD, so restored entries keep their
 // revisions. Only after that commit are binaries placed and state written.
 import { pipeline } from 'node:stream/promises';
 import { validationFailed } from '../../errors/app-error.ts';
+import { sha256PassThrough } from '../../lib/sha256.ts';
 import type { AccountStore } from '../auth/account-store.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
@@ -51,6 +53,15 @@ export interface RestoreOutcome {
 }
 
 const CONTENT_PARTS: readonly BackupPart[] = ['content_types', 'entries', 'media'];
+// The files a note names at most; the rest are counted.
+const NAMED_FILES = 20;
+
+/** A media binary staged for a restore, placed once the commit landed. */
+interface StagedMedia {
+  id: string;
+  workspace: string;
+  filename: string;
+}
 
 /**
  * Restores `parts` of an opened archive, holding the content repo's write
@@ -115,11 +126,16 @@ async function checkEverything(targets: RestoreTargets, backup: OpenedBackup, pa
   return { files, webhooks, users };
 }
 
-async function stageMedia(targets: RestoreTargets, backup: OpenedBackup, plan: ContentPlan, outcome: RestoreOutcome): Promise<{ id: string; workspace: string; filename: string }[]> {
-  const staged: { id: string; workspace: string; filename: string }[] = [];
+// Each binary is hashed as it is staged (read once) and checked against the
+// SHA-256 its record names: one that differs (a damaged or altered archive,
+// or a file replaced by hand before the backup) is not placed, like a
+// missing one, and the outcome names it. Records without a hash are taken as they are.
+async function stageMedia(targets: RestoreTargets, backup: OpenedBackup, plan: ContentPlan, outcome: RestoreOutcome): Promise<StagedMedia[]> {
+  const staged: StagedMedia[] = [];
+  const differing: string[] = [];
   let missing = 0;
   try {
-    for (const { workspace, filename } of plan.media) {
+    for (const { workspace, filename, sha256 } of plan.media) {
       const name = mediaArchiveName(workspace, filename);
       if (!targets.media || !backup.zip.has(name)) {
         missing += 1;
@@ -127,13 +143,23 @@ async function stageMedia(targets: RestoreTargets, backup: OpenedBackup, plan: C
       }
       const upload = targets.media.createStaged(targets.maxMediaBytes);
       staged.push({ id: upload.id, workspace, filename });
-      await pipeline(await backup.zip.stream(name), upload.stream);
+      const hashing = sha256PassThrough();
+      await pipeline(await backup.zip.stream(name), hashing.stream, upload.stream);
+      if (sha256 === null || hashing.digest() === sha256) continue;
+      staged.pop();
+      await targets.media.discardStaged(upload.id);
+      differing.push(`${workspace}/${filename}`);
     }
   } catch (error) {
     await Promise.all(staged.map((item) => targets.media?.discardStaged(item.id)));
     throw error;
   }
   if (missing > 0) outcome.notes.push(`${missing} media files had metadata but no file in the backup; their metadata was restored without the file.`);
+  if (differing.length > 0) {
+    outcome.notes.push(
+      `${differing.length} media files in the backup are not the bytes their metadata names (their SHA-256 differs): ${summarize(differing)}. The archive is damaged or was altered, or the files were replaced by hand before the backup; their metadata was restored without the file, so upload them again.`,
+    );
+  }
   return staged;
 }
 
@@ -165,7 +191,7 @@ async function commitContent(targets: RestoreTargets, tx: ContentTransaction, re
   outcome.history = mergeParents.length > 0;
 }
 
-async function placeMedia(targets: RestoreTargets, staged: { id: string; workspace: string; filename: string }[], overwrite: boolean): Promise<void> {
+async function placeMedia(targets: RestoreTargets, staged: StagedMedia[], overwrite: boolean): Promise<void> {
   const media = targets.media;
   if (!media) return;
   const occurredAt = new Date().toISOString();
@@ -188,6 +214,10 @@ async function restoreUsers(targets: RestoreTargets, part: ReturnType<typeof che
   tallyInto(outcome, 'users', result.users);
   tallyInto(outcome, 'tokens', result.tokens);
   outcome.notes.push(...result.notes);
+}
+
+function summarize(names: string[]): string {
+  return names.length <= NAMED_FILES ? names.join(', ') : `${names.slice(0, NAMED_FILES).join(', ')} and ${names.length - NAMED_FILES} more`;
 }
 
 function tallyInto(outcome: RestoreOutcome, key: string, tally: StateTally): void {

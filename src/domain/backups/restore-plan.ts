@@ -7,6 +7,7 @@ import type { ContentIndex } from '../content/content-index.ts';
 import { parseEntryFileName } from '../model/entry-paths.ts';
 import { parseFrontMatter } from '../model/front-matter.ts';
 import { TYPE_FILE } from '../model/type-files.ts';
+import { recordFromYaml } from '../media/media-record.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import type { ContentFile } from './backup-reader.ts';
 import type { ContentReader } from '../content/content-writer.ts';
@@ -25,8 +26,8 @@ export interface ContentPlan {
   restored: RestoreTally;
   kept: RestoreTally;
   skipped: RestoreTally;
-  /** Media files whose metadata is written, so their binaries are placed too. */
-  media: { workspace: string; filename: string }[];
+  /** Media files whose metadata is written, so their binaries are placed too; with the SHA-256 their record names, if any. */
+  media: { workspace: string; filename: string; sha256: string | null }[];
   notes: string[];
 }
 
@@ -121,8 +122,17 @@ async function planMedia(files: ContentFile[], sources: PlanSources, overwrite: 
     }
     changes.set(file.path, file.text);
     if (filename === CATEGORIES) continue;
-    plan.media.push({ workspace, filename });
+    plan.media.push({ workspace, filename, sha256: recordedSha256(filename, file.text) });
     plan.restored.media += 1;
+  }
+}
+
+// A record the server cannot read names no hash to check its file against (the server skips it and reports it).
+function recordedSha256(filename: string, text: string): string | null {
+  try {
+    return recordFromYaml(filename, text).sha256;
+  } catch {
+    return null;
   }
 }
 

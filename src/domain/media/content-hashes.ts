@@ -7,38 +7,42 @@
 import { LruCache } from '../../lib/lru-cache.ts';
 import { sha256Of } from '../../lib/sha256.ts';
 import type { MediaStore, OpenedMediaFile } from '../../storage/media-store.ts';
-import type { MediaRecord } from './media-record.ts';
 
 // Hashes of records without one are kept for this many files (64 bytes each, plus the key).
 const REMEMBERED = 10_000;
 
-/** Content hashes of media files: the record's own, else computed from the file. */
+/** Content hashes of this node's media copies, computed from their bytes and remembered. */
 export class ContentHashes {
   private readonly computed = new LruCache<string, string>(REMEMBERED);
   private readonly running = new Map<string, Promise<string>>();
 
   constructor(private readonly store: MediaStore) {}
 
-  /** The SHA-256 of a file's bytes, or undefined when its record holds none and the file is missing. */
-  async of(workspace: string, record: MediaRecord): Promise<string | undefined> {
-    return record.sha256 ?? this.ofCopy(workspace, record.filename);
-  }
-
-  /** The SHA-256 of this node's copy of a file, whatever its record says; undefined when the copy is missing. */
-  async ofCopy(workspace: string, filename: string): Promise<string | undefined> {
-    const file = await this.store.open('file', workspace, filename);
-    if (!file) return undefined;
+  /**
+   * The SHA-256 of an opened copy's bytes, whatever its record says:
+   * remembered per copy, else read through `file`, which stays open so the
+   * caller serves the very bytes that were hashed. Rejects with the read's error.
+   */
+  async ofOpened(workspace: string, filename: string, file: OpenedMediaFile): Promise<string> {
     const key = keyOf(workspace, filename, file);
     const known = this.computed.get(key) ?? (await this.running.get(key));
-    if (known !== undefined) {
-      await file.close();
-      return known;
-    }
-    const hashing = sha256Of(file.stream()).finally(() => this.running.delete(key));
+    if (known !== undefined) return known;
+    const hashing = sha256Of(file.bytes()).finally(() => this.running.delete(key));
     this.running.set(key, hashing);
     const sha256 = await hashing;
     this.computed.set(key, sha256);
     return sha256;
+  }
+
+  /** The SHA-256 of this node's copy of a file, whatever its record says; undefined when the copy is missing. Rejects with the read's error. */
+  async ofCopy(workspace: string, filename: string): Promise<string | undefined> {
+    const file = await this.store.open('file', workspace, filename);
+    if (!file) return undefined;
+    try {
+      return await this.ofOpened(workspace, filename, file);
+    } finally {
+      await file.close();
+    }
   }
 
   /** Records the hash of a copy just written (hashed while its bytes arrived), so it is not read again to hash it. A missing copy is fine. */

@@ -155,16 +155,18 @@ export class MediaService {
     if (isTransformRequested(transform) && !isRasterImage(record.mime) && record.mime !== SVG_TYPE.mime) {
       throw new AppError('invalid_request', `The media file "${filename}" is not an image; only images can be resized or converted.`);
     }
-    await this.ensureCopy(workspace, record);
-    const sha256 = await this.hashes.of(workspace, record);
-    if (sha256 === undefined) throw missingOnDisk(filename);
-    const variant = isTransformRequested(transform) ? await this.openVariant(workspace, record, sha256, transform) : undefined;
-    if (variant) return variant;
-    const thumbnail = kind === 'thumb' && hasThumbnail(record) ? await this.openThumbnail(workspace, filename, record.mime) : undefined;
-    if (thumbnail) return { record, file: thumbnail, mime: record.mime, validators: derivedValidators(record, thumbnailName(sha256), this.now()) };
-    const file = await this.deps.store.open('file', workspace, filename);
+    const copy = await this.openCopy(workspace, record);
+    const derived = await this.openDerived(workspace, record, copy.sha256, kind, transform).catch(async (error: unknown) => {
+      await copy.file?.close();
+      throw error;
+    });
+    if (derived) {
+      await copy.file?.close();
+      return derived;
+    }
+    const file = copy.file ?? (await this.deps.store.open('file', workspace, filename));
     if (!file) throw missingOnDisk(filename);
-    return { record, file, mime: record.mime, validators: originalValidators(record, sha256, this.now()) };
+    return { record, file, mime: record.mime, validators: originalValidators(record, copy.sha256, this.now()) };
   }
 
   /** Hits, variants made and evicted since start, and what the variant cache holds now (what the tests check a cache hit by). */
@@ -408,22 +410,43 @@ export class MediaService {
     throw new AppError('validation_failed', 'Some of the named media files do not exist; nothing was changed.', { fields: missing });
   }
 
-  // A replica keeps what it fetched while it is the bytes the record names. A
+  // The hash a file's validators name, and the original when it had to be
+  // opened for it: a record without sha256 hashes the copy, and a replica
+  // keeps what it fetched only while it is the bytes the record names. A
   // file deleted and uploaded again under its name on the primary has a new
-  // sha256 (the replica saw the delete only as a commit, so its copy stayed):
-  // the copy is fetched again and its thumbnail and variants dropped. A
+  // sha256 (the replica may take in the delete and the upload as one run of
+  // commits, so its copy stayed): the copy is fetched again and its thumbnail
+  // and variants dropped. The copy is opened once and the open file that was
+  // hashed is the one served, so what is served is what was checked. A
   // record without sha256 keeps whatever copy there is, as before.
-  private async ensureCopy(workspace: string, record: MediaRecord): Promise<void> {
+  private async openCopy(workspace: string, record: MediaRecord): Promise<{ sha256: string; file?: OpenedMediaFile }> {
     const source = this.deps.missingFiles;
-    if (!source) return;
-    const { filename, sha256 } = record;
-    const key = `${workspace}/${filename}`;
-    if (sha256 === null || this.mismatched.has(`${key}@${sha256}`)) {
-      if (await this.deps.store.exists('file', workspace, filename)) return;
-    } else {
-      const copy = await this.hashes.ofCopy(workspace, filename);
-      if (copy === sha256) return;
+    const { filename } = record;
+    if (record.sha256 !== null && !source) return { sha256: record.sha256 };
+    let file = await this.deps.store.open('file', workspace, filename);
+    try {
+      if (source && !(file && (await this.isCurrentCopy(workspace, record, file)))) {
+        await file?.close();
+        file = undefined;
+        await this.fetchOnce(source, workspace, record);
+        file = await this.deps.store.open('file', workspace, filename);
+      }
+      if (!file) throw missingOnDisk(filename);
+      return { sha256: record.sha256 ?? (await this.hashes.ofOpened(workspace, filename, file)), file };
+    } catch (error) {
+      await file?.close();
+      throw error;
     }
+  }
+
+  // A primary copy found not to match its record is served as it is (fetchOriginal logged it).
+  private async isCurrentCopy(workspace: string, record: MediaRecord, file: OpenedMediaFile): Promise<boolean> {
+    if (record.sha256 === null || this.mismatched.has(`${workspace}/${record.filename}@${record.sha256}`)) return true;
+    return (await this.hashes.ofOpened(workspace, record.filename, file)) === record.sha256;
+  }
+
+  private async fetchOnce(source: MissingFileSource, workspace: string, record: MediaRecord): Promise<void> {
+    const key = `${workspace}/${record.filename}`;
     const running = this.fetching.get(key) ?? this.fetchOriginal(source, workspace, record).finally(() => this.fetching.delete(key));
     this.fetching.set(key, running);
     await running;
@@ -459,15 +482,19 @@ export class MediaService {
     }
   }
 
-  // Undefined means "serve the original": SVG and unreadable images have no
-  // pixels to work on, and a transformation may normalize to nothing.
-  private async openVariant(workspace: string, record: MediaRecord, sha256: string, request: ImageTransformRequest): Promise<ServedFile | undefined> {
-    const transform = hasThumbnail(record) ? normalizeTransform(request, record.mime) : undefined;
-    if (!transform) return undefined;
+  // A transformation, else a thumbnail; undefined means "serve the original":
+  // SVG and unreadable images have no pixels to work on, and a transformation
+  // may normalize to nothing.
+  private async openDerived(workspace: string, record: MediaRecord, sha256: string, kind: MediaFileKind, request: ImageTransformRequest): Promise<ServedFile | undefined> {
     const { filename } = record;
-    const read = () => this.deps.store.read('file', workspace, filename);
-    const served = await this.deps.variants.open({ workspace, filename, version: variantSourceVersion(sha256), read }, transform);
-    return served && { record, file: served.file, mime: served.mime, validators: derivedValidators(record, served.name, this.now()) };
+    const transform = isTransformRequested(request) && hasThumbnail(record) ? normalizeTransform(request, record.mime) : undefined;
+    if (transform) {
+      const read = () => this.deps.store.read('file', workspace, filename);
+      const served = await this.deps.variants.open({ workspace, filename, version: variantSourceVersion(sha256), read }, transform);
+      if (served) return { record, file: served.file, mime: served.mime, validators: derivedValidators(record, served.name, this.now()) };
+    }
+    const thumbnail = kind === 'thumb' && hasThumbnail(record) ? await this.openThumbnail(workspace, filename, record.mime) : undefined;
+    return thumbnail && { record, file: thumbnail, mime: record.mime, validators: derivedValidators(record, thumbnailName(sha256), this.now()) };
   }
 
   private async openThumbnail(workspace: string, filename: string, mime: string): Promise<OpenedMediaFile | undefined> {

@@ -2,9 +2,8 @@
 // commit through the content transaction, which then updates the in-memory
 // library and tells the events. Binaries are moved by the callers around this
 // step (see media-service.ts).
-import type { FileChange } from '../../storage/content-repo.ts';
-import type { Principal } from '../auth/principal.ts';
-import type { ContentTransaction } from '../content/content-writer.ts';
+import type { CommitInfo, FileChange } from '../../storage/content-repo.ts';
+import type { ChangeAuthor, ContentTransaction } from '../content/content-writer.ts';
 import type { EventType } from '../model/events.ts';
 import type { MediaLibrary } from './media-library.ts';
 import { categoriesPath, categoriesToYaml, mediaCopyPath, mediaRecordPath, recordToYaml, type MediaRecord } from './media-record.ts';
@@ -39,11 +38,12 @@ export class MediaWriter {
   ) {}
 
   /**
-   * Writes the change set as one commit authored by the principal, then
-   * updates the library and tells the events. Throws what the commit throws
-   * (conflict, invalid_request); nothing is changed in memory then.
+   * Writes the change set as one commit authored by the principal (or the
+   * system), then updates the library and tells the events; returns the
+   * commit. Throws what the commit throws (conflict, invalid_request);
+   * nothing is changed in memory then.
    */
-  async apply(tx: ContentTransaction, principal: Principal, workspace: string, set: MediaChangeSet): Promise<void> {
+  async apply(tx: ContentTransaction, principal: ChangeAuthor, workspace: string, set: MediaChangeSet): Promise<CommitInfo> {
     const changes: FileChange[] = [];
     for (const filename of set.remove ?? []) changes.push({ path: mediaRecordPath(workspace, filename), content: null });
     for (const record of set.put ?? []) changes.push({ path: mediaRecordPath(workspace, record.filename), content: recordToYaml(record) });
@@ -51,7 +51,7 @@ export class MediaWriter {
     changes.push(...(await this.copyChanges(workspace, set)));
     changes.push(...(set.extra ?? []));
     const files = [...new Set([...(set.remove ?? []), ...(set.put ?? []).map((record) => record.filename)])];
-    await tx.commit({
+    return tx.commit({
       by: principal,
       message: set.message,
       changes: dedupe(changes),
