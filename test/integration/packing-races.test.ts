@@ -151,20 +151,27 @@ describe('roll-ups while git repacks', () => {
 
   afterEach(() => rm(root, { recursive: true, force: true }));
 
-  it('deletes no commit pack a running git repack may have listed until it ended, however late git listed them', async () => {
+  // Opens the repository with a held repack, rolls up while it waits
+  // (rollUpWhileHeld), runs `meanwhile`, lets git finish and closes; every
+  // commit is read while git waits and after. Returns the commit packs rolled up.
+  const rollUpDuringRepack = async (meanwhile: () => Promise<void> = async () => undefined) => {
     const held = await holdFirstRepack(root);
     const repo = await ContentRepo.open(dir, { packing: { commitsPerRollUp: 4, packsPerRun: 1 }, git: held.git, logger });
-    let rolledUp: string[];
     try {
       const { oids, commitPacks } = await rollUpWhileHeld(repo, held);
-      rolledUp = commitPacks;
       await readsEvery(repo, oids);
+      await meanwhile();
       expect(await held.finish()).to.equal(0);
       await readsEvery(repo, oids);
+      return commitPacks;
     } finally {
       await held.release();
       await repo.close();
     }
+  };
+
+  it('deletes no commit pack a running git repack may have listed until it ended, however late git listed them', async () => {
+    const rolledUp = await rollUpDuringRepack();
     expect(errors).to.deep.equal([]);
     const left = await packNames(dir);
     expect(rolledUp.filter((name) => left.includes(name))).to.deep.equal([]);
@@ -172,20 +179,8 @@ describe('roll-ups while git repacks', () => {
   });
 
   it('deletes no commit pack while git gc runs (a fresh gc.pid), also when its roll-up was written before gc started', async () => {
-    const held = await holdFirstRepack(root);
-    const repo = await ContentRepo.open(dir, { packing: { commitsPerRollUp: 4, packsPerRun: 1 }, git: held.git, logger });
-    let rolledUp: string[];
-    try {
-      const { oids, commitPacks } = await rollUpWhileHeld(repo, held);
-      rolledUp = commitPacks;
-      // A developer's `git gc` starts while the server's own repack still runs.
-      await writeFile(path.join(dir, '.git/gc.pid'), `${process.pid} ${os.hostname()}`);
-      expect(await held.finish()).to.equal(0);
-      await readsEvery(repo, oids);
-    } finally {
-      await held.release();
-      await repo.close();
-    }
+    // A developer's `git gc` starts while the server's own repack still runs.
+    const rolledUp = await rollUpDuringRepack(() => writeFile(path.join(dir, '.git/gc.pid'), `${process.pid} ${os.hostname()}`));
     expect(errors).to.deep.equal([]);
     // The last commit pack rolled up was written after the repack listed the folder, so only the roll-up could delete it.
     expect(await packNames(dir)).to.include(rolledUp[3]);
