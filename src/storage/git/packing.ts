@@ -172,7 +172,8 @@ export class Packer {
 
   // Runs git once; true when it succeeded.
   private async pack(): Promise<boolean> {
-    await this.options.packsSettled?.();
+    // A deletion that failed left packs behind, which git merges like any other.
+    await this.options.packsSettled?.().catch(() => undefined);
     if (this.closed || isGcRunning(this.gitdir)) return false;
     // -n: no info/packs file, which only dumb HTTP serving reads.
     const args = ['repack', '-d', '-q', '-n', '--geometric=2'];
