@@ -122,6 +122,7 @@ export class ContentRepo {
   private readonly history: History;
   private readonly watcher: HeadWatcher;
   private packer: Packer | undefined;
+  private packerReady: Promise<void> = Promise.resolve();
   private rollUpQueued = false;
   private closing = false;
   private readonly fileReads = createLimiter(OPEN_FILES);
@@ -419,6 +420,7 @@ export class ContentRepo {
     this.watcher.stopAll();
     this.indexWrites.stop();
     await this.serialize(() => this.indexWrites.flush());
+    await this.packerReady;
     await this.packer?.close();
     this.objects.commitPacks.deleteRolledUp();
     await this.objects.commitPacks.settled();
@@ -445,13 +447,21 @@ export class ContentRepo {
     if (packing !== false && !this.format.preciousObjects) {
       const schedule = packing === true ? {} : packing;
       const commitPacks = this.objects.commitPacks;
-      this.packer = await Packer.start(this.gitdir, {
+      // Checking the git CLI takes a few processes, which the start does not
+      // wait for: what is written meanwhile is noted once the packer is there.
+      this.packerReady = Packer.start(this.gitdir, {
         ...schedule,
         git: this.options.git,
         logger: this.options.logger,
         onPacked: () => this.afterRepack(),
         packsSettled: () => commitPacks.settled(),
-      });
+      }).then(
+        (packer) => {
+          this.packer = packer;
+          if (!this.closing) this.notePacking();
+        },
+        (error: unknown) => this.options.logger?.error('background packing of the content repository could not start; the repository grows by every commit until a restart', { error }),
+      );
     }
   }
 

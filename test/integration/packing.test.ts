@@ -271,6 +271,22 @@ describe('packing the content repository', () => {
     expect(repack).to.contain('-c core.deltaBaseCacheLimit=8m').and.to.contain('-c core.packedGitLimit=16m').and.to.contain('-c core.packedGitWindowSize=1m');
   });
 
+  it('does not wait for the git CLI check to open the repository, and packs what was written before it answered', async () => {
+    const calls = path.join(root, 'calls.log');
+    const slowGit = path.join(root, 'slow-git');
+    // `git --version` answers after 2 s, long after the commits below are made.
+    await writeFile(slowGit, `#!/bin/sh\nif [ "$1" = --version ]; then sleep 2; echo "version answered" >> ${JSON.stringify(calls)}; fi\necho "$*" >> ${JSON.stringify(calls)}\nexec git "$@"\n`, { mode: 0o755 });
+    const calledYet = async () => (await readFile(calls, 'utf8').catch(() => '')).trim().split('\n');
+    await withRepo({ packing: { commitsPerRollUp: 4, packsPerRun: 1 }, git: { bin: slowGit } }, async (repo) => {
+      expect(await calledYet(), 'open() returned before git answered').to.not.include('version answered');
+      await commitVersions(repo, 9, 8);
+      expect(await calledYet()).to.not.include('version answered');
+      const repacked = (lines: string[]) => lines.some((line) => line.startsWith('--git-dir') && line.includes(' repack '));
+      expect(repacked(await pollUntil(calledYet, repacked, { timeoutMs: 20_000, intervalMs: 100 }))).to.equal(true);
+    });
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
   it('packs by hand with cms gc, also while a server has the repository open', async () => {
     await withRepo({ packing: false }, async (repo) => {
       await commitVersions(repo, 10, 5);
