@@ -17,8 +17,7 @@ export interface FrontMatterDocument {
   body: string;
 }
 
-// What js-yaml refuses (it is stricter in corners, e.g. `a: -`) is read by
-// `yaml` as before, so a hand-edited file never becomes unreadable.
+// A front matter block: the line reader's when it reads it, else readYaml's.
 function parseYaml(text: string): object {
   const simple = readSimpleYaml(text);
   // The line reader makes no aliases and nests two levels at most: what it reads holds fewer values than the text has characters.
