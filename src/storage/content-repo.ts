@@ -92,6 +92,8 @@ const OPEN_FILES = 64;
 /** The git author of the server's own commits (the first commit, the publish scheduler's, the default workspace's): no user or token made them. */
 export const SYSTEM_AUTHOR: GitAuthor = Object.freeze({ name: 'git-cms', email: 'git-cms@localhost' });
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
+// How long after its start a `git repack` may still be listing the packs it will roll up.
+const GIT_LISTING_MS = 500;
 const NEW_REPOSITORY: RepositoryFormat = { preciousObjects: false, logAllRefUpdates: true };
 
 /** A file and its utf8 text (undefined when its blob cannot be read). */
@@ -134,10 +136,7 @@ export class ContentRepo {
   ) {
     this.dir = dir;
     this.gitdir = path.join(dir, '.git');
-    const objects = new ObjectReader(path.join(this.gitdir, 'objects'), {
-      packsPerRollUp: typeof options.packing === 'object' ? options.packing.commitsPerRollUp : undefined,
-      mayDeletePacks: () => this.mayDeletePacks(),
-    });
+    const objects = new ObjectReader(path.join(this.gitdir, 'objects'), typeof options.packing === 'object' ? options.packing.commitsPerRollUp : undefined);
     this.objects = objects;
     const reads = {
       readCommit: (oid: string) => objects.readCommit(oid),
@@ -215,8 +214,7 @@ export class ContentRepo {
     }
     await this.indexWrites.afterCommit(deferIndex);
     // A due roll-up tells the packer itself, after it: a `git repack` started
-    // first would list the commit packs instead of their roll-up, and keep
-    // them on disk until it ended.
+    // first would leave it only the commit packs written after its start.
     if (!this.queueRollUpIfDue()) this.notePacking();
     this.history.remember(written.oid, written.changes);
     this.objects.rememberCommit(written.oid, written.commit);
@@ -422,7 +420,6 @@ export class ContentRepo {
     await this.serialize(() => this.indexWrites.flush());
     await this.packerReady;
     await this.packer?.close();
-    this.objects.commitPacks.deleteRolledUp();
     await this.objects.commitPacks.settled();
     this.objects.close();
   }
@@ -446,16 +443,9 @@ export class ContentRepo {
     const packing = this.options.packing ?? true;
     if (packing !== false && !this.format.preciousObjects) {
       const schedule = packing === true ? {} : packing;
-      const commitPacks = this.objects.commitPacks;
       // Checking the git CLI takes a few processes, which the start does not
       // wait for: what is written meanwhile is noted once the packer is there.
-      this.packerReady = Packer.start(this.gitdir, {
-        ...schedule,
-        git: this.options.git,
-        logger: this.options.logger,
-        onPacked: () => this.afterRepack(),
-        packsSettled: () => commitPacks.settled(),
-      }).then(
+      this.packerReady = Packer.start(this.gitdir, { ...schedule, git: this.options.git, logger: this.options.logger, onPacked: () => this.afterRepack() }).then(
         (packer) => {
           this.packer = packer;
           if (!this.closing) this.notePacking();
@@ -471,7 +461,7 @@ export class ContentRepo {
   // newest tree), so it is queued from the next turn of the event loop.
   // Returns whether a roll-up is queued, by this call or an earlier one.
   private queueRollUpIfDue(): boolean {
-    if (this.rollUpQueued || this.closing || this.format.preciousObjects || !this.objects.commitPacks.isRollUpDue()) return this.rollUpQueued;
+    if (this.rollUpQueued || this.closing || this.format.preciousObjects || !this.objects.commitPacks.isRollUpDue(this.spareBefore())) return this.rollUpQueued;
     this.rollUpQueued = true;
     setImmediate(() => {
       if (!this.closing) void this.serialize(() => this.rollUpPacks());
@@ -485,23 +475,23 @@ export class ContentRepo {
     // `git gc` may be reading any pack; a later commit tries again.
     if (isGcRunning(this.gitdir)) return;
     try {
-      this.objects.commitPacks.rollUp();
+      this.objects.commitPacks.rollUp(this.spareBefore());
     } catch (error) {
       this.options.logger?.error('could not roll up the packs of recent commits into one; trying again after the next commits', { error });
     }
     this.notePacking();
   }
 
-  // git lists the packs when it starts and opens them later, at a time no
-  // one can tell: rolled-up commit packs are deleted only while neither the
-  // packer's `git repack` nor a `git gc` (gc.pid) runs. The packer waits for
-  // deletions under way before it starts git.
-  private mayDeletePacks(): boolean {
-    return this.packer?.isRunning !== true && !isGcRunning(this.gitdir);
+  // Commit packs written before this (performance.now()) are left to a running
+  // `git repack`, which may have listed them; undefined while none runs.
+  // Counting only the others for a roll-up keeps a long repack from making
+  // every commit try one.
+  private spareBefore(): number | undefined {
+    const gitStarted = this.packer?.runningSince;
+    return gitStarted === undefined ? undefined : gitStarted + GIT_LISTING_MS;
   }
 
   private afterRepack(): void {
-    this.objects.commitPacks.deleteRolledUp();
     this.objects.afterRepack();
     this.queueRollUpIfDue();
   }

@@ -10,10 +10,9 @@
 // themselves are read back from the commit packs. (Holding a few dozen
 // commits' trees instead grew the malloc heap by ~100 MB through
 // fragmentation.) The background `git repack` (packing.ts) merges roll-ups.
-import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { isNotFound } from '../../lib/errno.ts';
 import { encodeDelta, sharedEnds } from './delta-encoding.ts';
 import type { GitObjectType, PreparedObject } from './objects.ts';
 import { entryBody, writePack } from './pack-writer.ts';
@@ -35,6 +34,8 @@ interface PackedObject extends PackedEntry {
 interface CommitPack {
   name: string;
   bytes: number;
+  /** performance.now() when it was written. */
+  writtenAt: number;
   objects: PackedObject[];
 }
 
@@ -61,39 +62,20 @@ const FRAMED_ABOVE_BYTES = 4 * 1024;
 // git's own default (pack.depth): reading the oldest tree of a chain applies this many deltas.
 const MAX_DELTA_DEPTH = 50;
 
-/** Options of CommitPacks. */
-export interface CommitPacksOptions {
-  /** How many commit packs are rolled up into one (default 64). */
-  packsPerRollUp?: number;
-  /**
-   * Whether no git process may open packs it listed before (a `git repack`
-   * or `git gc` in progress): only then are rolled-up commit packs deleted.
-   * Default: always.
-   */
-  mayDeletePacks?: () => boolean;
-}
-
 /** Writes commits' objects as packs and rolls those packs up; callers serialize calls (the repository's write queue). */
 export class CommitPacks {
   private waiting: CommitPack[] = [];
-  // Commit packs rolled up whose files are not deleted yet: a git process may have listed them.
-  private rolledUpFiles: string[] = [];
   // Each folder's last framed tree and how it was cut into stored blocks.
   private readonly framings = new Map<string, { oid: string; blocks: StoredBlocks }>();
   private folderChecked = false;
   private deleting: Promise<void> = Promise.resolve();
   private rolled = { packs: 0, bytes: 0 };
-  private readonly packsPerRollUp: number;
-  private readonly mayDeletePacks: () => boolean;
 
   constructor(
     private readonly packDir: string,
     private readonly packs: PackRegistry,
-    options: CommitPacksOptions = {},
-  ) {
-    this.packsPerRollUp = options.packsPerRollUp ?? PACKS_PER_ROLL_UP;
-    this.mayDeletePacks = options.mayDeletePacks ?? (() => true);
-  }
+    private readonly packsPerRollUp = PACKS_PER_ROLL_UP,
+  ) {}
 
   /** Stores one commit's objects as a pack, in place (index last) before this returns. */
   write(objects: PreparedObject[]): void {
@@ -106,12 +88,12 @@ export class CommitPacks {
     const written = writePack(this.packDir, prepared.map(({ packed }) => packed), { fast: true });
     this.packs.add(written);
     const packed = prepared.map(({ packed: { oid }, type, folder, replaced }): PackedObject => ({ oid, type, ...(written.entries.get(oid) as PackedEntry), folder, replaced }));
-    this.waiting.push({ name: written.name, bytes: written.bytes, objects: packed });
+    this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: packed });
   }
 
-  /** Whether enough commit packs piled up for rollUp(). */
-  isRollUpDue(): boolean {
-    return this.isDue(this.waiting);
+  /** Whether enough commit packs written since `spareBefore` (see rollUp()) piled up for rollUp(). */
+  isRollUpDue(spareBefore = Number.NEGATIVE_INFINITY): boolean {
+    return this.isDue(this.waiting.filter(({ writtenAt }) => writtenAt >= spareBefore));
   }
 
   /** Roll-up packs written by this process so far, and their bytes; the background packing schedule reads it. */
@@ -121,44 +103,24 @@ export class CommitPacks {
 
   /**
    * Writes the objects of the waiting commit packs as one pack, then deletes
-   * them through deleteRolledUp(). Packs a `git repack` took meanwhile are
-   * forgotten; their objects are in its pack. Throws when the new pack
-   * cannot be written; the commit packs then stay, and a later call tries again.
+   * them. Packs written before `spareBefore` (a performance.now() time) are
+   * left for later: a `git repack` that started then may be reading them.
+   * Packs a repack took meanwhile are forgotten; their objects are in its
+   * pack. Throws when the new pack cannot be written; the commit packs then
+   * stay, and a later call tries again.
    */
-  rollUp(): void {
-    const files = new EntryFiles(this.packDir);
-    try {
-      // Once open, a pack stays readable whatever git deletes; one that cannot be opened any more was taken by git.
-      this.waiting = this.waiting.filter(({ name }) => files.open(name));
-      if (!this.isDue(this.waiting)) return;
-      const packs = this.waiting;
-      const written = writePack(this.packDir, this.planRollUp(packs, files));
-      this.waiting = [];
-      this.rolled = { packs: this.rolled.packs + 1, bytes: this.rolled.bytes + written.bytes };
-      this.packs.add(written);
-      this.rolledUpFiles.push(...packs.map(({ name }) => name));
-    } finally {
-      files.close();
-    }
-    this.deleteRolledUp();
+  rollUp(spareBefore = Number.NEGATIVE_INFINITY): void {
+    this.waiting = this.waiting.filter(({ name }) => existsSync(path.join(this.packDir, `${name}.idx`)));
+    const packs = this.waiting.filter(({ writtenAt }) => writtenAt >= spareBefore);
+    if (!this.isDue(packs)) return;
+    const written = writePack(this.packDir, this.planRollUp(packs));
+    this.waiting = this.waiting.filter((pack) => !packs.includes(pack));
+    this.rolled = { packs: this.rolled.packs + 1, bytes: this.rolled.bytes + written.bytes };
+    this.packs.add(written);
+    this.deleting = Promise.all([this.deleting, this.deletePacks(packs.map(({ name }) => name))]).then(() => undefined);
   }
 
-  /**
-   * Deletes the commit packs of past roll-ups in the background, unless
-   * mayDeletePacks() says a git process may still open them: a `git repack`
-   * lists the packs when it starts and opens them later, and fails ("could
-   * not find pack") when one is gone by then. They then wait for a later
-   * call: the next roll-up, or the end of the repack. A pack git deleted
-   * itself meanwhile is skipped.
-   */
-  deleteRolledUp(): void {
-    if (this.rolledUpFiles.length === 0 || !this.mayDeletePacks()) return;
-    const names = this.rolledUpFiles;
-    this.rolledUpFiles = [];
-    this.deleting = Promise.all([this.deleting, this.deletePacks(names)]).then(() => undefined);
-  }
-
-  /** Resolves once no commit pack is being deleted; a `git repack` lists the packs only then. */
+  /** Resolves once the commit packs of past roll-ups are deleted. */
   async settled(): Promise<void> {
     await this.deleting;
   }
@@ -195,60 +157,57 @@ export class CommitPacks {
   // one before it in the pack (its next version), stored whole when the
   // chain would grow longer than MAX_DELTA_DEPTH or the next version's delta
   // is not for it (packs between them were taken by a `git repack`).
-  private planRollUp(packs: CommitPack[], entries: EntryFiles): PackObject[] {
+  private planRollUp(packs: CommitPack[]): PackObject[] {
     const seen = new Set<string>();
     const versions = new Map<string, { pack: string; object: PackedObject }[]>();
     const planned: PackObject[] = [];
-    for (const { name, objects } of packs) {
-      for (const object of objects) {
-        if (seen.has(object.oid)) continue;
-        seen.add(object.oid);
-        if (object.folder === undefined) planned.push(entries.whole(name, object));
-        else if (versions.has(object.folder)) versions.get(object.folder)?.push({ pack: name, object });
-        else versions.set(object.folder, [{ pack: name, object }]);
+    const entries = new EntryFiles(this.packDir);
+    try {
+      for (const { name, objects } of packs) {
+        for (const object of objects) {
+          if (seen.has(object.oid)) continue;
+          seen.add(object.oid);
+          if (object.folder === undefined) planned.push(entries.whole(name, object));
+          else if (versions.has(object.folder)) versions.get(object.folder)?.push({ pack: name, object });
+          else versions.set(object.folder, [{ pack: name, object }]);
+        }
       }
-    }
-    for (const trees of versions.values()) {
-      let next: PackedObject | undefined;
-      let depth = 0;
-      for (const { pack, object } of trees.reverse()) {
-        const delta = next?.replaced?.oid === object.oid && depth < MAX_DELTA_DEPTH ? next.replaced.delta : undefined;
-        depth = delta === undefined ? 0 : depth + 1;
-        planned.push(delta === undefined || next === undefined ? entries.whole(pack, object) : { oid: object.oid, deltaOf: next.oid, delta });
-        next = object;
+      for (const trees of versions.values()) {
+        let next: PackedObject | undefined;
+        let depth = 0;
+        for (const { pack, object } of trees.reverse()) {
+          const delta = next?.replaced?.oid === object.oid && depth < MAX_DELTA_DEPTH ? next.replaced.delta : undefined;
+          depth = delta === undefined ? 0 : depth + 1;
+          planned.push(delta === undefined || next === undefined ? entries.whole(pack, object) : { oid: object.oid, deltaOf: next.oid, delta });
+          next = object;
+        }
       }
+    } finally {
+      entries.close();
     }
     return planned;
   }
 }
 
-/** Reads whole entries back from commit packs, each opened once, before any is read. */
+/** Reads whole entries back from commit packs, the pack files each opened once. */
 class EntryFiles {
-  private readonly opened = new Map<string, number>();
+  private readonly open = new Map<string, number>();
 
   constructor(private readonly packDir: string) {}
 
-  /** Opens a commit pack's `.pack`; false when it is gone (a `git repack` took it). */
-  open(pack: string): boolean {
-    try {
-      this.opened.set(pack, openSync(path.join(this.packDir, `${pack}.pack`), 'r'));
-      return true;
-    } catch (error) {
-      if (isNotFound(error)) return false;
-      throw error;
-    }
-  }
-
   /** The object as a roll-up stores it: its entry copied, or its body to compress when the commit pack left that for later. */
   whole(pack: string, { oid, type, offset, length, compressLater }: PackedObject): PackObject {
-    const fd = this.opened.get(pack);
-    if (fd === undefined) throw new Error(`the pack ${pack} was not opened`);
+    let fd = this.open.get(pack);
+    if (fd === undefined) {
+      fd = openSync(path.join(this.packDir, `${pack}.pack`), 'r');
+      this.open.set(pack, fd);
+    }
     const entry = Buffer.allocUnsafe(length);
     if (readSync(fd, entry, 0, length, offset) !== length) throw new Error(`the pack ${pack} ends before its object ${oid}`);
     return compressLater ? { oid, type, body: entryBody(entry) } : { oid, entry };
   }
 
   close(): void {
-    for (const fd of this.opened.values()) closeSync(fd);
+    for (const fd of this.open.values()) closeSync(fd);
   }
 }

@@ -5,11 +5,10 @@ import path from 'node:path';
 import { AppError } from '../../errors/app-error.ts';
 import { LruCache } from '../../lib/lru-cache.ts';
 import { decodeCommit } from './commit-object.ts';
-import { CommitPacks, type CommitPacksOptions } from './commit-packs.ts';
+import { CommitPacks } from './commit-packs.ts';
 import type { CommitObject } from './commit-object.ts';
 import { ObjectStore } from './objects.ts';
 import { PackReader } from './pack-reader.ts';
-import type { WrittenPack } from './pack-writer.ts';
 import { TreeView } from './tree.ts';
 
 const TREE_CACHE_BYTES = 64 * 1024 * 1024;
@@ -25,12 +24,14 @@ export class ObjectReader {
   private readonly trees = new LruCache<string, TreeView>(TREE_CACHE_BYTES, (view) => view.body.length + 64);
   private readonly commits = new LruCache<string, CommitObject>(COMMITS_CACHED);
 
-  /** `commitPacks`: how commitPacks rolls commit packs up and when it may delete them. */
-  constructor(objectsDir: string, commitPacks: CommitPacksOptions = {}) {
+  /** `commitsPerRollUp`: how many commit packs commitPacks rolls up into one (default 64). */
+  constructor(objectsDir: string, commitsPerRollUp?: number) {
     this.packs = new PackReader(path.join(objectsDir, 'pack'), (oid) => this.store.read(oid));
     this.store = new ObjectStore(objectsDir, (oid) => this.packs.read(oid));
-    const registry = { add: (pack: WrittenPack) => this.packs.add(pack), relist: () => this.packs.relist() };
-    this.commitPacks = new CommitPacks(path.join(objectsDir, 'pack'), registry, commitPacks);
+    this.commitPacks = new CommitPacks(path.join(objectsDir, 'pack'), {
+      add: (pack) => this.packs.add(pack),
+      relist: () => this.packs.relist(),
+    }, commitsPerRollUp);
   }
 
   /** A decoded commit, or undefined when the repository has no commit with that id. */

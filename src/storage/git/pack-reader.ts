@@ -171,7 +171,12 @@ export class PackReader {
   /** Reads a packed object; undefined when no pack holds it. Throws `internal_error` for a damaged pack. */
   async read(oid: string): Promise<RawObject | undefined> {
     for (;;) {
-      const found = this.find(oid) ?? this.findAfterRelisting(oid);
+      let found = this.find(oid);
+      if (found === undefined) {
+        // A repack since the last listing may have moved the object to a new pack.
+        this.relist();
+        found = this.find(oid);
+      }
       if (found === undefined) return undefined;
       try {
         return await this.readEntry(found.pack, found.offset);
@@ -216,41 +221,19 @@ export class PackReader {
     return undefined;
   }
 
-  // A repack since the last listing may have moved the object to a new pack.
-  // git puts its new pack in place before it deletes the old ones, but a
-  // listing read in between can name an old pack that is gone before it is
-  // opened, and miss the new one: a listing read after that failed open
-  // holds it. The same listing twice ends the loop (a pack whose .idx a
-  // killed git left without its .pack).
-  private findAfterRelisting(oid: string): { pack: Pack; offset: number } | undefined {
-    let previous: string | undefined;
-    for (;;) {
-      const { listing, complete } = this.list();
-      const found = this.find(oid);
-      if (found !== undefined || complete || listing === previous) return found;
-      previous = listing;
-    }
-  }
-
   /** Re-reads the list of packs, closing the ones a repack deleted (their space is freed only then). */
   relist(): void {
-    this.list();
-  }
-
-  // relist(); returns the names listed, and whether every listed pack could be opened.
-  private list(): { listing: string; complete: boolean } {
     let names: string[];
     try {
       names = readdirSync(this.packDir).filter((file) => file.endsWith('.idx')).map((file) => file.slice(0, -4));
     } catch (error) {
-      if (isNotFound(error)) return { listing: '', complete: true };
+      if (isNotFound(error)) return;
       throw error;
     }
     const listed = new Set(names);
     const kept = this.packs.filter(({ name }) => listed.has(name));
     const known = new Set(kept.map(({ name }) => name));
     const found: Pack[] = [];
-    let complete = true;
     for (const name of names) {
       if (known.has(name)) continue;
       try {
@@ -258,13 +241,11 @@ export class PackReader {
       } catch (error) {
         // A pack being written has its .idx renamed into place last; one being deleted may lose its .pack first.
         if (!isNotFound(error)) throw error;
-        complete = false;
       }
     }
     // Open descriptors keep a pack that a repack deleted readable until here.
     for (const pack of this.packs) if (!listed.has(pack.name)) pack.close();
     this.packs = [...kept, ...found];
-    return { listing: names.join('\n'), complete };
   }
 
   // Only delta bases are cached here: the objects callers ask for are cached

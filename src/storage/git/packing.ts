@@ -47,12 +47,6 @@ export interface PackerOptions extends PackingSchedule {
   logger?: Logger;
   /** Called after each background run, so readers drop packs it deleted. */
   onPacked?: () => void;
-  /**
-   * Resolves once this process deletes no pack: a run starts git only then,
-   * so git never lists a pack on its way out (commit-packs.ts keeps the
-   * deletions of later roll-ups waiting while a run is under way).
-   */
-  packsSettled?: () => Promise<void>;
   /** How long loose objects or packs found at start wait for their run (default 15 s). */
   startupDelayMs?: number;
 }
@@ -92,6 +86,7 @@ export class Packer {
   private startedAt: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
   private packedAt: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
   private latest: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
+  private runStarted: number | undefined;
 
   private constructor(
     private readonly gitdir: string,
@@ -132,9 +127,9 @@ export class Packer {
     this.run();
   }
 
-  /** Whether a run is under way: from the moment it is due until git has exited. */
-  get isRunning(): boolean {
-    return this.running !== undefined;
+  /** performance.now() when the run in progress started; undefined between runs. */
+  get runningSince(): number | undefined {
+    return this.runStarted;
   }
 
   /** Stops a run in progress (git removes its temp files on SIGTERM) and waits for it to end. */
@@ -159,8 +154,10 @@ export class Packer {
 
   private run(): void {
     const started = { ...this.startedAt };
+    this.runStarted = performance.now();
     this.running = this.pack().then((ok) => {
       this.running = undefined;
+      this.runStarted = undefined;
       this.child = undefined;
       this.options.onPacked?.();
       if (!ok || this.closed) return;
@@ -172,9 +169,7 @@ export class Packer {
 
   // Runs git once; true when it succeeded.
   private async pack(): Promise<boolean> {
-    // A deletion that failed left packs behind, which git merges like any other.
-    await this.options.packsSettled?.().catch(() => undefined);
-    if (this.closed || isGcRunning(this.gitdir)) return false;
+    if (isGcRunning(this.gitdir)) return false;
     // -n: no info/packs file, which only dumb HTTP serving reads.
     const args = ['repack', '-d', '-q', '-n', '--geometric=2'];
     // git runs at low priority unless it fell behind the writes by a run or
