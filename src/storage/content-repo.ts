@@ -124,7 +124,6 @@ export class ContentRepo {
   private readonly history: History;
   private readonly watcher: HeadWatcher;
   private packer: Packer | undefined;
-  private packerReady: Promise<void> = Promise.resolve();
   private rollUpQueued = false;
   private closing = false;
   private readonly fileReads = createLimiter(OPEN_FILES);
@@ -418,7 +417,6 @@ export class ContentRepo {
     this.watcher.stopAll();
     this.indexWrites.stop();
     await this.serialize(() => this.indexWrites.flush());
-    await this.packerReady;
     await this.packer?.close();
     await this.objects.commitPacks.settled();
     this.objects.close();
@@ -443,15 +441,7 @@ export class ContentRepo {
     const packing = this.options.packing ?? true;
     if (packing !== false && !this.format.preciousObjects) {
       const schedule = packing === true ? {} : packing;
-      // Checking the git CLI takes a few processes, which the start does not
-      // wait for: what is written meanwhile is noted once the packer is there.
-      this.packerReady = Packer.start(this.gitdir, { ...schedule, git: this.options.git, logger: this.options.logger, onPacked: () => this.afterRepack() }).then(
-        (packer) => {
-          this.packer = packer;
-          if (!this.closing) this.notePacking();
-        },
-        (error: unknown) => this.options.logger?.error('background packing of the content repository could not start; the repository grows by every commit until a restart', { error }),
-      );
+      this.packer = await Packer.start(this.gitdir, { ...schedule, git: this.options.git, logger: this.options.logger, onPacked: () => this.afterRepack() });
     }
   }
 

@@ -234,7 +234,7 @@ describe('packing the content repository', () => {
       await pollUntil(() => looseObjectCount(dir), (count) => count === 0, { timeoutMs: 20_000 });
       expect(await packCount(dir)).to.equal(1);
     } finally {
-      await packer?.close();
+      await packer.close();
     }
   });
 
@@ -247,7 +247,7 @@ describe('packing the content repository', () => {
       expect(await packCount(dir)).to.equal(left);
       expect(await pollUntil(() => packCount(dir), (count) => count < 10, { timeoutMs: 20_000, intervalMs: 100 })).to.be.below(10);
     } finally {
-      await packer?.close();
+      await packer.close();
     }
     await git(dir, ['fsck', '--strict', '--no-progress']);
   });
@@ -268,7 +268,7 @@ describe('packing the content repository', () => {
     expect(repack).to.contain('-c core.deltaBaseCacheLimit=8m').and.to.contain('-c core.packedGitLimit=16m').and.to.contain('-c core.packedGitWindowSize=1m');
   });
 
-  it('does not wait for the git CLI check to open the repository, and packs what was written before it answered', async () => {
+  it('checks the git CLI before its first run, not when the repository opens, and packs what was written meanwhile', async () => {
     const calls = path.join(root, 'calls.log');
     const slowGit = path.join(root, 'slow-git');
     // `git --version` answers after 2 s, long after the commits below are made.

@@ -88,27 +88,24 @@ export class Packer {
   private latest: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
   private runStarted: number | undefined;
 
+  // The git CLI's check, made before the first run (see usableGit()).
+  private git: Promise<{ lowPriority: string[] } | undefined> | undefined;
+
   private constructor(
     private readonly gitdir: string,
-    private readonly lowPriority: string[],
     private readonly options: PackerOptions,
   ) {}
 
   /**
-   * Checks the git CLI and returns a packer, or undefined (after one clear
-   * error in the log) when git is missing or older than 2.32: the server
-   * then works as before, and the repository grows by every commit until
-   * `cms gc` or `git gc` packs it.
+   * Returns a packer of the repository. The git CLI is checked before the
+   * first run, not here: the checks fork processes from a server that is
+   * loading its content, and nothing needs git before a run. When git is
+   * missing or older than 2.32, that run logs one clear error and no run
+   * follows: the server works as before, and the repository grows by every
+   * commit until `cms gc` or `git gc` packs it.
    */
-  static async start(gitdir: string, options: PackerOptions = {}): Promise<Packer | undefined> {
-    const version = await gitVersion(options.git ?? PATH_GIT);
-    if (version === undefined || version[0] < OLDEST_GIT[0] || (version[0] === OLDEST_GIT[0] && version[1] < OLDEST_GIT[1])) {
-      const found = version === undefined ? 'the git CLI was not found' : `git ${version.join('.')} is older than ${OLDEST_GIT.join('.')}`;
-      options.logger?.error(`${found}, so the content repository is not packed in the background and grows by every commit; install a recent git and restart`);
-      return undefined;
-    }
-    const lowPriority = (await Promise.all(LOW_PRIORITY.map(async (command) => ((await succeeds([...command, 'true'])) ? command : [])))).flat();
-    const packer = new Packer(gitdir, lowPriority, options);
+  static async start(gitdir: string, options: PackerOptions = {}): Promise<Packer> {
+    const packer = new Packer(gitdir, options);
     // Loose objects and packs from before (an older server, commits made with git) are packed once the start is over.
     if ((await estimateLooseObjects(gitdir)) >= packer.objectsPerRun || (await countPacks(gitdir)) > PACKS_AT_START) {
       packer.startupRun = setTimeout(() => {
@@ -169,13 +166,15 @@ export class Packer {
 
   // Runs git once; true when it succeeded.
   private async pack(): Promise<boolean> {
-    if (isGcRunning(this.gitdir)) return false;
+    this.git ??= usableGit(this.options);
+    const usable = await this.git;
+    if (usable === undefined || this.closed || isGcRunning(this.gitdir)) return false;
     // -n: no info/packs file, which only dumb HTTP serving reads.
     const args = ['repack', '-d', '-q', '-n', '--geometric=2'];
     // git runs at low priority unless it fell behind the writes by a run or
     // more: then it gets its fair share, so the repository stays bounded. Commits
     // that never block on the disk leave a niced git no time on a busy core.
-    const prefix = this.isDue(this.packedAt, 2) ? [] : this.lowPriority;
+    const prefix = this.isDue(this.packedAt, 2) ? [] : usable.lowPriority;
     // --git-dir names the repository, so a GIT_DIR inherited from a hook never
     // redirects git. A delta window of one finds what matters (each version of
     // a folder's tree against the one before) and fast compression keeps
@@ -225,6 +224,18 @@ export async function folderBytes(folder: string): Promise<number> {
     else total += await stat(file).then((info) => info.blocks * 512, () => 0);
   }
   return total;
+}
+
+// The git CLI when it is 2.32 or newer, with the low-priority prefixes this
+// system has; undefined, after one error in the log, otherwise.
+async function usableGit(options: PackerOptions): Promise<{ lowPriority: string[] } | undefined> {
+  const version = await gitVersion(options.git ?? PATH_GIT);
+  if (version === undefined || version[0] < OLDEST_GIT[0] || (version[0] === OLDEST_GIT[0] && version[1] < OLDEST_GIT[1])) {
+    const found = version === undefined ? 'the git CLI was not found' : `git ${version.join('.')} is older than ${OLDEST_GIT.join('.')}`;
+    options.logger?.error(`${found}, so the content repository is not packed in the background and grows by every commit; install a recent git and restart`);
+    return undefined;
+  }
+  return { lowPriority: (await Promise.all(LOW_PRIORITY.map(async (command) => ((await succeeds([...command, 'true'])) ? command : [])))).flat() };
 }
 
 async function succeeds(command: string[]): Promise<boolean> {
