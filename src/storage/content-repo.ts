@@ -89,7 +89,7 @@ export interface ContentRepoOptions {
 
 // Callers load thousands of files with Promise.all; each open file holds a descriptor.
 const OPEN_FILES = 64;
-/** The git author of the server's own commits (the first commit, the publish scheduler's, the default workspace's): no user or token made them. */
+/** The git author of the server's own commits (the first commit, the publish scheduler's, the default workspace's), and the committer of the commits an upstream sync rebases: no user or token made them. */
 export const SYSTEM_AUTHOR: GitAuthor = Object.freeze({ name: 'git-cms', email: 'git-cms@localhost' });
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
 // How long after its start a `git repack` may still be listing the packs it will roll up.

@@ -8,6 +8,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isNotFound } from '../../lib/errno.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
+import { SYSTEM_AUTHOR } from '../content-repo.ts';
 import type { GitRunner } from './git-runner.ts';
 
 const JOURNAL = 'cms-branch-move';
@@ -25,9 +26,6 @@ interface CommitMeta {
   authorDate: string;
   message: string;
 }
-
-/** The identity rebased commits are committed by (their authors stay). */
-export const SYNC_COMMITTER = { name: 'git-cms', email: 'git-cms@localhost' };
 
 /** Branch queries and moves on one non-bare repository. */
 export class BranchMoves {
@@ -184,8 +182,8 @@ export class BranchMoves {
       GIT_AUTHOR_NAME: meta.authorName,
       GIT_AUTHOR_EMAIL: meta.authorEmail,
       GIT_AUTHOR_DATE: meta.authorDate,
-      GIT_COMMITTER_NAME: SYNC_COMMITTER.name,
-      GIT_COMMITTER_EMAIL: SYNC_COMMITTER.email,
+      GIT_COMMITTER_NAME: SYSTEM_AUTHOR.name,
+      GIT_COMMITTER_EMAIL: SYSTEM_AUTHOR.email,
     };
     const { stdout } = await this.runner.run(['--git-dir', this.gitdir, 'commit-tree', tree, '-p', parent, '-F', '-'], { input: meta.message, env });
     return stdout.toString('utf8').trim();
