@@ -55,7 +55,11 @@ export function createReplicaForwarder(options: ForwardOptions) {
       throw new AppError('primary_unavailable', 'The primary server stopped answering before its answer arrived; a write may have been made there, so read before trying again.', { cause: error });
     }
     if (!SAFE_METHODS.has(ctx.method) && (answer.statusCode ?? 500) < 500) {
+      // The primary has answered: the wait for this replica to hold the
+      // write is not the primary's silence, which would cut its answer off.
+      answer.socket?.setTimeout(0);
       const held = await options.catchUp({ head: single(answer.headers[HEAD_HEADER.toLowerCase()]), state: single(answer.headers[STATE_HEADER.toLowerCase()]) });
+      answer.socket?.setTimeout(options.timeoutMs);
       if (!held) options.onLagging?.(ctx.path);
     }
     ctx.status = answer.statusCode ?? 502;

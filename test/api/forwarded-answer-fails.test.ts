@@ -22,6 +22,8 @@ interface FaultyProxy {
   fault: Fault;
   /** API requests that reached the primary through the proxy. */
   passed: number;
+  /** How long the replica's own traffic (git, /replication/v1) waits before it is passed on. */
+  replicationDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ const PRIMARY_ERROR = { status: 500, body: JSON.stringify({ error: { code: 'inte
 
 // Passes requests to `target`; on API paths, applies the current fault first.
 async function startFaultyProxy(target: string): Promise<FaultyProxy> {
-  const proxy: FaultyProxy = { url: '', fault: 'none', passed: 0, close: async () => {} };
+  const proxy: FaultyProxy = { url: '', fault: 'none', passed: 0, replicationDelayMs: 0, close: async () => {} };
   const server: Server = http.createServer((request, response) => {
     const isApi = /^\/(api|admin)\//.test(request.url ?? '');
     const fault = isApi ? proxy.fault : 'none';
@@ -41,6 +43,10 @@ async function startFaultyProxy(target: string): Promise<FaultyProxy> {
       return void response.writeHead(PRIMARY_ERROR.status, { 'content-type': 'application/json; charset=utf-8' }).end(PRIMARY_ERROR.body);
     }
     if (isApi) proxy.passed++;
+    if (!isApi && proxy.replicationDelayMs > 0) request.pause();
+    setTimeout(() => pass(request, response, fault), isApi ? 0 : proxy.replicationDelayMs);
+  });
+  const pass = (request: http.IncomingMessage, response: http.ServerResponse, fault: Fault) => {
     const forwarded = http.request(new URL(request.url ?? '/', target), { method: request.method, headers: request.headers }, (answer) => {
       if (fault === 'drop after headers') {
         response.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': '1000', 'content-disposition': 'attachment; filename="broken.zip"' });
@@ -59,7 +65,7 @@ async function startFaultyProxy(target: string): Promise<FaultyProxy> {
     });
     forwarded.once('error', () => response.destroy());
     request.pipe(forwarded);
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.close = async () => {
@@ -90,6 +96,7 @@ describe('a replica whose primary fails a forwarded request', function () {
   });
   beforeEach(() => {
     proxy.fault = 'none';
+    proxy.replicationDelayMs = 0;
   });
   after(async () => {
     await replica?.close();
@@ -121,6 +128,14 @@ describe('a replica whose primary fails a forwarded request', function () {
     // Answers without a body (HEAD here) are not waited on for a first byte that never comes.
     const head = await replica.request('HEAD', '/admin/api/activity', { token });
     expect(head.status).to.equal((await primary.request('HEAD', '/admin/api/activity', { token })).status);
+  });
+
+  it('passes a write through when the replica takes longer than the primary timeout to hold it', async () => {
+    // The primary answers at once; the replica's pull of the write waits 1.5 s, three times CMS_PRIMARY_TIMEOUT_MS.
+    proxy.replicationDelayMs = 1500;
+    const created = await replica.request('POST', POSTS, { token, body: { title: 'Held late', slug: 'held-late', views: 3 } });
+    expect(created.status).to.equal(201);
+    expect(created.body.data.slug).to.equal('held-late');
   });
 
   it('answers 503 primary_unavailable when the primary resets the connection before answering', async () => {
