@@ -6,6 +6,7 @@
 // revisions. Only after that commit are binaries placed and state written.
 import { pipeline } from 'node:stream/promises';
 import { validationFailed } from '../../errors/app-error.ts';
+import { nameList } from '../../lib/name-list.ts';
 import { sha256PassThrough } from '../../lib/sha256.ts';
 import type { AccountStore } from '../auth/account-store.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -157,7 +158,7 @@ async function stageMedia(targets: RestoreTargets, backup: OpenedBackup, plan: C
   if (missing > 0) outcome.notes.push(`${missing} media files had metadata but no file in the backup; their metadata was restored without the file.`);
   if (differing.length > 0) {
     outcome.notes.push(
-      `${differing.length} media files in the backup are not the bytes their metadata names (their SHA-256 differs): ${summarize(differing)}. The archive is damaged or was altered, or the files were replaced by hand before the backup; their metadata was restored without the file, so upload them again.`,
+      `${differing.length} media files in the backup are not the bytes their metadata names (their SHA-256 differs): ${nameList(differing, NAMED_FILES)}. The archive is damaged or was altered, or the files were replaced by hand before the backup; their metadata was restored without the file, so upload them again.`,
     );
   }
   return staged;
@@ -214,10 +215,6 @@ async function restoreUsers(targets: RestoreTargets, part: ReturnType<typeof che
   tallyInto(outcome, 'users', result.users);
   tallyInto(outcome, 'tokens', result.tokens);
   outcome.notes.push(...result.notes);
-}
-
-function summarize(names: string[]): string {
-  return names.length <= NAMED_FILES ? names.join(', ') : `${names.slice(0, NAMED_FILES).join(', ')} and ${names.length - NAMED_FILES} more`;
 }
 
 function tallyInto(outcome: RestoreOutcome, key: string, tally: StateTally): void {

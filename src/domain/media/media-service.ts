@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { nameList } from '../../lib/name-list.ts';
 import { sha256PassThrough } from '../../lib/sha256.ts';
 import type { MediaFileKind, MediaStore, OpenedMediaFile, StagedUpload } from '../../storage/media-store.ts';
 import { authorize, can } from '../auth/authorize.ts';
@@ -293,7 +294,7 @@ export class MediaService {
       const records = this.getRecords(workspace, filenames, bulk);
       const names = records.map((record) => record.filename);
       await this.mediaWriter.apply(tx, principal, workspace, {
-        message: `Delete media ${summarize(names)}`,
+        message: `Delete media ${nameList(names, 3)}`,
         remove: names,
         events: names.map((filename) => ({ type: 'media.deleted', data: { filename } })),
       });
@@ -385,7 +386,7 @@ export class MediaService {
       const categories = options.category ? listWith(this.state(workspace), options.category) : undefined;
       if (changed.length === 0 && !categories) return next;
       const set: MediaChangeSet = {
-        message: `${options.message} ${summarize(changed.map((record) => record.filename))}`.trim(),
+        message: `${options.message} ${nameList(changed.map((record) => record.filename), 3)}`.trim(),
         put: changed,
         categories,
         events: changed.map((record) => ({ type: 'media.updated', data: { filename: record.filename } })),
@@ -535,8 +536,4 @@ function request(workspace: string, action: string, resource: string) {
 
 function sameRecord(a: MediaRecord, b: MediaRecord | undefined): boolean {
   return b !== undefined && (Object.keys(a) as (keyof MediaRecord)[]).every((key) => a[key] === b[key]);
-}
-
-function summarize(names: string[]): string {
-  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
 }

@@ -2,6 +2,7 @@
 // commit through the content transaction, which then updates the in-memory
 // library and tells the events. Binaries are moved by the callers around this
 // step (see media-service.ts).
+import { nameList } from '../../lib/name-list.ts';
 import type { CommitInfo, FileChange } from '../../storage/content-repo.ts';
 import type { ChangeAuthor, ContentTransaction } from '../content/content-writer.ts';
 import type { EventType } from '../model/events.ts';
@@ -55,7 +56,7 @@ export class MediaWriter {
       by: principal,
       message: set.message,
       changes: dedupe(changes),
-      trailers: { Workspace: workspace, Media: summarize(files) },
+      trailers: { Workspace: workspace, Media: nameList(files, 3) },
       apply: () => {
         this.library.remove(workspace, set.remove ?? []);
         this.library.put(workspace, set.put ?? []);
@@ -88,9 +89,4 @@ export class MediaWriter {
 // A later change to the same path wins (a rename that puts back a removed name).
 function dedupe(changes: FileChange[]): FileChange[] {
   return [...new Map(changes.map((change) => [change.path, change])).values()];
-}
-
-function summarize(files: string[]): string {
-  if (files.length <= 3) return files.join(', ');
-  return `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
 }
