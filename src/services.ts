@@ -190,7 +190,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const mediaStore = await MediaStore.open(config.dataDir);
   const variants = new ImageVariants({ store: await VariantStore.open(config.dataDir), maxBytes: config.media.variantCacheBytes, logger });
   // Before the watch, so no removal of a record by a commit from outside leaves its local files behind (docs/media.md).
-  const removals = { library: mediaLibrary, store: mediaStore, variants, hashes: new ContentHashes(mediaStore), keepsOriginals: config.role === 'primary', logger };
+  const hashes = new ContentHashes(mediaStore);
+  const removals = { library: mediaLibrary, store: mediaStore, variants, hashes, keepsOriginals: config.role === 'primary', logger };
   writer.onReceive((changes) => dropFilesOfRemovedRecords(removals, changes));
   // Before the watch: commits from outside ask it what is announced already.
   const scheduler = await PublishScheduler.start({
@@ -274,6 +275,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     workspaces,
     library: mediaLibrary,
     store: mediaStore,
+    hashes,
     variants,
     allowedTypes: resolveAllowedTypes(config.media.allowedTypes),
     logger,

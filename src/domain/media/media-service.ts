@@ -17,7 +17,7 @@ import type { ContentWriter } from '../content/content-writer.ts';
 import { entryRequest } from '../auth/content-access.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { parseCategory } from './categories.ts';
-import { ContentHashes } from './content-hashes.ts';
+import type { ContentHashes } from './content-hashes.ts';
 import {
   assertCategoryExists, listWith, newCategoryPath, planCategoryDelete, planCategoryRename, renamedCategoryPath, type CategoryState,
 } from './category-plans.ts';
@@ -50,6 +50,8 @@ export interface MediaServiceDeps {
   workspaces: WorkspaceService;
   library: MediaLibrary;
   store: MediaStore;
+  /** This node's hashes of its media copies, shared with what acts on records removed by commits (media-removals.ts). */
+  hashes: ContentHashes;
   /** Transformed images (`?w=&h=&fit=&format=&q=` on file URLs). */
   variants: ImageVariants;
   allowedTypes: AllowedTypes;
@@ -98,11 +100,8 @@ export class MediaService {
   private readonly fetching = new Map<string, Promise<void>>();
   // `{ws}/{filename}@{sha256}` of files whose primary copy is not the bytes its record names: fetched once, not on every request.
   private readonly mismatched = new Set<string>();
-  private readonly hashes: ContentHashes;
-
   constructor(private readonly deps: MediaServiceDeps) {
     this.now = deps.now ?? Date.now;
-    this.hashes = new ContentHashes(deps.store);
     this.mediaWriter = new MediaWriter(deps.library, deps.copiesInRepo ? (workspace, filename) => deps.store.read('file', workspace, filename) : undefined);
   }
 
@@ -433,7 +432,7 @@ export class MediaService {
         file = await this.deps.store.open('file', workspace, filename);
       }
       if (!file) throw missingOnDisk(filename);
-      return { sha256: record.sha256 ?? (await this.hashes.ofOpened(workspace, filename, file)), file };
+      return { sha256: record.sha256 ?? (await this.deps.hashes.ofOpened(workspace, filename, file)), file };
     } catch (error) {
       await file?.close();
       throw error;
@@ -443,7 +442,7 @@ export class MediaService {
   // A primary copy found not to match its record is served as it is (fetchOriginal logged it).
   private async isCurrentCopy(workspace: string, record: MediaRecord, file: OpenedMediaFile): Promise<boolean> {
     if (record.sha256 === null || this.mismatched.has(`${workspace}/${record.filename}@${record.sha256}`)) return true;
-    return (await this.hashes.ofOpened(workspace, record.filename, file)) === record.sha256;
+    return (await this.deps.hashes.ofOpened(workspace, record.filename, file)) === record.sha256;
   }
 
   private async fetchOnce(source: MissingFileSource, workspace: string, record: MediaRecord): Promise<void> {
@@ -468,7 +467,7 @@ export class MediaService {
       throw error;
     }
     const sha256 = hashing.digest();
-    await this.hashes.remember(workspace, filename, sha256);
+    await this.deps.hashes.remember(workspace, filename, sha256);
     // Made from the copy this one replaced, if there was one.
     await this.deps.store.remove('thumb', workspace, filename);
     await this.deps.variants.dropFile(workspace, filename);
