@@ -112,10 +112,14 @@ function collect(ctx: Context, options: MultipartOptions, fileOf: WeakMap<object
       const sink = fileOf.get(file);
       if (!sink) continue;
       const received: ReceivedFile = { field, originalName: file.originalFilename ?? '', id: sink.id };
+      if (!options.hash) {
+        files.push(received);
+        continue;
+      }
       // formidable hashes each part as it hands it to the sink and leaves the hex digest here once the part ends.
-      if (options.hash && typeof file.hash !== 'string') throw new Error('formidable gave no SHA-256 for an uploaded file.');
-      const hashed: HashedFile | undefined = options.hash ? { ...received, sha256: String(file.hash) } : undefined;
-      files.push(hashed ?? received);
+      if (typeof file.hash !== 'string') throw new Error('formidable gave no SHA-256 for an uploaded file.');
+      const hashed: HashedFile = { ...received, sha256: file.hash };
+      files.push(hashed);
     }
   }
   const fields: Record<string, string> = {};
