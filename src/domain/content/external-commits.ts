@@ -9,6 +9,7 @@ import { announcedIn, entryEventDrafts, keptPublic, publicationEvents, wholesale
 import type { AnnouncedCheck, StoredEntry } from '../model/entry.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
+import { checkWorkspaceFolder } from './file-rules.ts';
 import type { ProblemRegister } from './problem-register.ts';
 import { typesDir } from '../model/type-files.ts';
 import { groupByWorkspace, workspaceFilePath } from '../model/workspace-file.ts';
@@ -95,6 +96,7 @@ interface Liveness {
 // The workspace file first: whether the workspace exists, and is active,
 // decides what its other files mean.
 async function reindexWorkspace(models: ReadModels, run: WorkspaceRun): Promise<Draft[]> {
+  if (checkWorkspaceFolder(run.workspace)) return skipMisnamedFolder(models, run);
   const { workspaces } = models;
   const known = !!workspaces.find(run.workspace);
   // Only an active workspace is on the public API (an archived one answers 404), so only its entries are told published or unpublished.
@@ -111,6 +113,15 @@ async function reloadWorkspaceFile(models: ReadModels, run: WorkspaceRun, known:
   if (known) return;
   models.problems?.forgetChanged(run.workspace, [], { wholeWorkspace: true });
   await models.content.loadWorkspace(run.workspace, run.at.files);
+}
+
+// A folder whose name is no workspace slug is never a workspace, whatever
+// it holds (the registry does not take it): only its workspace.yaml is
+// reported, again after every change to the folder.
+async function skipMisnamedFolder(models: ReadModels, run: WorkspaceRun): Promise<Draft[]> {
+  models.problems?.forgetWorkspace(run.workspace);
+  await models.content.checkFolderName(run.workspace, run.at.files);
+  return [];
 }
 
 // A workspace gone with its workspace.yaml (or never there: a folder without
