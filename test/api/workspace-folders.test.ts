@@ -7,11 +7,12 @@
 import { expect } from 'chai';
 import { findProblems } from '../../src/cli/check.ts';
 import { WorkingFolder } from '../../src/storage/working-folder.ts';
-import { buildAdminServer, FULL_ACCESS } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { cloneFrom, commitIn, removeFolders, repoUrl, runGit } from '../helpers/git-client.ts';
 import { commitByHand, contentRepoOf, externalCommit, git, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { makePng, uploadMedia } from './media-fixtures.ts';
 
 const TYPE = 'label: Posts\nvisibility: public\nfields:\n  body:\n    type: markdown\n';
 const POST = '---\nid: hello-id\ntitle: Hello\nstatus: published\n---\nBody\n';
@@ -20,10 +21,11 @@ const MISNAMED = 'The folder name "My_Blog" is not a workspace slug (1 to 64 low
 describe('workspace folders added, brought back or moved by commits made with git', function () {
   this.timeout(60_000);
   let server: TestServer;
+  let admin: AdminSession;
   let token: string;
 
   beforeEach(async () => {
-    ({ server, token } = await buildAdminServer({ token: FULL_ACCESS }));
+    ({ server, admin, token } = await buildAdminServer({ token: FULL_ACCESS }));
   });
   afterEach(async () => {
     await server?.close();
@@ -81,5 +83,29 @@ describe('workspace folders added, brought back or moved by commits made with gi
     expect(refused.stderr).to.contain(`remote: My_Blog/workspace.yaml: ${MISNAMED}`);
     const checked = await findProblems(WorkingFolder.locate(work) as WorkingFolder);
     expect(checked.map(({ workspace, path, message }) => [workspace, path, message])).to.deep.equal([['My_Blog', 'My_Blog/workspace.yaml', MISNAMED]]);
+  });
+
+  it('reads the types, entries and media records of a folder when a later commit adds its workspace.yaml', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'later', label: 'Later' })).status).to.equal(201);
+    expect((await server.request('POST', '/api/v1/workspaces/later/content-types', { body: { name: 'posts', visibility: 'public' }, token })).status).to.equal(201);
+    expect((await server.request('POST', '/api/v1/workspaces/later/content/posts', { body: { title: 'Kept', status: 'published' }, token })).status).to.equal(201);
+    const bytes = await makePng(120, 60);
+    expect((await uploadMedia(server, [{ filename: 'kept.png', bytes }], { token, workspace: 'later' })).status).to.equal(201);
+    const workspaceFile = await git(repoDir(), ['show', 'HEAD:later/workspace.yaml']);
+    await commitInContent({ remove: ['later/workspace.yaml'] }, 'Take the later workspace off for now');
+    // The folder without workspace.yaml is what the server finds at start.
+    await restart();
+    expect((await get('/api/v1/workspaces/later/media')).status).to.equal(404);
+
+    await commitInContent({ write: { 'later/workspace.yaml': workspaceFile } }, 'Bring the later workspace back');
+    const media = await get('/api/v1/workspaces/later/media');
+    expect(media.status).to.equal(200);
+    expect(media.body.data.map((item: { filename: string }) => item.filename)).to.deep.equal(['kept.png']);
+    const file = await fetch(`${server.baseUrl}/media/later/kept.png`);
+    expect(file.status).to.equal(200);
+    expect(Buffer.from(await file.arrayBuffer())).to.deep.equal(bytes);
+    const posts = await get('/api/v1/workspaces/later/content/posts');
+    expect(posts.status).to.equal(200);
+    expect(posts.body.data.map((entry: { title: string }) => entry.title)).to.deep.equal(['Kept']);
   });
 });

@@ -24,12 +24,18 @@ export interface WorkspaceRegistry {
   reload(slug: string, files: Pick<ContentFiles, 'readFile'>): Promise<void>;
 }
 
+/** An in-memory index beside the content index (the media library), read whole when its workspace arrives, path by path after. */
+export interface FurtherIndex {
+  loadWorkspace(workspace: string, files: ContentFiles): Promise<void>;
+  applyExternalChanges(workspace: string, changes: ChangedPath[], files: ContentFiles): Promise<unknown>;
+}
+
 /** The in-memory pictures that commits from outside are re-read into. */
 export interface ReadModels {
   content: ContentIndex;
   workspaces: WorkspaceRegistry;
   /** Further in-memory indexes (the media library) that re-read the paths a commit changed. */
-  indexes?: { applyExternalChanges(workspace: string, changes: ChangedPath[], files: ContentFiles): Promise<unknown> }[];
+  indexes?: FurtherIndex[];
   /** The files the loaders skip; told what is about to be read again, so fixed files drop out. */
   problems?: ProblemRegister;
   /** The publish scheduler's: an entry that came due moments ago is published by the commit that keeps it public. */
@@ -150,7 +156,7 @@ async function reindexContent(models: ReadModels, run: WorkspaceRun, { arrived, 
   // Archived: its public entries leave the site with it, whatever else the commits changed.
   const leaving = wasLive && !live ? content.entries(run.workspace) : [];
   const typesBefore = arrived ? new Map<string, string>() : typeVersions(content, run.workspace);
-  const entryChanges = await rereadChangedFiles(models, run);
+  const entryChanges = await rereadChangedFiles(models, run, arrived);
   const changed = new Set(entryChanges.flatMap(({ before, after }) => [before?.id, after?.id]));
   const untouched = (entries: StoredEntry[]) => entries.filter((entry) => !changed.has(entry.id));
   const arrivals: EntryChange[] = arrived ? untouched(content.entries(run.workspace)).map((after) => ({ type: after.type, after })) : [];
@@ -168,13 +174,16 @@ async function reindexContent(models: ReadModels, run: WorkspaceRun, { arrived, 
 
 // The problems of the changed files are forgotten first, so what is still
 // wrong with them is reported again; a changed type file makes the index
-// read the whole workspace again (content-index.ts).
-async function rereadChangedFiles(models: ReadModels, run: WorkspaceRun): Promise<EntryChange[]> {
+// read the whole workspace again (content-index.ts). The further indexes of
+// a workspace that `arrived` read all its files: those committed before its
+// workspace.yaml were read by none.
+async function rereadChangedFiles(models: ReadModels, run: WorkspaceRun, arrived: boolean): Promise<EntryChange[]> {
   const { workspace, paths, at } = run;
   const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
   models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
   const entryChanges = await models.content.applyExternalChanges(workspace, paths, at);
-  await reindexFurtherIndexes(models, run);
+  if (arrived) for (const index of models.indexes ?? []) await index.loadWorkspace(workspace, at.files);
+  else await reindexFurtherIndexes(models, run);
   return entryChanges;
 }
 
