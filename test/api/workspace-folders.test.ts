@@ -7,6 +7,8 @@
 import { expect } from 'chai';
 import { findProblems } from '../../src/cli/check.ts';
 import { WorkingFolder } from '../../src/storage/working-folder.ts';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { cloneFrom, commitIn, removeFolders, repoUrl, runGit } from '../helpers/git-client.ts';
 import { commitByHand, contentRepoOf, externalCommit, git, headOid } from '../helpers/git.ts';
@@ -107,5 +109,25 @@ describe('workspace folders added, brought back or moved by commits made with gi
     const posts = await get('/api/v1/workspaces/later/content/posts');
     expect(posts.status).to.equal(200);
     expect(posts.body.data.map((entry: { title: string }) => entry.title)).to.deep.equal(['Kept']);
+  });
+
+  it('moves the media originals and thumbnails of a workspace folder moved with git mv to the new workspace, leaving no folder of the old one', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'old-ws', label: 'Old' })).status).to.equal(201);
+    const bytes = await makePng(200, 100);
+    expect((await uploadMedia(server, [{ filename: 'photo.png', bytes }], { token, workspace: 'old-ws' })).status).to.equal(201);
+    expect((await fetch(`${server.baseUrl}/media-thumbs/old-ws/photo.png`)).status).to.equal(200);
+
+    await git(repoDir(), ['mv', 'old-ws', 'new-ws']);
+    await commitByHand(repoDir(), ['-q', '-m', 'Rename the old workspace']);
+    await indexed();
+
+    const file = await fetch(`${server.baseUrl}/media/new-ws/photo.png`);
+    expect(file.status).to.equal(200);
+    expect(Buffer.from(await file.arrayBuffer())).to.deep.equal(bytes);
+    expect((await fetch(`${server.baseUrl}/media-thumbs/new-ws/photo.png`)).status).to.equal(200);
+    expect((await fetch(`${server.baseUrl}/media/old-ws/photo.png`)).status).to.equal(404);
+    for (const folder of ['media', path.join('cache', 'thumbs')]) {
+      expect(await readdir(path.join(server.dataDir, folder)), folder).to.not.include('old-ws');
+    }
   });
 });
