@@ -328,7 +328,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     workspaces,
     types,
     entries,
-    changes: new ChangesFeed(repo, writer, content),
+    changes: new ChangesFeed(repo, writer, content, workspaces),
     events,
     accounts,
     users,
