@@ -163,7 +163,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event.type, error }));
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));
   recordDomainEvents(events, activity);
-  const problems = new ProblemRegister();
+  const problems = new ProblemRegister(Date.now, config.defaultWorkspace);
   const content = new ContentIndex(repo, problems.reporter(recordSkippedFiles(activity, (problem) => logger.error('skipped a file that cannot be indexed', { ...problem }))), await CommitDates.load(state));
   // Commits from outside (and restores) are re-read into the read models built below; that happens only once the watch has started.
   const writer = new ContentWriter(repo, events, (changes, at) => reindexChangedPaths({ content, workspaces, indexes: [mediaLibrary], problems, announcements: scheduler }, changes, at));
@@ -182,6 +182,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   if (config.role === 'primary') await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
   const loadedFrom = await repo.head();
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
+  for (const folder of await repo.listFolders('')) await content.checkFolderName(folder);
   // Only when no outside commit landed while loading is it certain which commit the indexes hold (reads at a ref, the changes feed).
   writer.markIndexed((await repo.head()) === loadedFrom ? loadedFrom : undefined);
 
@@ -327,7 +328,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     workspaces,
     types,
     entries,
-    changes: new ChangesFeed(repo, writer, content),
+    changes: new ChangesFeed(repo, writer, content, workspaces),
     events,
     accounts,
     users,

@@ -77,12 +77,13 @@ export function createPublicRouter(services: PublicApiServices, config: Config, 
     health,
     createContentTypesRouter(services.types, body, { fieldTypesInMeta: false, refs: services.refs }),
     createEntriesRouter(services.entries, services.content, body, { mediaAsUrls: true, cache, refs: services.refs }),
-    createChangesRouter(services.changes),
     createMediaRouter(services.media, { admin: false, body, upload: { maxFileBytes: config.limits.uploadFileBytes, maxFiles: config.limits.uploadFiles } }),
   ]) {
     scoped.use(router.routes());
   }
   api.use(scoped.routes());
+  // GET /changes also answers for a workspace removed after `since` (the feed decides: docs/changes-feed.md).
+  api.use(new Router<AppState>({ prefix: '/workspaces/:ws' }).use(createChangesRouter(services.changes).routes()).routes());
   // GET /problems also answers for an archived workspace, to whoever may read its problems.
   const problemsScope = new Router<AppState>({ prefix: '/workspaces/:ws' });
   problemsScope.param('ws', (ws, ctx, next) => {

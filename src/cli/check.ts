@@ -47,6 +47,7 @@ export async function findProblems(files: WorkingFolder): Promise<ContentProblem
   const content = new ContentIndex(files, report);
   const media = new MediaLibrary(files, report);
   for (const slug of await files.listFolders('')) {
+    await content.checkFolderName(slug);
     if (!WORKSPACE_SLUG.test(slug)) continue;
     const text = await files.readFile(workspaceFilePath(slug));
     // Without workspace.yaml the folder is no workspace, as for the server.

@@ -4,7 +4,7 @@
 // rename). Every path goes through safe-path.ts; symlinks are never followed.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
@@ -159,12 +159,17 @@ export class MediaStore {
     await writeFileAtomic(target, bytes, { fsync: false });
   }
 
-  /** Renames a file; returns false when the source is missing. Throws conflict when the target exists. */
-  async move(kind: MediaFileKind, workspace: string, from: string, to: string): Promise<boolean> {
+  /**
+   * Renames a file, into `toWorkspace`'s folder when given (a workspace
+   * folder renamed with git); returns false when the source is missing.
+   * Throws conflict when the target exists.
+   */
+  async move(kind: MediaFileKind, workspace: string, from: string, to: string, toWorkspace = workspace): Promise<boolean> {
     const source = this.pathOf(kind, workspace, from);
-    const target = this.pathOf(kind, workspace, to);
-    if (await this.exists(kind, workspace, to)) throw new AppError('conflict', `The media file "${to}" already exists.`);
+    const target = this.pathOf(kind, toWorkspace, to);
+    if (await this.exists(kind, toWorkspace, to)) throw new AppError('conflict', `The media file "${to}" already exists.`);
     try {
+      if (toWorkspace !== workspace) await mkdir(path.dirname(target), { recursive: true });
       await rename(source, target);
       return true;
     } catch (error) {
@@ -177,6 +182,13 @@ export class MediaStore {
   async remove(kind: MediaFileKind, workspace: string, filename: string): Promise<void> {
     await unlink(this.pathOf(kind, workspace, filename)).catch((error: unknown) => {
       if (!isNotFound(error)) throw error;
+    });
+  }
+
+  /** Removes a workspace's folder if it is empty (its files all moved away); a missing or non-empty one is left as it is. */
+  async removeEmptyFolder(kind: MediaFileKind, workspace: string): Promise<void> {
+    await rmdir(this.folderOf(kind, workspace)).catch((error: unknown) => {
+      if (!isNotFound(error) && errnoCode(error) !== 'ENOTEMPTY' && errnoCode(error) !== 'EEXIST') throw error;
     });
   }
 

@@ -2,7 +2,7 @@
 // real content repo, written through the API and with the git CLI, read as an
 // anonymous reader and with tokens.
 import { expect } from 'chai';
-import { buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
+import { adminRequest, buildAdminServer, FULL_ACCESS, issueToken, type AdminSession } from '../helpers/auth.ts';
 import { commitByHand, contentRepoOf, externalCommit, git, headOid } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -275,6 +275,59 @@ describe('changes feed', () => {
     } finally {
       await slow.close();
     }
+  });
+
+  it('answers for a workspace removed with git after since with its types and entries deleted, 404 once since is past the removal, and everything created when it comes back', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'leaving', label: 'Leaving' })).status).to.equal(201);
+    const leaving = '/api/v1/workspaces/leaving';
+    expect((await server.request('POST', `${leaving}/content-types`, { body: { name: 'notes' }, token })).status).to.equal(201);
+    for (const body of [{ title: 'Public', status: 'published' }, { title: 'Draft' }]) {
+      expect((await server.request('POST', `${leaving}/content/notes`, { body, token })).status).to.equal(201);
+    }
+    const before = (await server.request('GET', `${leaving}/changes`)).body.meta.head as string;
+    const workspaceFile = await git(repo, ['show', 'HEAD:leaving/workspace.yaml']);
+
+    await git(repo, ['rm', '-r', '-q', '--', 'leaving']);
+    const removal = await commitByHand(repo, ['-q', '-m', 'Remove the leaving workspace']).then(() => headOid(repo));
+    await pollUntil(async () => server.services.writer.indexedHead, (oid) => oid === removal);
+    expect(server.services.workspaces.find('leaving')).to.equal(undefined);
+
+    const anonymous = await server.request('GET', `${leaving}/changes?since=${before}`);
+    expect(anonymous.status, anonymous.text).to.equal(200);
+    expect(anonymous.body.meta.head).to.equal(removal);
+    expect(summary(anonymous.body.data)).to.deep.equal(['type notes/notes deleted', 'entry notes/public deleted']);
+    expect(anonymous.body.data.map((item: ChangeItem) => item.commit)).to.deep.equal([removal, removal]);
+    const full = await server.request('GET', `${leaving}/changes?since=${before}`, { token });
+    expect(summary(full.body.data).sort()).to.deep.equal(['entry notes/draft deleted', 'entry notes/public deleted', 'type notes/notes deleted']);
+    for (const query of [`?since=${removal}`, '']) {
+      const gone = await server.request('GET', `${leaving}/changes${query}`, { token });
+      expect(gone.status, query).to.equal(404);
+      expect(gone.body.error.code).to.equal('not_found');
+    }
+
+    // Back with workspace.yaml alone, over the files a developer restores first: the reader who saw it go sees it all come back.
+    await git(repo, ['checkout', before, '--', 'leaving/types', 'leaving/entries']);
+    const kept = await commitByHand(repo, ['-q', '-m', 'Restore the files without the workspace file']).then(() => headOid(repo));
+    await pollUntil(async () => server.services.writer.indexedHead, (oid) => oid === kept);
+    const back = await externalCommit(repo, { write: { 'leaving/workspace.yaml': workspaceFile } }, 'Bring the leaving workspace back');
+    await pollUntil(async () => server.services.writer.indexedHead, (oid) => oid === back);
+    const returned = await server.request('GET', `${leaving}/changes?since=${removal}`);
+    expect(returned.status).to.equal(200);
+    expect(summary(returned.body.data)).to.deep.equal(['type notes/notes created', 'entry notes/public created']);
+    expect(returned.body.data.map((item: ChangeItem) => item.commit)).to.deep.equal([back, back]);
+  });
+
+  it('answers for a workspace whose workspace.yaml alone a commit removes, with every type and entry it had deleted', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'unfiled', label: 'Unfiled' })).status).to.equal(201);
+    const unfiled = '/api/v1/workspaces/unfiled';
+    expect((await server.request('POST', `${unfiled}/content-types`, { body: { name: 'notes' }, token })).status).to.equal(201);
+    expect((await server.request('POST', `${unfiled}/content/notes`, { body: { title: 'Public', status: 'published' }, token })).status).to.equal(201);
+    const before = (await server.request('GET', `${unfiled}/changes`)).body.meta.head as string;
+    const removal = await externalCommit(repo, { remove: ['unfiled/workspace.yaml'] }, 'Take the workspace file away');
+    await pollUntil(async () => server.services.writer.indexedHead, (oid) => oid === removal);
+    const answer = await server.request('GET', `${unfiled}/changes?since=${before}`);
+    expect(answer.status, answer.text).to.equal(200);
+    expect(summary(answer.body.data)).to.deep.equal(['type notes/notes deleted', 'entry notes/public deleted']);
   });
 
   it('refuses an unknown or malformed since, a bad limit or cursor, and an unknown workspace', async () => {

@@ -31,7 +31,9 @@ describe('ChangesFeed on a content repo', () => {
 
   const commit = async (changes: FileChange[], message: string) => (await repo.serialize(() => repo.commitChanges({ changes, message, author: AUTHOR }))).oid;
   // Since-queries read git alone; the index only adds entries that changed without a commit, and here there are none.
-  const feedOf = (options: ChangesFeedOptions) => new ChangesFeed(repo, { indexedHead: undefined }, new ContentIndex(repo, () => undefined), options);
+  // The test repo has no workspace.yaml: the registry is told the workspace is active.
+  const ACTIVE = { find: (slug: string) => ({ slug, label: slug, archived: false, type_order: [], created_at: '', updated_at: '' }) };
+  const feedOf = (options: ChangesFeedOptions) => new ChangesFeed(repo, { indexedHead: undefined }, new ContentIndex(repo, () => undefined), ACTIVE, options);
   const read = (feed: ChangesFeed, since: string) => feed.read(ANONYMOUS, 'site', { since, limit: 100 });
 
   it('dates each change at the newest commit that touched it, walking back from HEAD', async () => {

@@ -12,6 +12,7 @@ import type { ContentType } from '../model/content-type.ts';
 import { entriesDir, entryFileName, groupBySlug, parseEntryFileName, parseEntryPath } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { TYPE_FILE, typeFilePath, typesDir } from '../model/type-files.ts';
+import { workspaceFilePath } from '../model/workspace-file.ts';
 import { groupBy } from '../../lib/group-by.ts';
 
 /** The reads a change set needs: the repo's history and files at a commit. */
@@ -76,27 +77,50 @@ const YIELD_EVERY_MS = 10;
  */
 export async function readChangeSet(repo: ChangeReader, workspace: string, range: { since: string; head: string }, limits: ChangeSetLimits): Promise<ChangeSet> {
   const [since, head] = await Promise.all([repo.commitInfo(range.since), repo.commitInfo(range.head)]);
-  const typePaths = await repo.changedPaths(since.oid, head.oid, typesDir(workspace));
-  const entryPaths = await repo.changedPaths(since.oid, head.oid, `${workspace}/entries`);
+  const sides: Sides = { since, head, emptySide: await emptySide(repo, workspace, since.oid, head.oid) };
+  const typePaths = await changedFiles(repo, sides, typesDir(workspace));
+  const entryPaths = await changedFiles(repo, sides, `${workspace}/entries`);
   if (typePaths.length + entryPaths.length > limits.maxFiles) {
     throw new AppError('conflict', `More than ${limits.maxFiles} files changed since ${since.oid}; read the changes without since to start over from the current content.`);
   }
-  const commits = await repo.newestChanges({ head: head.oid, since: since.oid, paths: [...typePaths, ...entryPaths].map((change) => change.path), maxCommits: limits.maxCommits });
+  // A workspace that arrived or went (its workspace.yaml) changed all its files with the commit that added or removed the file.
+  const paths = sides.emptySide === undefined ? [...typePaths, ...entryPaths].map((change) => change.path) : [workspaceFilePath(workspace)];
+  const commits = await repo.newestChanges({ head: head.oid, since: since.oid, paths, maxCommits: limits.maxCommits });
   // A file whose commit the bounded walk did not reach (since is no ancestor of head) is dated at head.
-  const commitOf = (path: string): NewestChange => commits.get(path) ?? { commit: head, depth: 0 };
-  const types = await readTypes(repo, workspace, { since, head }, typePaths, commitOf);
+  const commitOf = (path: string): NewestChange => commits.get(sides.emptySide === undefined ? path : workspaceFilePath(workspace)) ?? { commit: head, depth: 0 };
+  const types = await readTypes(repo, workspace, sides, typePaths, commitOf);
   const entries = await readEntries(repo, workspace, { since, head, types }, entryPaths, commitOf);
   return { since, head, types, entries };
 }
 
-async function readTypes(
-  repo: ChangeReader,
-  workspace: string,
-  sides: { since: CommitInfo; head: CommitInfo },
-  changed: ChangedPath[],
-  commitOf: (path: string) => NewestChange,
-): Promise<Map<string, TypeSides>> {
-  const [before, after] = await Promise.all([typesAt(repo, workspace, sides.since.oid), typesAt(repo, workspace, sides.head.oid)]);
+/** The two commits of a change set, and the one the workspace is not on while it is on the other. */
+interface Sides {
+  since: CommitInfo;
+  head: CommitInfo;
+  /**
+   * `head` for a workspace whose workspace.yaml went after `since` (removed
+   * with git), `since` for one whose file came after it (added, or added
+   * back over files it had kept): nothing of the workspace is there.
+   */
+  emptySide?: 'since' | 'head';
+}
+
+async function emptySide(repo: ChangeReader, workspace: string, since: string, head: string): Promise<Sides['emptySide']> {
+  const [atSince, atHead] = await Promise.all([since, head].map(async (oid) => (await repo.readAt(oid, workspaceFilePath(workspace))) !== undefined));
+  return atSince === atHead ? undefined : atSince ? 'head' : 'since';
+}
+
+// The files under `folder` that differ between the sides: with one side
+// empty, every file of the other.
+async function changedFiles(repo: ChangeReader, sides: Sides, folder: string): Promise<ChangedPath[]> {
+  if (sides.emptySide === undefined) return repo.changedPaths(sides.since.oid, sides.head.oid, folder);
+  const [oid, change] = sides.emptySide === 'head' ? [sides.since.oid, 'deleted' as const] : [sides.head.oid, 'added' as const];
+  return (await repo.listFilesAt(oid, folder)).map((path) => ({ path, change }));
+}
+
+async function readTypes(repo: ChangeReader, workspace: string, sides: Sides, changed: ChangedPath[], commitOf: (path: string) => NewestChange): Promise<Map<string, TypeSides>> {
+  const typesOn = async (side: 'since' | 'head') => (sides.emptySide === side ? new Map<string, ContentType>() : typesAt(repo, workspace, sides[side].oid));
+  const [before, after] = await Promise.all([typesOn('since'), typesOn('head')]);
   const changedNames = new Set(changed.map(({ path }) => TYPE_FILE.exec(basename(path))?.[1]).filter((name) => name !== undefined));
   const types = new Map<string, TypeSides>();
   for (const name of new Set([...before.keys(), ...after.keys(), ...changedNames])) {

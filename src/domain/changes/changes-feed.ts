@@ -2,6 +2,7 @@
 // remove to go from the content they saw at one commit to the content now,
 // with the visibility and grants of the list routes. The git side is
 // change-set.ts; this file decides per caller and pages the answer.
+import { notFound } from '../../errors/app-error.ts';
 import { LruCache } from '../../lib/lru-cache.ts';
 import type { CommitInfo } from '../../storage/content-repo.ts';
 import { can } from '../auth/authorize.ts';
@@ -11,6 +12,8 @@ import type { ContentIndex } from '../content/content-index.ts';
 import type { ContentReader, ContentWriter } from '../content/content-writer.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { isPubliclyVisible } from '../model/entry.ts';
+import { WORKSPACE_SLUG, workspaceFilePath } from '../model/workspace-file.ts';
+import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { readChangeSet, type ChangeReader, type ChangeSet, type ChangeSetLimits, type EntrySide, type TouchedEntry, type TypeSides } from './change-set.ts';
 import { decodeCursor, encodeCursor, invalidCursor } from './feed-cursor.ts';
 
@@ -63,6 +66,7 @@ export class ChangesFeed {
     private readonly repo: ChangeReader & Pick<ContentReader, 'head'>,
     private readonly writer: Pick<ContentWriter, 'indexedHead'>,
     private readonly content: ContentIndex,
+    private readonly workspaces: Pick<WorkspaceService, 'find'>,
     options: ChangesFeedOptions = {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -72,13 +76,15 @@ export class ChangesFeed {
   /**
    * One page of what changed for `principal` since the commit `query.since`
    * (every current item as created when absent). Throws not_found for an
-   * unknown commit, invalid_request for a cursor of another query, conflict
-   * when the range is too large to read.
+   * unknown or archived workspace (but one removed after `since`: see
+   * checkWorkspace()) and an unknown commit, invalid_request for a cursor of
+   * another query, conflict when the range is too large to read.
    */
   async read(principal: Principal, workspace: string, query: ChangesQuery): Promise<ChangesPage> {
     const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const since = query.since ?? null;
     if (cursor && cursor.since !== since) throw invalidCursor();
+    await this.checkWorkspace(workspace, since);
     const now = cursor?.now ?? this.now();
     const viewer = new Viewer(principal, workspace);
     let head: string;
@@ -99,6 +105,18 @@ export class ChangesFeed {
     const meta: ChangesPage['meta'] = { since, head };
     if (rest.length > page.length) meta.next_cursor = encodeCursor({ since, head, now, after: page[page.length - 1].key });
     return { items: page.map(({ key: _key, ...item }) => item), meta };
+  }
+
+  // A workspace removed with git after the caller's `since` (its
+  // workspace.yaml there, not in the registry now) still answers, with its
+  // types and entries deleted, so a client that polls it learns they are
+  // gone; once `since` is past the removal it is unknown, as everywhere.
+  private async checkWorkspace(workspace: string, since: string | null): Promise<void> {
+    const found = this.workspaces.find(workspace);
+    if (found && !found.archived) return;
+    const removedSince = !found && since !== null && WORKSPACE_SLUG.test(workspace);
+    if (removedSince && (await this.repo.readAt(since, workspaceFilePath(workspace))) !== undefined) return;
+    throw notFound(`No workspace "${workspace}".`);
   }
 
   private changeSet(workspace: string, since: string, head: string): Promise<ChangeSet> {

@@ -15,7 +15,7 @@ import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import type { ContentFiles, ReadAt } from './content-writer.ts';
 import { CommitDates } from './commit-dates.ts';
-import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, workspaceFilesJudgedAgain, type Checked, type FileProblem } from './file-rules.ts';
+import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, checkWorkspaceFolder, workspaceFilesJudgedAgain, type Checked, type FileProblem } from './file-rules.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
 // As a push is told (push-validation.ts): a file in a subfolder of a type's folder is no entry.
@@ -87,6 +87,18 @@ export class ContentIndex {
     for (const path of await files.listFilesIn(`${workspace}/entries`)) this.reportStray(workspace, path, NOT_DIRECTLY_IN_FOLDER);
     this.workspaces.set(workspace, types);
     await this.checkWorkspaceFile(workspace, files);
+  }
+
+  /**
+   * Reports a top-level folder whose `workspace.yaml` makes it look like a
+   * workspace but whose name is no workspace slug (checkWorkspaceFolder()):
+   * the workspace registry does not take it, so none of its files is read.
+   * Nothing for a good name or a folder without the file. Throws what
+   * reading the repo throws.
+   */
+  async checkFolderName(folder: string, files: ContentFiles = this.repo): Promise<void> {
+    const problem = checkWorkspaceFolder(folder);
+    if (problem && (await files.readFile(problem.path)) !== undefined) this.reportProblem({ workspace: folder, ...problem });
   }
 
   /**

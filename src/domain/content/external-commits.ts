@@ -9,6 +9,7 @@ import { announcedIn, entryEventDrafts, keptPublic, publicationEvents, wholesale
 import type { AnnouncedCheck, StoredEntry } from '../model/entry.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
 import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
+import { checkWorkspaceFolder } from './file-rules.ts';
 import type { ProblemRegister } from './problem-register.ts';
 import { typesDir } from '../model/type-files.ts';
 import { groupByWorkspace, workspaceFilePath } from '../model/workspace-file.ts';
@@ -23,12 +24,18 @@ export interface WorkspaceRegistry {
   reload(slug: string, files: Pick<ContentFiles, 'readFile'>): Promise<void>;
 }
 
+/** An in-memory index beside the content index (the media library), read whole when its workspace arrives, path by path after. */
+export interface FurtherIndex {
+  loadWorkspace(workspace: string, files: ContentFiles): Promise<void>;
+  applyExternalChanges(workspace: string, changes: ChangedPath[], files: ContentFiles): Promise<unknown>;
+}
+
 /** The in-memory pictures that commits from outside are re-read into. */
 export interface ReadModels {
   content: ContentIndex;
   workspaces: WorkspaceRegistry;
   /** Further in-memory indexes (the media library) that re-read the paths a commit changed. */
-  indexes?: { applyExternalChanges(workspace: string, changes: ChangedPath[], files: ContentFiles): Promise<unknown> }[];
+  indexes?: FurtherIndex[];
   /** The files the loaders skip; told what is about to be read again, so fixed files drop out. */
   problems?: ProblemRegister;
   /** The publish scheduler's: an entry that came due moments ago is published by the commit that keeps it public. */
@@ -95,6 +102,7 @@ interface Liveness {
 // The workspace file first: whether the workspace exists, and is active,
 // decides what its other files mean.
 async function reindexWorkspace(models: ReadModels, run: WorkspaceRun): Promise<Draft[]> {
+  if (checkWorkspaceFolder(run.workspace)) return skipMisnamedFolder(models, run);
   const { workspaces } = models;
   const known = !!workspaces.find(run.workspace);
   // Only an active workspace is on the public API (an archived one answers 404), so only its entries are told published or unpublished.
@@ -111,6 +119,15 @@ async function reloadWorkspaceFile(models: ReadModels, run: WorkspaceRun, known:
   if (known) return;
   models.problems?.forgetChanged(run.workspace, [], { wholeWorkspace: true });
   await models.content.loadWorkspace(run.workspace, run.at.files);
+}
+
+// A folder whose name is no workspace slug is never a workspace, whatever
+// it holds (the registry does not take it): only its workspace.yaml is
+// reported, again after every change to the folder.
+async function skipMisnamedFolder(models: ReadModels, run: WorkspaceRun): Promise<Draft[]> {
+  models.problems?.forgetWorkspace(run.workspace);
+  await models.content.checkFolderName(run.workspace, run.at.files);
+  return [];
 }
 
 // A workspace gone with its workspace.yaml (or never there: a folder without
@@ -139,7 +156,7 @@ async function reindexContent(models: ReadModels, run: WorkspaceRun, { arrived, 
   // Archived: its public entries leave the site with it, whatever else the commits changed.
   const leaving = wasLive && !live ? content.entries(run.workspace) : [];
   const typesBefore = arrived ? new Map<string, string>() : typeVersions(content, run.workspace);
-  const entryChanges = await rereadChangedFiles(models, run);
+  const entryChanges = await rereadChangedFiles(models, run, arrived);
   const changed = new Set(entryChanges.flatMap(({ before, after }) => [before?.id, after?.id]));
   const untouched = (entries: StoredEntry[]) => entries.filter((entry) => !changed.has(entry.id));
   const arrivals: EntryChange[] = arrived ? untouched(content.entries(run.workspace)).map((after) => ({ type: after.type, after })) : [];
@@ -157,13 +174,16 @@ async function reindexContent(models: ReadModels, run: WorkspaceRun, { arrived, 
 
 // The problems of the changed files are forgotten first, so what is still
 // wrong with them is reported again; a changed type file makes the index
-// read the whole workspace again (content-index.ts).
-async function rereadChangedFiles(models: ReadModels, run: WorkspaceRun): Promise<EntryChange[]> {
+// read the whole workspace again (content-index.ts). The further indexes of
+// a workspace that `arrived` read all its files: those committed before its
+// workspace.yaml were read by none.
+async function rereadChangedFiles(models: ReadModels, run: WorkspaceRun, arrived: boolean): Promise<EntryChange[]> {
   const { workspace, paths, at } = run;
   const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
   models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
   const entryChanges = await models.content.applyExternalChanges(workspace, paths, at);
-  await reindexFurtherIndexes(models, run);
+  if (arrived) for (const index of models.indexes ?? []) await index.loadWorkspace(workspace, at.files);
+  else await reindexFurtherIndexes(models, run);
   return entryChanges;
 }
 

@@ -10,7 +10,7 @@ import type { StoredEntry } from '../model/entry.ts';
 import { validateFieldValues } from '../model/field-values.ts';
 import { typeYamlToInput, typesDir } from '../model/type-files.ts';
 import { normalizeContentTypeInput } from '../model/type-input.ts';
-import { readWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
+import { WORKSPACE_SLUG, readWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
 
 /** A file that breaks a rule: its repo path, the field to blame when there is one, and a full sentence. */
 export interface FileProblem {
@@ -40,6 +40,18 @@ export function checkTypeFile(path: string, name: string, text: string, typeExis
     }
     return { ok: false, problems: [{ path, message: messageOf(error) }] };
   }
+}
+
+/**
+ * The problem of a top-level folder that holds a `workspace.yaml` but whose
+ * name is no workspace slug (the rule the admin API creates workspaces
+ * with): it is no workspace and none of its files is read. Undefined for a
+ * good name. Throws nothing.
+ */
+export function checkWorkspaceFolder(folder: string): FileProblem | undefined {
+  if (WORKSPACE_SLUG.test(folder)) return undefined;
+  const message = `The folder name "${folder.slice(0, 80)}" is not a workspace slug (1 to 64 lowercase letters, digits and hyphens), so the folder is not read; rename it.`;
+  return { path: workspaceFilePath(folder), message };
 }
 
 /**

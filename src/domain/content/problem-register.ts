@@ -12,7 +12,7 @@ import type { AccessRequest } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import { entriesDir, parseEntryPath } from '../model/entry-paths.ts';
 import { typesDir } from '../model/type-files.ts';
-import { workspaceFilePath } from '../model/workspace-file.ts';
+import { WORKSPACE_SLUG, workspaceFilePath } from '../model/workspace-file.ts';
 import type { ProblemReporter } from './content-index.ts';
 import { workspaceFilesJudgedAgain, type FileProblem } from './file-rules.ts';
 
@@ -34,7 +34,16 @@ export class ProblemRegister {
   // Forgetting the path again replaces it, so a problem the re-read did not find (fixed) gets a new `since` when it comes back.
   private readonly beforeReread = new Map<string, ContentProblem[]>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * `misnamedIn` is the workspace whose list also holds the problems of
+   * top-level folders that are no workspace because of their name
+   * (checkWorkspaceFolder(); the server's configured default workspace),
+   * which no workspace of their own could list.
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly misnamedIn?: string,
+  ) {}
 
   /**
    * A reporter for a loader: records each problem (once per path and
@@ -88,9 +97,10 @@ export class ProblemRegister {
     for (const path of [...this.beforeReread.keys()]) if (isInWorkspace(path)) this.beforeReread.delete(path);
   }
 
-  /** The problems of `workspace` (every workspace without one), by path: for callers that checked the grant (the dashboard, `cms check`). */
+  /** The problems of `workspace` (every workspace without one), by path: for callers that checked the grant (the dashboard, `cms check`). The `misnamedIn` workspace's include those of misnamed folders. */
   list(workspace?: string): ContentProblem[] {
-    const all = [...this.byPath.values()].flat().filter((problem) => workspace === undefined || problem.workspace === workspace);
+    const isListed = (problem: ContentProblem) => workspace === undefined || problem.workspace === workspace || (workspace === this.misnamedIn && !WORKSPACE_SLUG.test(problem.workspace));
+    const all = [...this.byPath.values()].flat().filter(isListed);
     return all.sort((a, b) => a.path.localeCompare(b.path) || (a.field ?? '').localeCompare(b.field ?? ''));
   }
 

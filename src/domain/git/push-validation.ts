@@ -7,7 +7,7 @@
 // workspace) are the developer's business and always pass.
 import type { CommitFiles } from '../../storage/git-cli/git-peer.ts';
 import { isAppError } from '../../errors/app-error.ts';
-import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, missingTypeProblems, type FileProblem } from '../content/file-rules.ts';
+import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, checkWorkspaceFolder, missingTypeProblems, type FileProblem } from '../content/file-rules.ts';
 import { checkReferences, type ReferenceScope } from '../entries/entry-changes.ts';
 import { categoriesFromYaml, filenameOfRecordPath, recordFromYaml, categoriesPath } from '../media/media-record.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
@@ -64,6 +64,9 @@ class WorkspaceCheck {
     const text = (await this.files.readFilesAt(this.to, [workspaceFile])).get(workspaceFile);
     // Without workspace.yaml the folder is no workspace: outside the content layout.
     if (text === undefined) return [];
+    // The server never reads a folder whose name is no slug (file-rules.ts); blamed on the push that adds or edits its workspace.yaml.
+    const misnamed = checkWorkspaceFolder(this.workspace);
+    if (misnamed) return changes.some((change) => change.path === workspaceFile) ? [misnamed] : [];
     const typeChanges = changes.filter((change) => change.path.startsWith(`${typesDir(this.workspace)}/`));
     await this.checkTypes(typeChanges);
     if (changes.some((change) => change.path === workspaceFile)) {

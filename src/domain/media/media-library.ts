@@ -25,11 +25,15 @@ export class MediaLibrary {
 
   constructor(private readonly repo: ContentFiles, private readonly reportProblem: MediaProblemReporter) {}
 
-  /** Reads every metadata file and the category list of a workspace from the working tree. */
-  async loadWorkspace(workspace: string): Promise<void> {
+  /**
+   * Reads every metadata file and the category list of a workspace from
+   * `files` (HEAD's by default; an outside commit's for a workspace that
+   * commit added).
+   */
+  async loadWorkspace(workspace: string, files: ContentFiles = this.repo): Promise<void> {
     const media: WorkspaceMedia = { records: new Map(), stored: [] };
     this.workspaces.set(workspace, media);
-    for (const path of await this.repo.listFiles(mediaDir(workspace))) await this.reload(workspace, path, this.repo);
+    for (const path of await files.listFiles(mediaDir(workspace))) await this.reload(workspace, path, files);
   }
 
   /** Re-reads, from `files` (the last commit's of the run), the metadata files that commits made outside the server changed. */
