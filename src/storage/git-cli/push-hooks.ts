@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { createSocketFolder, removeSocketFolder } from './socket-folder.ts';
+import { createSocketFolder, removeSocketFolder, socketBases } from './socket-folder.ts';
 
 /** One ref a push wants to move; `from` or `to` is ZERO_OID for a ref created or deleted. */
 export interface RefUpdate {
@@ -88,7 +88,18 @@ export class PushHooks {
     await writeFile(hook, `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(script)}\n`, { mode: 0o700 });
     await chmod(hook, 0o700);
     // A folder of our own (0700) holds the socket, so no other user can connect to it.
-    const socketPath = await createSocketFolder(hooksDir);
+    // A data root on a file system without sockets (some network mounts) leaves the temp folder.
+    const [preferred, ...fallbacks] = socketBases(hooksDir);
+    try {
+      return await PushHooks.listen(hooksDir, preferred);
+    } catch (error) {
+      if (fallbacks.length === 0) throw error;
+      return PushHooks.listen(hooksDir, fallbacks[0]);
+    }
+  }
+
+  private static async listen(hooksDir: string, base: string): Promise<PushHooks> {
+    const socketPath = await createSocketFolder(base);
     const hooks = new PushHooks(hooksDir, socketPath, net.createServer());
     hooks.server.on('connection', (socket) => hooks.answer(socket));
     try {

@@ -1,8 +1,9 @@
 // Where the push hook's Unix socket lives: a private (0700) folder named
 // `cms-push-…`, under the data root's cache when the socket's path fits the
-// ~107 bytes a socket address holds, else in the system's temp folder. A
-// server removes its folder when it closes; one killed (kill -9) leaves it,
-// so each start first removes the folders nobody listens in any more.
+// ~107 bytes a socket address holds (and its file system takes sockets),
+// else in the system's temp folder. A server removes its folder when it
+// closes; one killed (kill -9) leaves it, so each start first removes the
+// folders nobody listens in any more.
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -17,13 +18,20 @@ const MAX_SOCKET_PATH_BYTES = 107;
 const FOLDER_NAME_LENGTH = PREFIX.length + 6;
 
 /**
- * Creates a fresh socket folder under `preferred` (made when missing) or,
- * when the socket's path would be too long there, under the temp folder,
- * after removing that place's stale folders. Returns the socket's path.
- * Throws what the file system throws.
+ * Where a socket folder may go, best first: `preferred` (absolute) when the
+ * socket's path fits there, then the temp folder.
  */
-export async function createSocketFolder(preferred: string): Promise<string> {
-  const base = socketPathBytes(path.resolve(preferred)) <= MAX_SOCKET_PATH_BYTES ? path.resolve(preferred) : os.tmpdir();
+export function socketBases(preferred: string): string[] {
+  const resolved = path.resolve(preferred);
+  return socketPathBytes(resolved) <= MAX_SOCKET_PATH_BYTES ? [resolved, os.tmpdir()] : [os.tmpdir()];
+}
+
+/**
+ * Creates a fresh socket folder under `base` (made when missing), after
+ * removing the stale folders there. Returns the socket's path. Throws what
+ * the file system throws.
+ */
+export async function createSocketFolder(base: string): Promise<string> {
   await mkdir(base, { recursive: true });
   await removeStaleSocketFolders(base);
   const folder = await mkdtemp(path.join(base, PREFIX));
