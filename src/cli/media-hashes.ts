@@ -54,7 +54,8 @@ async function hashWorkspaces(config: Config, contentDir: string, dryRun: boolea
     const writer = new ContentWriter(repo, new EventBus(() => undefined), async () => []);
     // Records that cannot be read are skipped here as by the server; `cms check` reports them.
     const library = new MediaLibrary(repo, () => undefined);
-    const deps = { writer, library, store: await MediaStore.open(config.dataDir), mediaWriter: new MediaWriter(library) };
+    const store = await MediaStore.open(config.dataDir);
+    const deps = { writer, library, store, mediaWriter: new MediaWriter(library, { sizeOf: (workspace, filename) => store.sizeOf('file', workspace, filename) }) };
     const results = new Map<string, HashBackfill>();
     for (const workspace of await repo.listFolders('')) {
       if (!WORKSPACE_SLUG.test(workspace) || (await repo.readFile(workspaceFilePath(workspace))) === undefined) continue;

@@ -143,6 +143,14 @@ export class MediaStore {
     return openServable(this.pathOf(kind, workspace, filename));
   }
 
+  /** A file's size in bytes, or undefined when it is missing (or a symlink). */
+  async sizeOf(kind: MediaFileKind, workspace: string, filename: string): Promise<number | undefined> {
+    const opened = await this.open(kind, workspace, filename);
+    if (!opened) return undefined;
+    await opened.close();
+    return opened.size;
+  }
+
   /** A file's whole content, or undefined when it is missing. */
   async read(kind: MediaFileKind, workspace: string, filename: string): Promise<Buffer | undefined> {
     const opened = await this.open(kind, workspace, filename);

@@ -175,4 +175,32 @@ describe('admin activity log', () => {
     expect(read.status).to.equal(200);
     expect(read.body.data.status).to.equal('scheduled');
   });
+
+  it('records a workspace archived or brought back as one line naming it and the count, however many entries leave or return', async () => {
+    const posts = Object.fromEntries(Array.from({ length: 60 }, (_, n) => [`blog/entries/posts/post-${n}.md`, `---\ntitle: Post ${n}\nstatus: published\n---\nBody\n`]));
+    const repo = contentRepoOf(server.dataDir);
+    await externalCommit(repo, { write: { 'blog/workspace.yaml': 'label: Blog\n', 'blog/types/posts.yaml': 'fields: {}\n', ...posts } }, 'A blog of 60 posts');
+    await pollUntil(() => activity('?workspace=blog&type=content.created'), (body) => body.meta.total === 60);
+    // The 60 "Created and published" lines are found by type=content.published too: the moves are the lines with a `change`.
+    const moves = async (type: string) => (await activity(`?workspace=blog&type=${type}&limit=100`)).data.filter((line) => line.details.change !== undefined);
+    const lines = async (type: string, total: number) => pollUntil(() => moves(type), (found) => found.length >= total);
+
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/blog', { archived: true })).status).to.equal(200);
+    const [archived] = await lines('content.unpublished', 1);
+    expect(archived).to.include({ type: 'content.unpublished', message: 'Archived the workspace "blog": 60 entries left the site.', user_id: adminId, workspace: 'blog' });
+    expect(archived.details).to.include({ workspace: 'blog', change: 'archived', count: 60 });
+    expect(archived.details.entries).to.have.length(50).and.include('posts/post-0');
+
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/blog', { archived: false })).status).to.equal(200);
+    const [back] = await lines('content.published', 1);
+    expect(back).to.include({ type: 'content.published', message: 'Brought back the workspace "blog": 60 entries back on the site.', user_id: adminId });
+    expect(back.details).to.include({ change: 'restored', count: 60 });
+
+    // The same by a commit of workspace.yaml from outside, without an actor.
+    await externalCommit(repo, { write: { 'blog/workspace.yaml': 'label: Blog\narchived: true\n' } }, 'Archive the blog');
+    const outside = await lines('content.unpublished', 2);
+    expect(outside.map((line) => line.message)).to.deep.equal(Array(2).fill('Archived the workspace "blog": 60 entries left the site.'));
+    expect(outside[0].user_id).to.equal(null);
+    expect(await moves('content.published')).to.have.length(1);
+  });
 });

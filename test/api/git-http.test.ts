@@ -114,6 +114,8 @@ describe('git over HTTP', function () {
         'default/entries/posts/Bad Name.md': postFile('Bad'),
         'default/entries/pages/x.md': postFile('No type'),
         'default/types/tags.yaml': 'fields: [1, 2]\n',
+        'default/types/Pages.yaml': 'fields: {}\n',
+        'default/types/notes.txt': 'not a type\n',
       },
       'Several mistakes',
     );
@@ -123,9 +125,12 @@ describe('git over HTTP', function () {
     expect(refused.stderr).to.contain('remote: default/entries/posts/Bad Name.md:');
     expect(refused.stderr).to.match(/remote: default\/entries\/pages\/x\.md: No valid content type "pages"/);
     expect(refused.stderr).to.match(/remote: default\/types\/tags\.yaml: fields: /);
+    expect(refused.stderr).to.contain('remote: default/types/Pages.yaml: A type file is named');
+    expect(refused.stderr).to.contain('remote: default/types/notes.txt: A type file is named');
 
+    // Dot files are no content, as the index reads them: they pass in types/ and entries/ alike.
     await mustGit(work, ['reset', '-q', '--hard', 'origin/main']);
-    await commitIn(work, { 'NOTES.md': '# Notes for the team\n', 'drafts/idea.txt': 'not content' }, 'Notes outside the content');
+    await commitIn(work, { 'NOTES.md': '# Notes for the team\n', 'drafts/idea.txt': 'not content', 'default/types/.gitkeep': '', 'default/entries/posts/.gitkeep': '' }, 'Notes outside the content');
     expect((await runGit(work, ['push'])).code).to.equal(0);
   });
 

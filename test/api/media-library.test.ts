@@ -415,5 +415,24 @@ describe('media library', () => {
       const gone = await pollUntil(() => server.request('GET', `${API}/media?q=manual`), (response) => response.body.data.length === 0);
       expect(gone.body.data).to.deep.equal([]);
     });
+
+    it('gives a record written without size the stored original\'s size when the server rewrites it, and leaves it out while the original is missing', async () => {
+      const bytes = (await makePng(40, 30)).length;
+      const record = 'default/media/sunset.png.yaml';
+      await externalCommit(repo, {
+        write: { [record]: (await fileAt(repo, record)).replace(/^size: .*\n/m, ''), 'default/media/by-hand.pdf.yaml': 'name: by-hand.pdf\nmime: application/pdf\n' },
+      }, 'Media records written by hand, without size');
+      await pollUntil(() => server.request('GET', `${API}/media?q=by-hand`), (response) => response.body.data.length === 1);
+      const sizeOf = async (filename: string) => (await server.request('GET', `${API}/media?q=${filename}`)).body.data.find((item: { filename: string }) => item.filename === filename).size;
+      expect(await sizeOf('sunset.png')).to.equal(0);
+
+      expect((await server.request('PATCH', `${API}/media/sunset.png/meta`, { body: { alt: 'Dusk' }, token })).status).to.equal(200);
+      expect(await fileAt(repo, record)).to.match(new RegExp(`^size: ${bytes}$`, 'm'));
+      expect(await sizeOf('sunset.png')).to.equal(bytes);
+
+      expect((await server.request('PATCH', `${API}/media/by-hand.pdf/meta`, { body: { alt: 'No file' }, token })).status).to.equal(200);
+      const byHand = await fileAt(repo, 'default/media/by-hand.pdf.yaml');
+      expect(byHand).to.include('alt: No file').and.not.match(/^size:/m);
+    });
   });
 });

@@ -122,6 +122,24 @@ describe('content problems: GET /problems', function () {
     expect(await problems()).to.deep.equal(listed);
   });
 
+  it('lists misnamed files in types/ (and one in a subfolder, which defines no type) after the commit, after a restart and in cms check alike; dot files stay silent', async () => {
+    const misnamed = ['default/types/Posts.yaml', 'default/types/my posts.yml', 'default/types/notes.txt', 'default/types/old/pages.yaml'];
+    const typeFile = ['fields:', '  body:', '    type: markdown', ''].join('\n');
+    await externalCommit(repo, { write: { ...Object.fromEntries(misnamed.map((path) => [path, typeFile])), 'default/types/.gitkeep': '' } }, 'Files in types/ that define no type');
+    const listed = await problemsUntil((list) => list.length >= misnamed.length);
+    expect(listed.map((problem) => problem.path)).to.deep.equal([...misnamed].sort((a, b) => a.localeCompare(b)));
+    for (const problem of listed) expect(problem.message).to.match(/\S/);
+    expect((await server.request('GET', '/api/v1/workspaces/default/content-types/pages', { token })).status).to.equal(404);
+    expect(await checkedProblems(repo)).to.deep.equal(listed);
+    const dataDir = server.dataDir;
+    await server.close({ keepData: true });
+    server = await startTestServer({ dataDir });
+    expect(await problems()).to.deep.equal(listed);
+
+    await externalCommit(repo, { remove: ['default/types/notes.txt'] }, 'Remove the notes');
+    expect((await problemsUntil((list) => list.length === misnamed.length - 1)).map((problem) => problem.path)).to.not.include('default/types/notes.txt');
+  });
+
   it('is the list cms check prints for the same repository', async () => {
     await externalCommit(
       repo,

@@ -12,6 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { promisify } from 'node:util';
 import { startTestServer, type TestResponse, type TestServer, type TestServerOptions } from './server.ts';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, setupAdmin, type AdminSession } from './auth.ts';
+import { removeAtExit } from './temp-folders.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Where Chromium is looked for: CHROMIUM_PATH, else Debian's package. */
@@ -151,9 +152,11 @@ export async function signIn(page: Page, baseUrl: string, username: string, pass
 
 // The production build of the app, made once per test run into a temp
 // folder, so the tests always drive the current sources. Vite runs in its own
-// process: the test process's TypeScript loader would get in its way.
+// process: the test process's TypeScript loader would get in its way. The
+// folder goes when the test process exits.
 async function buildApp(): Promise<string> {
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'cms-admin-app-'));
+  removeAtExit(outDir);
   const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
   await promisify(execFile)(process.execPath, [vite, 'build', '--config', 'src/admin-ui/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: ROOT });
   return outDir;

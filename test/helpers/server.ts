@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../src/main.ts';
+import { removeAtExit } from './temp-folders.ts';
 
 export interface TestServer {
   baseUrl: string;
@@ -36,9 +37,12 @@ export interface TestServerOptions {
   env?: Record<string, string>;
 }
 
-/** Starts a server; pass `dataDir` to reopen an existing data root (restart tests). */
+/**
+ * Starts a server; pass `dataDir` to reopen an existing data root (restart
+ * tests). A data root made here is removed by close() or, when kept, at exit.
+ */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'cms-test-')));
+  const dataDir = options.dataDir ?? (await newDataDir());
   const running = await startServer({
     env: { CMS_LOG_LEVEL: 'silent', CMS_WATCH_INTERVAL_MS: '100', ...options.env },
     flags: { port: '0', host: '127.0.0.1', data: dataDir },
@@ -55,6 +59,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (!closeOptions.keepData) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+async function newDataDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'cms-test-'));
+  removeAtExit(dir);
+  return dir;
 }
 
 async function send(baseUrl: string, method: string, url: string, options: RequestOptions): Promise<TestResponse> {

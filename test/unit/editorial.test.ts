@@ -129,6 +129,28 @@ describe('activity log', () => {
     ]);
     expect(records[1].details).to.deep.equal({ type: 'posts', id: 'b', slug: 'back', events: ['content.restored', 'content.published'] });
   });
+
+  it('describes the entries a workspace move took off the site or brought back as one record per workspace, in the place of the first', () => {
+    const event = (type: DomainEvent['type'], workspace: string, id: string, withWorkspace?: DomainEvent['withWorkspace']): DomainEvent => ({
+      type, workspace, occurredAt: '', actor: 'u1', data: { type: 'posts', id, slug: `post-${id}` }, ...(withWorkspace && { withWorkspace }),
+    });
+    const leaving = Array.from({ length: 70 }, (_, n) => event('content.unpublished', 'blog', String(n), 'archived'));
+    const records = describeEvents([
+      event('content.updated', 'docs', 'x'),
+      ...leaving.slice(0, 10),
+      event('content.published', 'news', 'n1', 'restored'),
+      ...leaving.slice(10),
+      event('content.unpublished', 'blog', 'own'),
+    ]);
+    expect(records.map((record) => [record.type, record.workspace, record.message])).to.deep.equal([
+      ['content.updated', 'docs', 'Updated posts/post-x.'],
+      ['content.unpublished', 'blog', 'Archived the workspace "blog": 70 entries left the site.'],
+      ['content.published', 'news', 'Brought back the workspace "news": 1 entry back on the site.'],
+      ['content.unpublished', 'blog', 'Unpublished posts/post-own.'],
+    ]);
+    expect(records[1].details).to.deep.equal({ workspace: 'blog', change: 'archived', count: 70, entries: leaving.slice(0, 50).map((item) => `posts/${item.data.slug}`) });
+    expect(records[1].user_id).to.equal('u1');
+  });
 });
 
 describe('publish scheduler', () => {

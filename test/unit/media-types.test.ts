@@ -121,6 +121,12 @@ describe('media records', () => {
     expect(recordFromYaml('a.png', yaml)).to.deep.equal(record);
   });
 
+  it('leaves out a size it does not know (0: no upload is empty) rather than claiming 0 bytes', () => {
+    const yaml = recordToYaml({ ...record, size: 0 });
+    expect(yaml).not.to.match(/^size:/m);
+    expect(recordFromYaml('a.png', yaml)).to.deep.equal({ ...record, size: 0 });
+  });
+
   it('reads hand-written files leniently and rejects unusable ones', () => {
     expect(recordFromYaml('b.pdf', 'mime: application/pdf\ncategory: Brand/Logos\n')).to.deep.include({ name: 'b.pdf', size: 0, width: null, category: 'Brand / Logos', visibility: 'public', uploaded_at: null, sha256: null });
     expect(recordFromYaml('b.pdf', `sha256: ${'AB'.repeat(32)}\n`).sha256, 'upper case is read as lower case').to.equal('ab'.repeat(32));

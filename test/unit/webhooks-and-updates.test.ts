@@ -86,6 +86,12 @@ describe('webhooks', () => {
       { workspace: 'docs', commit: 'c1', occurredAt: NOW, types: ['content.restored'], changes: [{ type: 'posts', id: 'e', slug: 'slug-e', change: 'restored', events: ['content.restored'] }] },
     ]);
   });
+
+  it('refuses to batch a content event it has no change kind for, rather than making one up from its name', () => {
+    // Only a change to EVENT_TYPES without one to the batches could bring such an event; the compiler stops that, this checks the guard behind it.
+    const unknown = { type: 'content.archived', workspace: 'blog', occurredAt: NOW, commit: 'c1', data: { type: 'posts', id: 'a', slug: 'a' } } as unknown as DomainEvent;
+    expect(() => commitBatches([unknown])).to.throw(AppError).with.property('code', 'internal_error');
+  });
 });
 
 describe('update feed', () => {

@@ -29,6 +29,8 @@ const VERBS: Record<EventType, string> = {
 
 // Usernames and paths come from clients; a record keeps a bounded piece.
 const MAX_TEXT = 200;
+// The entries a record of many names (a workspace archived) lists in its details.
+const MAX_LISTED = 50;
 
 type Publication = 'content.published' | 'content.unpublished';
 
@@ -42,7 +44,7 @@ const WITH_PUBLICATION: Partial<Record<EventType, Partial<Record<Publication, st
   'content.restored': { 'content.published': 'Restored from the trash and published:' },
 };
 
-/** Records every domain event (every write, and what outside commits changed), one line per entry and change. */
+/** Records every domain event (every write, and what outside commits changed), one line per entry and change, one per workspace archived or brought back. */
 export function recordDomainEvents(events: EventBus, log: ActivityLog): void {
   events.onGroup((group) => {
     for (const record of describeEvents(group)) void log.record(record);
@@ -59,14 +61,48 @@ export function describeEvents(group: readonly DomainEvent[]): ActivityInput[] {
   const writes = new Map<string, DomainEvent>();
   for (const event of group) if (WITH_PUBLICATION[event.type]) writes.set(entryKey(event), event);
   const joined = new Map<DomainEvent, Publication>();
-  const records: DomainEvent[] = [];
+  const records: (DomainEvent | DomainEvent[])[] = [];
+  const moves = new Map<string, DomainEvent[]>();
   for (const event of group) {
     const publication = isPublication(event.type) ? event.type : undefined;
     const write = publication && writes.get(entryKey(event));
     if (publication && write && !joined.has(write) && WITH_PUBLICATION[write.type]?.[publication]) joined.set(write, publication);
+    else if (event.withWorkspace) addToMove(moves, records, event);
     else records.push(event);
   }
-  return records.map((event) => describeEvent(event, joined.get(event)));
+  return records.map((record) => (Array.isArray(record) ? describeWorkspaceMove(record) : describeEvent(record, joined.get(record))));
+}
+
+// The entries one workspace move took off the site or brought back, kept in
+// `records` at the place of the first, so the move is one line.
+function addToMove(moves: Map<string, DomainEvent[]>, records: (DomainEvent | DomainEvent[])[], event: DomainEvent): void {
+  const key = `${event.workspace}\u0000${event.withWorkspace}\u0000${event.type}`;
+  const move = moves.get(key);
+  if (move) {
+    move.push(event);
+    return;
+  }
+  const started = [event];
+  moves.set(key, started);
+  records.push(started);
+}
+
+/**
+ * The one activity record of the publication events of a workspace's
+ * entries that left the site with it (archived) or came back with it
+ * (brought back): the workspace, how many, and the first MAX_LISTED entries
+ * (`type/slug`) in `details.entries`.
+ */
+export function describeWorkspaceMove(events: readonly DomainEvent[]): ActivityInput {
+  const [first] = events;
+  const count = events.length;
+  const counted = `${count} ${count === 1 ? 'entry' : 'entries'}`;
+  const message = first.withWorkspace === 'archived'
+    ? `Archived the workspace "${first.workspace}": ${counted} left the site.`
+    : `Brought back the workspace "${first.workspace}": ${counted} back on the site.`;
+  const entries = events.slice(0, MAX_LISTED).map((event) => `${event.data.type}/${event.data.slug ?? event.data.id}`);
+  const details = { workspace: first.workspace, change: first.withWorkspace, count, entries };
+  return { type: first.type, message, user_id: first.actor ?? null, workspace: first.workspace, details };
 }
 
 /** The activity record of a domain event: `content.updated` → "Updated posts/hello-world."; with `publication`, the event it joins (describeEvents). */

@@ -11,7 +11,7 @@ import { checkEntryFiles, checkTypeFile } from '../content/file-rules.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { entriesDir, entryFileName, groupBySlug, parseEntryFileName, parseEntryPath } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
-import { TYPE_FILE, typeFilePath, typesDir } from '../model/type-files.ts';
+import { typeFilePath, typeFilesAmong, typeNameOfPath, typesDir } from '../model/type-files.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import { groupBy } from '../../lib/group-by.ts';
 
@@ -121,7 +121,7 @@ async function changedFiles(repo: ChangeReader, sides: Sides, folder: string): P
 async function readTypes(repo: ChangeReader, workspace: string, sides: Sides, changed: ChangedPath[], commitOf: (path: string) => NewestChange): Promise<Map<string, TypeSides>> {
   const typesOn = async (side: 'since' | 'head') => (sides.emptySide === side ? new Map<string, ContentType>() : typesAt(repo, workspace, sides[side].oid));
   const [before, after] = await Promise.all([typesOn('since'), typesOn('head')]);
-  const changedNames = new Set(changed.map(({ path }) => TYPE_FILE.exec(basename(path))?.[1]).filter((name) => name !== undefined));
+  const changedNames = new Set(changed.map(({ path }) => typeNameOfPath(workspace, path)).filter((name) => name !== undefined));
   const types = new Map<string, TypeSides>();
   for (const name of new Set([...before.keys(), ...after.keys(), ...changedNames])) {
     const isChanged = changedNames.has(name);
@@ -133,11 +133,10 @@ async function readTypes(repo: ChangeReader, workspace: string, sides: Sides, ch
 
 // Every type of the workspace at a commit, read as the index reads them; a type file that breaks the rules counts as absent.
 async function typesAt(repo: ChangeReader, workspace: string, oid: string): Promise<Map<string, ContentType>> {
-  const files = (await repo.listFilesAt(oid, typesDir(workspace))).filter((path) => TYPE_FILE.test(basename(path)));
-  const names = new Set(files.map((path) => TYPE_FILE.exec(basename(path))![1]));
+  const files = typeFilesAmong(workspace, await repo.listFilesAt(oid, typesDir(workspace)));
+  const names = new Set(files.values());
   const types = new Map<string, ContentType>();
-  for (const path of files) {
-    const name = TYPE_FILE.exec(basename(path))![1];
+  for (const [path, name] of files) {
     const checked = checkTypeFile(path, name, (await repo.readAt(oid, path)) ?? '', (other) => names.has(other));
     if (checked.ok) types.set(name, checked.value);
   }

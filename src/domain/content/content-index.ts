@@ -2,12 +2,11 @@
 // per workspace, each content type with a TypeIndex of its active entries.
 // It is loaded once at start, updated by the services after each commit, and
 // re-indexed path by path when commits arrive from outside the server.
-import { basename } from 'node:path/posix';
 import type { ChangedPath } from '../../storage/content-repo.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { TypeIndex } from '../query/type-index.ts';
 import type { ContentType } from '../model/content-type.ts';
-import { TYPE_FILE, typesDir } from '../model/type-files.ts';
+import { typeFilesAmong, typesDir } from '../model/type-files.ts';
 import type { EntryFileSet } from '../model/entry-from-files.ts';
 import { entriesDir, groupBySlug, parseEntryPath } from '../model/entry-paths.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
@@ -15,7 +14,7 @@ import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import type { ContentFiles, ReadAt } from './content-writer.ts';
 import { CommitDates } from './commit-dates.ts';
-import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, checkWorkspaceFolder, workspaceFilesJudgedAgain, type Checked, type FileProblem } from './file-rules.ts';
+import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, checkWorkspaceFolder, isDotFile, MISNAMED_TYPE_FILE, workspaceFilesJudgedAgain, type Checked, type FileProblem } from './file-rules.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
 // As a push is told (push-validation.ts): a file in a subfolder of a type's folder is no entry.
@@ -70,10 +69,13 @@ export class ContentIndex {
   async loadWorkspace(workspace: string, files: ContentFiles = this.repo): Promise<void> {
     // Built aside and swapped in whole, so reads during a reload see the old picture, never half of the new one.
     const types = new Map<string, IndexedType>();
-    const typeFiles = (await files.listFiles(typesDir(workspace))).filter((path) => TYPE_FILE.test(basename(path)));
-    const names = new Set(typeFiles.map((path) => TYPE_FILE.exec(basename(path))![1]));
-    for (const path of typeFiles) {
-      const type = await this.readType(workspace, files, path, (name) => names.has(name));
+    const paths = await files.listFiles(typesDir(workspace));
+    const typeFiles = typeFilesAmong(workspace, paths);
+    // As a push is told (push-validation.ts): a misnamed file, or one in a subfolder, defines no type.
+    for (const path of paths) if (!typeFiles.has(path)) this.reportStray(workspace, path, MISNAMED_TYPE_FILE);
+    const names = new Set(typeFiles.values());
+    for (const [path, name] of typeFiles) {
+      const type = await this.readType(workspace, files, path, name, (other) => names.has(other));
       if (type) types.set(type.name, { type, index: new TypeIndex(type) });
     }
     for (const { type, index } of types.values()) {
@@ -290,7 +292,7 @@ export class ContentIndex {
 
   // Dot files (.gitkeep) are not content and pass without a word.
   private reportStray(workspace: string, path: string, reason: string): void {
-    if (!basename(path).startsWith('.')) this.reportProblem({ workspace, path, message: reason });
+    if (!isDotFile(path)) this.reportProblem({ workspace, path, message: reason });
   }
 
   private reportUntyped(workspace: string, path: string, typeName: string): void {
@@ -306,8 +308,7 @@ export class ContentIndex {
     return types;
   }
 
-  private async readType(workspace: string, files: ContentFiles, path: string, typeExists: (name: string) => boolean): Promise<ContentType | undefined> {
-    const name = TYPE_FILE.exec(basename(path))![1];
+  private async readType(workspace: string, files: ContentFiles, path: string, name: string, typeExists: (name: string) => boolean): Promise<ContentType | undefined> {
     return this.usable(workspace, checkTypeFile(path, name, (await files.readFile(path)) ?? '', typeExists));
   }
 

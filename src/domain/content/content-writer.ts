@@ -21,7 +21,7 @@ export type ContentFiles = Pick<ContentReader, 'readFile' | 'readFiles' | 'readF
 export type ChangeAuthor = Principal | 'system';
 
 /** An event to tell once the commit has landed; the writer adds the time, the actor and the commit. */
-export type EventDraft = Pick<DomainEvent, 'type' | 'workspace' | 'data'>;
+export type EventDraft = Pick<DomainEvent, 'type' | 'workspace' | 'data' | 'withWorkspace'>;
 
 /** One change to the content repo: one commit and what it does in memory. */
 export interface ContentChange {
@@ -204,7 +204,7 @@ export class ContentWriter {
     const occurredAt = new Date(this.now()).toISOString();
     const { actor, commit } = told;
     this.running.exit(() => {
-      this.events.emitGroup(drafts.map((draft) => ({ type: draft.type, workspace: draft.workspace, occurredAt, actor, commit, data: draft.data })));
+      this.events.emitGroup(drafts.map(({ type, workspace, data, withWorkspace }) => ({ type, workspace, occurredAt, actor, commit, data, ...(withWorkspace && { withWorkspace }) })));
     });
   }
 }

@@ -22,6 +22,14 @@ export interface FileProblem {
 /** A file read with the rules: its value, or the problems that keep it out. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: FileProblem[] };
 
+/** Why a file in `{ws}/types/` is not used (the index) or may not land (a push): its name or place. */
+export const MISNAMED_TYPE_FILE = 'A type file is named {type}.yaml, in lowercase letters, digits and hyphens, directly in the types folder.';
+
+/** Whether the file is a dot file (`.gitkeep`): not content, so it is neither read nor reported, and a push may carry it. */
+export function isDotFile(path: string): boolean {
+  return path.slice(path.lastIndexOf('/') + 1).startsWith('.');
+}
+
 /** `path: field: message` (or `path: message`), as `cms check` and git's `remote:` lines print a problem. */
 export function formatProblem(problem: FileProblem): string {
   return [problem.path, problem.field, problem.message].filter((part) => part !== undefined).join(': ');

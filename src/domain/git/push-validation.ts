@@ -7,14 +7,14 @@
 // workspace) are the developer's business and always pass.
 import type { CommitFiles } from '../../storage/git-cli/git-peer.ts';
 import { isAppError } from '../../errors/app-error.ts';
-import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, checkWorkspaceFolder, missingTypeProblems, type FileProblem } from '../content/file-rules.ts';
+import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, checkWorkspaceFolder, isDotFile, MISNAMED_TYPE_FILE, missingTypeProblems, type FileProblem } from '../content/file-rules.ts';
 import { checkReferences, type ReferenceScope } from '../entries/entry-changes.ts';
 import { categoriesFromYaml, filenameOfRecordPath, recordFromYaml, categoriesPath } from '../media/media-record.ts';
 import { isLocalized, type ContentType } from '../model/content-type.ts';
 import { entriesDir, parseEntryFileName, parseEntryPath } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { isValidSlug } from '../model/slug.ts';
-import { TYPE_FILE, typesDir } from '../model/type-files.ts';
+import { typeFilesAmong, typeNameOfPath, typesDir } from '../model/type-files.ts';
 import { groupByWorkspace, readWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
 
 export type { FileProblem } from '../content/file-rules.ts';
@@ -73,8 +73,7 @@ class WorkspaceCheck {
       this.problems.push(...checkWorkspaceFile(this.workspace, text, (name) => this.types.has(name)));
     } else if (typeChanges.length > 0) {
       // The file names types: a push that takes one away breaks it; names it held before are not this push's doing.
-      const folder = `${typesDir(this.workspace)}/`;
-      const takenAway = new Set(typeChanges.map((change) => TYPE_FILE.exec(change.path.slice(folder.length))?.[1]).filter((name) => name !== undefined && !this.types.has(name)));
+      const takenAway = new Set(typeChanges.map((change) => typeNameOfPath(this.workspace, change.path)).filter((name) => name !== undefined && !this.types.has(name)));
       this.problems.push(...missingTypeProblems(this.workspace, readWorkspaceYaml(this.workspace, text).workspace.type_order, (name) => !takenAway.has(name)));
     }
     await this.checkEntries(changes.filter((change) => change.path.startsWith(`${this.workspace}/entries/`)));
@@ -85,23 +84,19 @@ class WorkspaceCheck {
   // Every type file at the pushed commit is read (entries need their types);
   // only changed ones can be blamed.
   private async checkTypes(changed: Change[]): Promise<void> {
-    const folder = typesDir(this.workspace);
-    const paths = (await this.files.listFilesAt(this.to, folder)).filter((path) => TYPE_FILE.test(path.slice(folder.length + 1)));
-    const names = new Set(paths.map((path) => TYPE_FILE.exec(path.slice(folder.length + 1))![1]));
-    const texts = await this.files.readFilesAt(this.to, paths);
+    const typeFiles = typeFilesAmong(this.workspace, await this.files.listFilesAt(this.to, typesDir(this.workspace)));
+    const names = new Set(typeFiles.values());
+    const texts = await this.files.readFilesAt(this.to, [...typeFiles.keys()]);
     const blamed = new Set(changed.map((change) => change.path));
-    for (const path of paths) {
-      const name = TYPE_FILE.exec(path.slice(folder.length + 1))![1];
+    for (const [path, name] of typeFiles) {
       const checked = checkTypeFile(path, name, texts.get(path) ?? '', (other) => names.has(other));
       if (checked.ok) this.types.set(name, checked.value);
       else if (blamed.has(path)) this.problems.push(...checked.problems);
     }
     for (const change of changed) {
-      const name = change.path.slice(folder.length + 1);
-      if (change.change !== 'deleted' && !TYPE_FILE.test(name)) {
-        this.problems.push({ path: change.path, message: 'A type file is named {type}.yaml, in lowercase letters, digits and hyphens, directly in the types folder.' });
-      }
-      const deleted = change.change === 'deleted' ? TYPE_FILE.exec(name)?.[1] : undefined;
+      const name = typeNameOfPath(this.workspace, change.path);
+      if (change.change !== 'deleted' && name === undefined && !isDotFile(change.path)) this.problems.push({ path: change.path, message: MISNAMED_TYPE_FILE });
+      const deleted = change.change === 'deleted' ? name : undefined;
       if (deleted && !this.types.has(deleted) && (await this.files.listFilesAt(this.to, entriesDir(this.workspace, deleted))).length > 0) {
         this.problems.push({ path: change.path, message: `The type "${deleted}" is deleted but ${entriesDir(this.workspace, deleted)}/ still holds entries; delete them too.` });
       }
@@ -134,8 +129,9 @@ class WorkspaceCheck {
   private entryTarget(change: Change): { type: string; slug: string; locale?: string } | undefined {
     // The caller passes only paths under this workspace's entries/, so the workspace part is ours.
     const entryPath = parseEntryPath(change.path);
+    // As the index: a dot file (.gitkeep) is no entry file and passes without a word.
     const report = (message: string) => {
-      if (change.change !== 'deleted') this.problems.push({ path: change.path, message });
+      if (change.change !== 'deleted' && !isDotFile(change.path)) this.problems.push({ path: change.path, message });
       return undefined;
     };
     if (!entryPath?.file) return report('An entry file is {slug}.md or {slug}.{locale}.md directly in entries/{type}/.');

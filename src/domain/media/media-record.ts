@@ -17,6 +17,7 @@ export interface MediaRecord {
   /** The name the file was uploaded with, for display. */
   name: string;
   mime: string;
+  /** Bytes; 0 when the file does not say (written by hand), as no upload is empty. */
   size: number;
   /**
    * The SHA-256 of the bytes (64 lowercase hex digits), written at upload: the
@@ -75,10 +76,16 @@ export function filenameOfRecordPath(workspace: string, path: string): string | 
   return isValidMediaFilename(filename) ? filename : undefined;
 }
 
-/** Serializes a record for its YAML file (the file name is the record's key and not repeated). */
+/**
+ * Serializes a record for its YAML file (the file name is the record's key
+ * and not repeated). An unknown size (0) is left out, as a file written by
+ * hand left it, rather than claimed.
+ */
 export function recordToYaml(record: MediaRecord): string {
   const { filename: _filename, ...fields } = record;
-  return writeYaml(fields);
+  if (fields.size > 0) return writeYaml(fields);
+  const { size: _size, ...withoutSize } = fields;
+  return writeYaml(withoutSize);
 }
 
 /**

@@ -102,7 +102,11 @@ export class MediaService {
   private readonly mismatched = new Set<string>();
   constructor(private readonly deps: MediaServiceDeps) {
     this.now = deps.now ?? Date.now;
-    this.mediaWriter = new MediaWriter(deps.library, deps.copiesInRepo ? (workspace, filename) => deps.store.read('file', workspace, filename) : undefined);
+    const { store } = deps;
+    this.mediaWriter = new MediaWriter(deps.library, {
+      sizeOf: (workspace, filename) => store.sizeOf('file', workspace, filename),
+      copies: deps.copiesInRepo ? (workspace, filename) => store.read('file', workspace, filename) : undefined,
+    });
   }
 
   /**

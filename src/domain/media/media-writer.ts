@@ -30,13 +30,24 @@ export interface MediaChangeSet {
 /** Reads a stored binary for its copy in the repo (MediaStore.read of kind `file`). */
 export type BinaryReader = (workspace: string, filename: string) => Promise<Uint8Array | undefined>;
 
+/** What a MediaWriter reads of the stored binaries. */
+export interface MediaWriterFiles {
+  /** The size in bytes of a stored original, undefined when it is missing: for records that do not say it. */
+  sizeOf: (workspace: string, filename: string) => Promise<number | undefined>;
+  /** With it, public files are also kept in the repo at mediaCopyPath() (CMS_MEDIA_IN_REPO). */
+  copies?: BinaryReader;
+}
+
 /** Commits media change sets through a content transaction. */
 export class MediaWriter {
-  /** `copies`: with it, public files are also kept in the repo at mediaCopyPath() (CMS_MEDIA_IN_REPO). */
+  private readonly copies?: BinaryReader;
+
   constructor(
     private readonly library: MediaLibrary,
-    private readonly copies?: BinaryReader,
-  ) {}
+    private readonly files: MediaWriterFiles,
+  ) {
+    this.copies = files.copies;
+  }
 
   /**
    * Writes the change set as one commit authored by the principal (or the
@@ -44,7 +55,8 @@ export class MediaWriter {
    * commit. Throws what the commit throws (conflict, invalid_request);
    * nothing is changed in memory then.
    */
-  async apply(tx: ContentTransaction, principal: ChangeAuthor, workspace: string, set: MediaChangeSet): Promise<CommitInfo> {
+  async apply(tx: ContentTransaction, principal: ChangeAuthor, workspace: string, given: MediaChangeSet): Promise<CommitInfo> {
+    const set = { ...given, put: await this.withSizes(workspace, given.put ?? []) };
     const changes: FileChange[] = [];
     for (const filename of set.remove ?? []) changes.push({ path: mediaRecordPath(workspace, filename), content: null });
     for (const record of set.put ?? []) changes.push({ path: mediaRecordPath(workspace, record.filename), content: recordToYaml(record) });
@@ -65,6 +77,13 @@ export class MediaWriter {
       },
       events: set.events.map((event) => ({ type: event.type, workspace, data: event.data })),
     });
+  }
+
+  // A record written by hand may leave `size` out (read as 0; no upload is
+  // empty): rewritten, it takes the stored original's size, or keeps leaving
+  // it out (recordToYaml) while the original is missing.
+  private async withSizes(workspace: string, records: MediaRecord[]): Promise<MediaRecord[]> {
+    return Promise.all(records.map(async (record) => (record.size > 0 ? record : { ...record, size: (await this.files.sizeOf(workspace, record.filename)) ?? 0 })));
   }
 
   // A file's copy is in the repo while it is public: added with a new public

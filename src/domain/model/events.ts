@@ -34,7 +34,17 @@ export interface DomainEvent {
   commit?: string;
   /** Entry events: `{ type, id, slug }`; schema events: `{ type }`; media events: `{ filename }`; `git.conflict`: `{ branch, local, upstream }`. */
   data: Record<string, string>;
+  /**
+   * Set on the publication events of entries whose files did not change but
+   * that left the public API or came back with their workspace, archived or
+   * brought back (wholesalePublicationEvents): one change of the workspace,
+   * which the activity log tells in one line. No payload carries it.
+   */
+  withWorkspace?: WorkspaceMove;
 }
+
+/** What happened to a workspace whose entries all left the site or came back together. */
+export type WorkspaceMove = 'archived' | 'restored';
 
 /** A subscriber to the event bus; its failures are reported, never thrown at the emitter. */
 export type EventListener = (event: DomainEvent) => void | Promise<void>;
@@ -140,6 +150,7 @@ export function keptPublic(before: StoredEntry, after: StoredEntry, now: number,
 export interface EntryEventDraft {
   type: EventType;
   data: Record<string, string>;
+  withWorkspace?: WorkspaceMove;
 }
 
 /**
@@ -153,9 +164,10 @@ export interface EntryEventDraft {
  */
 export function wholesalePublicationEvents(entries: Iterable<StoredEntry>, leaving: boolean, now: number, announced?: AnnouncedCheck): EntryEventDraft[] {
   const events: EntryEventDraft[] = [];
+  const withWorkspace: WorkspaceMove = leaving ? 'archived' : 'restored';
   for (const entry of entries) {
     const types = leaving ? publicationEvents(entry, undefined, now, announced) : publicationEvents(undefined, entry, now);
-    events.push(...entryEventDrafts(entry, types));
+    for (const draft of entryEventDrafts(entry, types)) events.push({ ...draft, withWorkspace });
   }
   return events;
 }

@@ -11,6 +11,26 @@ export function typesDir(workspace: string): string {
   return `${workspace}/types`;
 }
 
+/**
+ * The type name a repo path gives when it is a type file, `{ws}/types/{name}.yaml`
+ * directly in the types folder; undefined for any other path (a subfolder, another name).
+ * One reading for the index, push validation and the changes feed.
+ */
+export function typeNameOfPath(workspace: string, path: string): string | undefined {
+  const folder = `${typesDir(workspace)}/`;
+  return path.startsWith(folder) ? TYPE_FILE.exec(path.slice(folder.length))?.[1] : undefined;
+}
+
+/** The type files among `paths` (typeNameOfPath), each with its type name, in their order. */
+export function typeFilesAmong(workspace: string, paths: readonly string[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const path of paths) {
+    const name = typeNameOfPath(workspace, path);
+    if (name !== undefined) files.set(path, name);
+  }
+  return files;
+}
+
 /** The repo path of one type's YAML file. */
 export function typeFilePath(workspace: string, name: string): string {
   return `${typesDir(workspace)}/${name}.yaml`;

@@ -6,6 +6,7 @@
 // events, and the most telling of them as `change`; docs/operations.md).
 // Events no commit caused (DomainEvent.commit) are not batched: they have
 // nothing to be grouped with.
+import { AppError } from '../../errors/app-error.ts';
 import type { DomainEvent, EventType } from '../model/events.ts';
 
 /** The event name of a batched delivery (X-Service-Event and the body's `event`). */
@@ -48,8 +49,31 @@ export function isBatched(event: DomainEvent): boolean {
 // off the site (published, unpublished) over an edit (updated).
 const KIND_RANK: Record<BatchedChangeKind, number> = { updated: 0, published: 1, unpublished: 1, created: 2, restored: 2, deleted: 2, purged: 2 };
 
+/** The entry events a batch folds in: every `content.*` event. */
+type BatchedEventType = Extract<EventType, `content.${string}`>;
+
+// Each batched event's kind is the action of its name, which the mapped
+// type checks: an event added to EVENT_TYPES without its kind, or a kind
+// that is not its name's action, does not compile.
+const KIND_OF: { [Type in BatchedEventType]: Type extends `content.${infer Kind extends BatchedChangeKind}` ? Kind : never } = {
+  'content.created': 'created',
+  'content.updated': 'updated',
+  'content.published': 'published',
+  'content.unpublished': 'unpublished',
+  'content.deleted': 'deleted',
+  'content.restored': 'restored',
+  'content.purged': 'purged',
+};
+
+function isBatchedType(type: EventType): type is BatchedEventType {
+  return Object.hasOwn(KIND_OF, type);
+}
+
+// isBatched() lets only content.* events in, which KIND_OF covers; anything
+// else here is a fault of the server, not of the event.
 function kindOf(type: EventType): BatchedChangeKind {
-  return type.slice('content.'.length) as BatchedChangeKind;
+  if (!isBatchedType(type)) throw new AppError('internal_error', `The event "${type}" has no batched change kind.`);
+  return KIND_OF[type];
 }
 
 /** Folds the batched events of one group (one commit's, or one landing's) into one batch per workspace, entries in first-told order. */

@@ -5,10 +5,10 @@
 // answer, which git shows the developer as `remote:` lines. Each push
 // registers under a random id, so a stray connection can never answer for it.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
+import { createSocketFolder, removeSocketFolder, socketBases } from './socket-folder.ts';
 
 /** One ref a push wants to move; `from` or `to` is ZERO_OID for a ref created or deleted. */
 export interface RefUpdate {
@@ -75,7 +75,7 @@ export class PushHooks {
   private constructor(
     /** The folder to pass as `core.hooksPath` to receive-pack. */
     readonly hooksDir: string,
-    private readonly socketDir: string,
+    private readonly socketPath: string,
     private readonly server: net.Server,
   ) {}
 
@@ -88,13 +88,29 @@ export class PushHooks {
     await writeFile(hook, `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(script)}\n`, { mode: 0o700 });
     await chmod(hook, 0o700);
     // A folder of our own (0700) holds the socket, so no other user can connect to it.
-    const socketDir = await mkdtemp(path.join(os.tmpdir(), 'cms-push-'));
-    const hooks = new PushHooks(hooksDir, socketDir, net.createServer());
+    // A data root on a file system without sockets (some network mounts) leaves the temp folder.
+    const [preferred, ...fallbacks] = socketBases(hooksDir);
+    try {
+      return await PushHooks.listen(hooksDir, preferred);
+    } catch (error) {
+      if (fallbacks.length === 0) throw error;
+      return PushHooks.listen(hooksDir, fallbacks[0]);
+    }
+  }
+
+  private static async listen(hooksDir: string, base: string): Promise<PushHooks> {
+    const socketPath = await createSocketFolder(base);
+    const hooks = new PushHooks(hooksDir, socketPath, net.createServer());
     hooks.server.on('connection', (socket) => hooks.answer(socket));
-    await new Promise<void>((resolve, reject) => {
-      hooks.server.once('error', reject);
-      hooks.server.listen(path.join(socketDir, 's'), resolve);
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        hooks.server.once('error', reject);
+        hooks.server.listen(socketPath, resolve);
+      });
+    } catch (error) {
+      await removeSocketFolder(socketPath);
+      throw error;
+    }
     return hooks;
   }
 
@@ -102,13 +118,13 @@ export class PushHooks {
   register(handler: PreReceiveHandler): { env: Record<string, string>; release: () => void } {
     const id = randomBytes(24).toString('base64url');
     this.handlers.set(id, handler);
-    return { env: { CMS_PUSH_ID: id, CMS_PUSH_SOCKET: path.join(this.socketDir, 's') }, release: () => this.handlers.delete(id) };
+    return { env: { CMS_PUSH_ID: id, CMS_PUSH_SOCKET: this.socketPath }, release: () => this.handlers.delete(id) };
   }
 
-  /** Stops listening and removes the socket. */
+  /** Stops listening and removes the socket's folder. */
   async close(): Promise<void> {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    await rm(this.socketDir, { recursive: true, force: true });
+    await removeSocketFolder(this.socketPath);
   }
 
   private answer(socket: net.Socket): void {
