@@ -28,14 +28,17 @@ describe('parts loaded on first use', () => {
     return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
   };
 
-  it('answers the admin requests that arrive together first, and the admin API works on', async () => {
+  it('answers the admin requests that arrive together first, and the admin API and its backups work on', async () => {
     const first = await Promise.all(Array.from({ length: 5 }, () => answer('/admin/api/me')));
     expect(first.map(({ status, body }) => [status, body.error?.code])).to.deep.equal(Array.from({ length: 5 }, () => [503, 'not_set_up']));
 
     const setup = await answer('/admin/api/setup', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }) });
     expect(setup.status).to.equal(201);
-    const me = await answer('/admin/api/me', { headers: { cookie: cookieHeaderOf(setup.headers) } });
+    const cookie = cookieHeaderOf(setup.headers);
+    const me = await answer('/admin/api/me', { headers: { cookie } });
     expect([me.status, me.body.data?.username]).to.deep.equal([200, ADMIN_USERNAME]);
+    const backups = await answer('/admin/api/backups', { headers: { cookie } });
+    expect([backups.status, backups.body.data]).to.deep.equal([200, []]);
   });
 
   it('builds the OpenAPI documents for the requests that arrive together first', async () => {

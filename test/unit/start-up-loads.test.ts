@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 // first request that needs them.
 const LOADED_ON_FIRST_USE = ['ajv', 'gray-matter', 'js-yaml', 'sanitize-html', 'yaml'];
 // And these parts of our own (docs/architecture.md, "Loaded on first use").
-const OWN_PARTS_LOADED_ON_FIRST_USE = ['api/admin.ts', 'api/admin/', 'api/openapi/openapi-document.ts'];
+const OWN_PARTS_LOADED_ON_FIRST_USE = ['api/admin.ts', 'api/admin/', 'api/openapi/openapi-document.ts', 'domain/backups/backup-service.ts', 'domain/backups/backup-writer.ts', 'domain/backups/backup-restore.ts', 'domain/backups/zip-writer.ts'];
 
 // Imports the server's modules as a start does, with a loader hook that notes every module loaded (ESM has no require.cache).
 const script = (library: string[]) => `
@@ -46,7 +46,7 @@ describe('start-up loads', () => {
     expect(loaded.libraries).to.deep.equal([]);
   });
 
-  it('leaves the admin API and the OpenAPI document builder unloaded until their first request', () => {
+  it('leaves the admin API, the backups and the OpenAPI document builder unloaded until their first request', () => {
     expect(loaded.own).to.include('services.ts');
     expect(loaded.own).to.include('api/public.ts');
     expect(loaded.own.filter((file) => OWN_PARTS_LOADED_ON_FIRST_USE.some((part) => file.startsWith(part)))).to.deep.equal([]);
