@@ -12,7 +12,8 @@ import { requestId } from './http/request-id.ts';
 import type { AppState } from './http/state.ts';
 import { createAnswerCache, createPublicRouter, rejectUnscopedRoutes } from './api/public.ts';
 import { createCachedReadAnswerer, type ResponseCache } from './http/response-cache.ts';
-import { createAdminRouter } from './api/admin.ts';
+import { ADMIN_PREFIX } from './api/admin-prefix.ts';
+import { mountOnFirstRequest } from './http/lazy-mount.ts';
 import { createMediaFilesRouter } from './api/media/media-files.routes.ts';
 import { createAdminAppRouter } from './api/admin-app/admin-app.routes.ts';
 import { createApiDocsRouter } from './api/openapi/openapi.routes.ts';
@@ -75,9 +76,13 @@ function createApp(config: Config, services: Services, answers: ResponseCache): 
   const publicRouter = createPublicRouter(services, config, [mediaFiles], answers);
   app.use(publicRouter.routes());
   app.use(publicRouter.allowedMethods());
-  const adminRouter = createAdminRouter(services, config);
-  app.use(adminRouter.routes());
-  app.use(adminRouter.allowedMethods());
+  // The admin API, and the backups it alone serves, load with its first request: a start's first answer rarely needs them (docs/architecture.md).
+  app.use(
+    mountOnFirstRequest(ADMIN_PREFIX, async () => {
+      const { createAdminRouter } = await import('./api/admin.ts');
+      return createAdminRouter({ ...services, backups: await services.backups() }, config);
+    }),
+  );
   const adminApp = createAdminAppRouter(services.adminApp);
   app.use(adminApp.routes());
   app.use(adminApp.allowedMethods());

@@ -32,7 +32,7 @@ import { UserService } from './domain/auth/user-service.ts';
 import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher.ts';
 import { WebhookActions } from './domain/webhooks/webhook-actions.ts';
 import { WebhookService } from './domain/webhooks/webhook-service.ts';
-import { BackupService } from './domain/backups/backup-service.ts';
+import type { BackupService } from './domain/backups/backup-service.ts';
 import { UpdateService } from './domain/updates/update-service.ts';
 import { FileFolder } from './storage/file-folder.ts';
 import { ImageVariants } from './domain/media/image-variants.ts';
@@ -102,8 +102,8 @@ export interface Services {
   webhookDispatcher: WebhookDispatcher;
   /** Test deliveries and retries by hand. */
   webhookActions: WebhookActions;
-  /** Backup archives in state/backups and their restore. */
-  backups: BackupService;
+  /** Backup archives in state/backups and their restore; its modules load when first asked for (with the admin API), not by every start. */
+  backups: () => Promise<BackupService>;
   /** Update checks against CMS_UPDATE_FEED, staged downloads and unpacked releases. */
   updates: UpdateService;
   /** The media library: uploads, metadata, categories and file serving. */
@@ -237,23 +237,28 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const types = new TypeService(repo, writer, content, workspaces, scheduler);
   const entries = new EntryService(writer, content, Date.now, scheduler);
   const health = new HealthService(await packageInfo());
-  const backups = new BackupService({
-    folder: await FileFolder.open(path.join(state.dir, 'backups')),
-    repo,
-    writer,
-    content,
-    workspaces,
-    events,
-    media: mediaStore,
-    accounts,
-    tokens,
-    webhooks,
-    state: { users: () => accounts.users(), roles: () => accounts.roles(), tokens: () => tokens.all(), webhooks: () => webhooks.all() },
-    version: health.info.version,
-    includeSecrets: config.backupIncludeSecrets,
-    limits: config.backups,
-    maxObjectBytes: Math.min(config.backups.maxBytes, 2 ** 31 - 1),
-    maxMediaBytes: config.limits.uploadFileBytes,
+  // Opened now, so that drafts a killed upload left are removed at start.
+  const backupFolder = await FileFolder.open(path.join(state.dir, 'backups'));
+  const backups = once(async () => {
+    const { BackupService } = await import('./domain/backups/backup-service.ts');
+    return new BackupService({
+      folder: backupFolder,
+      repo,
+      writer,
+      content,
+      workspaces,
+      events,
+      media: mediaStore,
+      accounts,
+      tokens,
+      webhooks,
+      state: { users: () => accounts.users(), roles: () => accounts.roles(), tokens: () => tokens.all(), webhooks: () => webhooks.all() },
+      version: health.info.version,
+      includeSecrets: config.backupIncludeSecrets,
+      limits: config.backups,
+      maxObjectBytes: Math.min(config.backups.maxBytes, 2 ** 31 - 1),
+      maxMediaBytes: config.limits.uploadFileBytes,
+    });
   });
   const upstream =
     peer && config.git.upstream

@@ -52,9 +52,7 @@ import type { GitStatusService } from '../domain/git/git-status.ts';
 import { createGitRouter } from './admin/git.routes.ts';
 import type { ReleaseService } from '../domain/git/release-service.ts';
 import { createReleasesRouter } from './admin/releases.routes.ts';
-
-/** The admin API root. */
-export const ADMIN_PREFIX = '/admin/api';
+import { ADMIN_PREFIX } from './admin-prefix.ts';
 
 /** The services the admin routes call. */
 export interface AdminApiServices {

@@ -3,8 +3,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, type RunningServer } from '../../src/main.ts';
+import type { RunningServer } from '../../src/main.ts';
 import { removeAtExit } from './temp-folders.ts';
+
+// A top-level await, so that every test file using this helper runs as an ES
+// module, as the server does in production. Mocha require()s a test file
+// first, and tsx turns a required .ts file into CommonJS; the server's own
+// import() of the parts it loads on first use (the admin API, src/app.ts)
+// would then load a second copy of every module those parts share with the
+// rest (AppError, the entry versions). A module with a top-level await cannot
+// be CommonJS, so mocha imports the test file instead.
+const { startServer } = await import('../../src/main.ts');
 
 export interface TestServer {
   baseUrl: string;

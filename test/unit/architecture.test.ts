@@ -172,6 +172,17 @@ describe('architecture', () => {
     expect(violations).to.deep.equal([]);
   });
 
+  // A lazy import (docs/architecture.md, "Loaded on first use") is an edge like any other only when it names its module literally.
+  it('every import() names its module literally, so the rules above see it', async () => {
+    const hidden: string[] = [];
+    for (const file of await sourceFiles(SRC)) {
+      if (file.startsWith('admin-ui/')) continue;
+      if (/\bimport\(\s*[^\s'"]/.test(await readFile(path.join(SRC, file), 'utf8'))) hidden.push(file);
+    }
+    // health.ts probes whether optional libraries load, by package name.
+    expect(hidden).to.deep.equal(['domain/health.ts']);
+  });
+
   it('only config/ reads process.env', async () => {
     const files = await sourceFiles(SRC);
     const readers: string[] = [];

@@ -2,12 +2,14 @@
 // reference page at /api/docs (docs/openapi.md).
 import Router from '@koa/router';
 import type { HealthService } from '../../domain/health.ts';
+import type { ContentType } from '../../domain/model/content-type.ts';
 import type { TypeService } from '../../domain/types/type-service.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { AppState } from '../../http/state.ts';
 import { sendAppFile, type AdminAppFiles } from '../admin-app/admin-app.routes.ts';
 import { nameParam } from '../context.ts';
-import { buildOpenApiDocument, workspaceDocument, type OpenApiDocument, type RouteLayer } from './openapi-document.ts';
+import { once } from '../../lib/once.ts';
+import type { RouteLayer } from './openapi-document.ts';
 
 // Swagger UI sets style attributes; everything else comes from this origin only.
 const DOCS_CSP = [
@@ -28,20 +30,23 @@ const DOCS_CSP = [
  * these included.
  */
 export function addOpenApiRoutes(api: Router<AppState>, others: readonly Router<AppState>[], services: { health: HealthService; types: TypeService }): void {
-  let document: OpenApiDocument | undefined;
-  const base = () => {
+  // The builder and the schemas it describes load with the first document asked for, not with every start (docs/architecture.md).
+  const documents = once(async () => {
+    const { buildOpenApiDocument, workspaceDocument } = await import('./openapi-document.ts');
     const layers = [api, ...others].flatMap((router) => router.stack) as unknown as RouteLayer[];
-    document ??= buildOpenApiDocument(layers, services.health.info);
-    return document;
-  };
-  api.get('/openapi.json', (ctx) => {
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = base();
+    const base = buildOpenApiDocument(layers, services.health.info);
+    return { base, forWorkspace: (types: readonly ContentType[]) => workspaceDocument(base, types) };
   });
-  api.get('/workspaces/:ws/openapi.json', (ctx) => {
-    const types = services.types.list(ctx.state.principal, nameParam(ctx, 'ws'));
+  api.get('/openapi.json', async (ctx) => {
+    const { base } = await documents();
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = workspaceDocument(base(), types);
+    ctx.body = base;
+  });
+  api.get('/workspaces/:ws/openapi.json', async (ctx) => {
+    const types = services.types.list(ctx.state.principal, nameParam(ctx, 'ws'));
+    const { forWorkspace } = await documents();
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = forWorkspace(types);
   });
 }
 
