@@ -40,7 +40,11 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
   // The list under the last `key:` line without a value, while items may follow it.
   let list: { key: string; items: unknown[] } | undefined;
   let keys = 0;
-  if (ASCII_LINES.test(text) ? UNSAFE_LINE.test(text) : NON_PRINTABLE.test(text) || UNSAFE_LINE.test(text) || LINE_SEPARATOR.test(text)) return undefined;
+  // Printable ASCII lines (nearly every file) hold no tab or carriage
+  // return, so of UNSAFE_LINE only a blank ending a line is left to find,
+  // which each line's last character tells without another pass.
+  const ascii = ASCII_LINES.test(text);
+  if (!ascii && (NON_PRINTABLE.test(text) || UNSAFE_LINE.test(text) || LINE_SEPARATOR.test(text))) return undefined;
   // Lines are cut out with indexOf rather than split() and regex matches: a
   // start reads ten thousand files of fifteen lines, and the arrays those
   // made were a quarter of everything it allocated.
@@ -50,6 +54,7 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
     const lineStart = start;
     start = end + 1;
     if (end === lineStart) continue;
+    if (ascii && text.charCodeAt(end - 1) === SPACE) return undefined;
     if (text.startsWith(LIST_ITEM, lineStart)) {
       // `  - ` then something: an item of the list above it.
       const value = list && end > lineStart + LIST_ITEM.length ? quotedOrPlain(text.slice(lineStart + LIST_ITEM.length, end)) : undefined;
