@@ -147,7 +147,8 @@ function readWithGrayMatter(text: string): { data: unknown; content: string } {
 
 /** Parses a markdown file; throws a plain Error (with cause) when the front matter is not a YAML mapping or names another language. */
 export function parseFrontMatter(text: string): FrontMatterDocument {
-  const language = FRONT_MATTER_LANGUAGE.exec(text)?.[1].trim().toLowerCase() ?? '';
+  // A first line of `---` alone (every file the server writes) names no language, which needs no match.
+  const language = text.startsWith('---\n') ? '' : (FRONT_MATTER_LANGUAGE.exec(text)?.[1].trim().toLowerCase() ?? '');
   if (language !== '' && language !== 'yaml' && language !== 'yml') {
     throw new Error(`The front matter is marked as "${language.slice(0, 20)}"; only YAML front matter (a first line of ---) is read.`);
   }
