@@ -23,6 +23,10 @@ const OBJECT_COUNT_AT = 8 + 255 * 4;
 const HEADER_READ_BYTES = 64;
 const BASE_CACHE_BYTES = 24 * 1024 * 1024;
 const TYPES: Record<number, GitObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+// The largest object inflated from a bounded read (compressedBound): a
+// 100,000-entry folder's tree is ~4 MB; a bigger file a developer committed
+// is read exactly, rather than a buffer of its whole size for a compressed body.
+const BOUNDED_READ_MAX = 16 * 1024 * 1024;
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
@@ -282,7 +286,8 @@ export class PackReader {
       throw damaged(`the pack ${pack.name} has an object of unknown type at offset ${offset}`);
     }
     const start = offset + p;
-    const data = inflateUpTo(pack.read(start, compressedBound(size)), size) ?? inflate(pack.read(start, pack.endOf(offset) - start), size, pack.name);
+    const bounded = size <= BOUNDED_READ_MAX ? inflateUpTo(pack.read(start, compressedBound(size)), size) : undefined;
+    const data = bounded ?? inflate(pack.read(start, pack.endOf(offset) - start), size, pack.name);
     const object: RawObject = base === undefined ? { type: TYPES[kind], body: data } : { type: base.type, body: applyDelta(base.body, data, pack.name) };
     if (asBase) this.bases.set(key, object);
     return object;
