@@ -529,14 +529,26 @@ export class ContentRepo {
   // The committed file `file` whose blob is `oid`: from the working tree when it holds that blob, else from the object store.
   private async readBlobOf(file: RepoPath, oid: string | undefined): Promise<string | undefined> {
     if (oid === undefined) return undefined;
-    return readCleanText(pathInRepo(this.dir, file), oid) ?? (await this.objects.readBlob(oid))?.toString('utf8');
+    return readCleanText(pathInRepo(this.dir, file), oid) ?? (await this.readObjectText(oid));
   }
 
-  // The texts of `files`, whose blobs are `oids` (in the same order), one file at a time.
+  // The texts of `files`, whose blobs are `oids` (in the same order), one
+  // file at a time, as readBlobOf() reads them. The clean reads are
+  // synchronous, so only a file that differs waits for the object store: a
+  // start reads ten thousand files here, and a promise and an await for each
+  // cost more than some of the reads.
   private async readBlobsOf(files: RepoPath[], oids: (string | undefined)[]): Promise<(string | undefined)[]> {
     const texts: (string | undefined)[] = [];
-    for (const [position, file] of files.entries()) texts.push(await this.readBlobOf(file, oids[position]));
+    for (let position = 0; position < files.length; position += 1) {
+      const oid = oids[position];
+      const clean = oid === undefined ? undefined : readCleanText(pathInRepo(this.dir, files[position]), oid);
+      texts.push(clean ?? (oid === undefined ? undefined : await this.readObjectText(oid)));
+    }
     return texts;
+  }
+
+  private async readObjectText(oid: string): Promise<string | undefined> {
+    return (await this.objects.readBlob(oid))?.toString('utf8');
   }
 
   // The reads of one tree, which `treeOf` names: HEAD's at the time of each call, or a fixed commit's (filesAt).

@@ -253,7 +253,9 @@ export function validateFieldValues(
   values: Record<string, unknown>, fields: Record<string, FieldDefinition>, options: { partial: boolean },
 ): FieldValuesResult {
   const result: FieldValuesResult = { values: {}, errors: {} };
-  for (const [name, value] of Object.entries(values)) {
+  // Names, not [name, value] pairs: a start checks the values of ten thousand entries.
+  for (const name of Object.keys(values)) {
+    const value = values[name];
     const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
     if (!field) {
       setOwn(result.errors, name, `"${name}" is not a field of this content type.`);

@@ -52,7 +52,8 @@ function loadJsYaml(text: string): unknown {
 
 /** The value of a plain (unquoted) scalar, resolved by the core schema. */
 export function plainScalar(text: string): unknown {
-  if (text !== '' && !SCALAR_START.test(text)) return text;
+  // No null, boolean or number holds a colon: dates (several in each file) skip the seven patterns.
+  if (text !== '' && (!SCALAR_START.test(text) || text.includes(':'))) return text;
   for (const { test, construct } of CORE_SCALARS) if (test(text)) return construct(text);
   return text;
 }
@@ -74,7 +75,9 @@ function parseFloatText(text: string): number {
 
 /** Whether a mapping key is read as the very string it is: not one that resolves to null or a boolean, nor one js-yaml treats specially. */
 export function isPlainKey(key: string): boolean {
-  return !NULL.test(key) && !BOOL.test(key) && key !== '__proto__';
+  // Only a key of four or five characters can spell null or a boolean (besides `` and `~`): most keys of a front matter skip the patterns.
+  if (key.length === 4 || key.length === 5) return !NULL.test(key) && !BOOL.test(key);
+  return key !== '' && key !== '~' && key !== '__proto__';
 }
 
 /**

@@ -23,6 +23,10 @@ const OBJECT_COUNT_AT = 8 + 255 * 4;
 const HEADER_READ_BYTES = 64;
 const BASE_CACHE_BYTES = 24 * 1024 * 1024;
 const TYPES: Record<number, GitObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+// The largest object inflated from a bounded read (compressedBound): a
+// 100,000-entry folder's tree is ~4 MB; a bigger file a developer committed
+// is read exactly, rather than a buffer of its whole size for a compressed body.
+const BOUNDED_READ_MAX = 16 * 1024 * 1024;
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
@@ -282,17 +286,42 @@ export class PackReader {
       throw damaged(`the pack ${pack.name} has an object of unknown type at offset ${offset}`);
     }
     const start = offset + p;
-    const data = inflate(pack.read(start, pack.endOf(offset) - start), size, pack.name);
+    const bounded = size <= BOUNDED_READ_MAX ? inflateUpTo(pack.read(start, compressedBound(size)), size) : undefined;
+    const data = bounded ?? inflate(pack.read(start, pack.endOf(offset) - start), size, pack.name);
     const object: RawObject = base === undefined ? { type: TYPES[kind], body: data } : { type: base.type, body: applyDelta(base.body, data, pack.name) };
     if (asBase) this.bases.set(key, object);
     return object;
   }
 }
 
+// The most bytes a zlib stream of `size` bytes takes, as encoders write
+// them: zlib's worst case is under size + size/4096 + 13, stored blocks of
+// 8 KiB (stored-blocks.ts) add 5 bytes each. Inflating stops where the stream
+// ends, so reading this many spares a start the table of every object's
+// offset that endOf() needs (~20 ms for a pack of 50,000 objects); a longer
+// stream (another encoder's) or a damaged one is read again up to endOf().
+function compressedBound(size: number): number {
+  return size + Math.ceil(size / 256) + 64;
+}
+
+// The stream in `data` inflated when it is whole there and holds `size` bytes, else undefined.
+function inflateUpTo(data: Buffer, size: number): Buffer | undefined {
+  try {
+    const body = inflateSync(data, { chunkSize: chunkSizeFor(size) });
+    return body.length === size ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function chunkSizeFor(size: number): number {
+  return Math.max(1024, Math.min(size + 64, 1024 * 1024));
+}
+
 function inflate(data: Buffer, size: number, pack: string): Buffer {
   let body: Buffer;
   try {
-    body = inflateSync(data, { chunkSize: Math.max(1024, Math.min(size + 64, 1024 * 1024)) });
+    body = inflateSync(data, { chunkSize: chunkSizeFor(size) });
   } catch (error) {
     throw damaged(`the pack ${pack} has a damaged object (${error instanceof Error ? error.message : String(error)})`);
   }

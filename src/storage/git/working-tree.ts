@@ -3,6 +3,7 @@
 // every file (and every folder it created or emptied) back exactly as it was,
 // refusing to replace work the server did not make, and undoing the writes of
 // a commit a killed server left unfinished.
+import { isAscii } from 'node:buffer';
 import type { BigIntStats } from 'node:fs';
 import { hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readlinkSync, unlinkSync } from 'node:fs';
@@ -217,8 +218,15 @@ function blobIdOf(previous: Exclude<Previous, { kind: 'missing' }>): string {
 export function readCleanText(absolute: string, oid: string): string | undefined {
   return withOpenFile(absolute, (fd) => {
     const clean = readBlobBytes(fd, oid);
-    return clean === undefined ? undefined : clean.buffer.toString('utf8', HEADER_ROOM, clean.end);
+    return clean === undefined ? undefined : textOf(clean.buffer.subarray(HEADER_ROOM, clean.end));
   });
+}
+
+// Nearly every content file is ASCII, which reads the same as latin1, and
+// decoding latin1 costs a fifth of utf8's validating decode (at a start, 20
+// ms of 10,000 files).
+function textOf(bytes: Buffer): string {
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 /**
