@@ -10,6 +10,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -47,6 +49,8 @@ export interface PackerOptions extends PackingSchedule {
   logger?: Logger;
   /** Called after each background run, so readers drop packs it deleted. */
   onPacked?: () => void;
+  /** Resolves once no pack is being deleted: a run waits for it before git lists the packs. */
+  packsSettled?: () => Promise<void>;
   /** How long loose objects or packs found at start wait for their run (default 15 s). */
   startupDelayMs?: number;
 }
@@ -75,6 +79,16 @@ const STARTUP_DELAY_MS = 15_000;
 // roll-up's worth per start) pile up here, and no write of the next process
 // counts them.
 const PACKS_AT_START = 50;
+// git reports through trace2 (JSON lines on this file descriptor) when its
+// pack-objects has enumerated the objects to pack: by then it has opened
+// every pack `git repack` named to it, and it reads no pack that appears
+// later. GIT_TRACE2_EVENT_NESTING keeps the region in the report whatever
+// the environment says (git's default is 2; the region is at 1). `env` sets
+// both over the environment git is given or inherits; git reads trace2's
+// settings from no `-c` option.
+const TRACE_FD = 3;
+const TRACE_PREFIX = ['env', `GIT_TRACE2_EVENT=${TRACE_FD}`, 'GIT_TRACE2_EVENT_NESTING=2'];
+const ENUMERATED = { event: 'region_leave', category: 'pack-objects', label: 'enumerate-objects' };
 
 /** Schedules background packing of one repository; a no-op without a usable git CLI. */
 export class Packer {
@@ -86,7 +100,8 @@ export class Packer {
   private startedAt: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
   private packedAt: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
   private latest: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
-  private runStarted: number | undefined;
+  // See mayReadPacksBefore.
+  private readsBefore: number | undefined;
 
   // The git CLI's check, made before the first run (see usableGit()).
   private git: Promise<{ lowPriority: string[] } | undefined> | undefined;
@@ -124,9 +139,16 @@ export class Packer {
     this.run();
   }
 
-  /** performance.now() when the run in progress started; undefined between runs. */
-  get runningSince(): number | undefined {
-    return this.runStarted;
+  /**
+   * The run in progress may read the packs written before this
+   * performance.now() time, and fails ("could not find pack") when one of
+   * them is deleted before it exits: every pack (Infinity) from the run's
+   * start until git reports that its pack-objects enumerated the objects to
+   * pack, then those written before that report arrived. Undefined between
+   * runs.
+   */
+  get mayReadPacksBefore(): number | undefined {
+    return this.readsBefore;
   }
 
   /** Stops a run in progress (git removes its temp files on SIGTERM) and waits for it to end. */
@@ -151,10 +173,10 @@ export class Packer {
 
   private run(): void {
     const started = { ...this.startedAt };
-    this.runStarted = performance.now();
+    this.readsBefore = Number.POSITIVE_INFINITY;
     this.running = this.pack().then((ok) => {
       this.running = undefined;
-      this.runStarted = undefined;
+      this.readsBefore = undefined;
       this.child = undefined;
       this.options.onPacked?.();
       if (!ok || this.closed) return;
@@ -169,6 +191,9 @@ export class Packer {
     this.git ??= usableGit(this.options);
     const usable = await this.git;
     if (usable === undefined || this.closed || isGcRunning(this.gitdir)) return false;
+    // A pack deleted after git listed it and before it opened it fails the run.
+    await this.options.packsSettled?.();
+    if (this.closed) return false;
     // -n: no info/packs file, which only dumb HTTP serving reads.
     const args = ['repack', '-d', '-q', '-n', '--geometric=2'];
     // git runs at low priority unless it fell behind the writes by a run or
@@ -180,9 +205,13 @@ export class Packer {
     // a folder's tree against the one before) and fast compression keeps
     // packing cheap enough to keep up with the writes; `cms gc` packs tighter.
     const git = this.options.git ?? PATH_GIT;
-    const command = [...prefix, git.bin, '--git-dir', this.gitdir, '-c', 'pack.threads=1', '-c', 'pack.window=1', '-c', 'pack.compression=1', ...BOUNDED_MEMORY, ...args];
-    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], ...(git.env ? { env: git.env } : {}) });
+    const command = [...TRACE_PREFIX, ...prefix, git.bin, '--git-dir', this.gitdir, '-c', 'pack.threads=1', '-c', 'pack.window=1', '-c', 'pack.compression=1', ...BOUNDED_MEMORY, ...args];
+    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], ...(git.env ? { env: git.env } : {}) });
     this.child = child;
+    const trace = child.stdio[TRACE_FD] as Readable | null;
+    if (trace !== null) whenEnumerated(trace, () => {
+      if (this.child === child) this.readsBefore = performance.now();
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-2000);
@@ -193,6 +222,29 @@ export class Packer {
     });
     if (code !== 0 && !this.closed) this.options.logger?.error('packing the content repository failed; it is retried after the next commits', { exitCode: code, stderr: stderr.trim() });
     return code === 0;
+  }
+}
+
+// Calls `enumerated` once git's trace2 report (JSON lines) says its
+// pack-objects is past the enumeration of objects.
+function whenEnumerated(trace: Readable, enumerated: () => void): void {
+  const lines = createInterface({ input: trace, crlfDelay: Number.POSITIVE_INFINITY });
+  lines.on('line', (line) => {
+    if (!line.includes(ENUMERATED.label)) return;
+    const event = parseJson(line);
+    if (event?.event === ENUMERATED.event && event.category === ENUMERATED.category && event.label === ENUMERATED.label) {
+      lines.close();
+      trace.resume();
+      enumerated();
+    }
+  });
+}
+
+function parseJson(line: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
   }
 }
 
