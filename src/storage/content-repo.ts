@@ -496,6 +496,8 @@ export class ContentRepo {
     const loose = this.objects.store.looseWritten;
     const rolled = this.objects.commitPacks.rolledUp;
     this.packer?.noteWritten({ objects: loose.objects, bytes: loose.bytes + rolled.bytes, packs: rolled.packs });
+    // Before git enumerated what it packs, every commit pack waits for it.
+    if (this.packer?.mayReadPacksBefore === Number.POSITIVE_INFINITY) this.packer.noteHeldBack(this.objects.commitPacks.waitingBytes);
   }
 
   private reportRecovery(recovery: Recovery): void {

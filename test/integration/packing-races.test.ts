@@ -119,7 +119,8 @@ describe('roll-ups while git repacks', () => {
   let dir: string;
   let errors: string[];
   let version: number;
-  const logger: Logger = { info: () => undefined, error: (message, data) => errors.push(`${message} ${JSON.stringify(data)}`) };
+  let notes: string[];
+  const logger: Logger = { info: (message) => notes.push(message), error: (message, data) => errors.push(`${message} ${JSON.stringify(data)}`) };
 
   // One commit of a new entry, the roll-up it makes due run before it returns; returns the commit and the pack it wrote.
   const commitOne = async (repo: ContentRepo) => {
@@ -166,12 +167,14 @@ describe('roll-ups while git repacks', () => {
     }
     throw new Error('no roll-up deleted a commit pack while git ran');
   };
-  const open = (held: HeldRepack) => ContentRepo.open(dir, { packing: { commitsPerRollUp: PER_ROLL_UP, packsPerRun: 1 }, git: held.git, logger });
+  const open = (held: HeldRepack, heldBackPerRun?: number) =>
+    ContentRepo.open(dir, { packing: { commitsPerRollUp: PER_ROLL_UP, packsPerRun: 1, ...(heldBackPerRun === undefined ? {} : { heldBackPerRun }) }, git: held.git, logger });
 
   beforeEach(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'packing-races-'));
     dir = path.join(root, 'content');
     errors = [];
+    notes = [];
     version = 0;
   });
 
@@ -249,6 +252,37 @@ describe('roll-ups while git repacks', () => {
       expect(await packNames(dir)).to.include.members(early.packs);
       oids.push(...burst.oids);
       expect(await held.finish()).to.equal(0);
+      await readsEvery(repo, oids);
+    } finally {
+      await held.release();
+      await repo.close();
+    }
+    expect(errors).to.deep.equal([]);
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
+  it('stops a run that holds back more than its bound before git enumerated what it packs, rolls up what waited, and runs again once the writes pause', async () => {
+    const held = await holdFirstRepack(root);
+    // Two commit packs' worth: the third one written while git waits stops it.
+    const repo = await open(held, 1);
+    try {
+      const oids = (await commitMany(repo, PER_ROLL_UP - 1)).oids;
+      await held.started();
+      await held.list();
+      const waited = await commitMany(repo, 2);
+      expect(notes.filter((note) => note.includes('was stopped'))).to.have.length(1);
+      // No run is in progress: the commit packs that waited count for the next roll-up and go with it.
+      const more = await commitMany(repo, PER_ROLL_UP - 2);
+      const deleted = async () => {
+        const left = await packNames(dir);
+        return [...waited.packs, ...more.packs].filter((name) => !left.includes(name));
+      };
+      expect(await pollUntil(deleted, (names) => names.length === PER_ROLL_UP)).to.have.length(PER_ROLL_UP);
+      oids.push(...waited.oids, ...more.oids);
+      await readsEvery(repo, oids);
+      // Two seconds without a write start it again, and this run is not held.
+      const repacked = async () => (await packNames(dir)).length;
+      expect(await pollUntil(repacked, (count) => count === 1, { timeoutMs: 30_000, intervalMs: 100 })).to.equal(1);
       await readsEvery(repo, oids);
     } finally {
       await held.release();

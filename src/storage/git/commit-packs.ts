@@ -96,6 +96,11 @@ export class CommitPacks {
     return this.isDue(this.waiting.filter(({ writtenAt }) => writtenAt > spareBefore));
   }
 
+  /** Bytes of the commit packs waiting for a roll-up. */
+  get waitingBytes(): number {
+    return this.waiting.reduce((total, pack) => total + pack.bytes, 0);
+  }
+
   /** Roll-up packs written by this process so far, and their bytes; the background packing schedule reads it. */
   get rolledUp(): { packs: number; bytes: number } {
     return { ...this.rolled };
