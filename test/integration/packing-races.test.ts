@@ -142,6 +142,11 @@ describe('roll-ups while git repacks', () => {
     for (let i = 0; i < count; i += 1) written.push(await commitOne(repo));
     return { oids: written.map(({ oid }) => oid), packs: written.map(({ pack }) => pack) };
   };
+  // Which of `packs` are deleted.
+  const deletedOf = (packs: string[]) => async () => {
+    const left = await packNames(dir);
+    return packs.filter((name) => !left.includes(name));
+  };
   const readsEvery = async (repo: ContentRepo, oids: string[]) => {
     for (const oid of oids) {
       const [file] = (await git(dir, ['diff-tree', '--no-commit-id', '--name-only', '-r', '--root', oid])).trim().split('\n');
@@ -159,16 +164,33 @@ describe('roll-ups while git repacks', () => {
       const { oid, pack } = await commitOne(repo);
       oids.push(oid);
       written.push(pack);
-      const deleted = async () => {
-        const left = await packNames(dir);
-        return written.filter((name) => !left.includes(name));
-      };
+      const deleted = deletedOf(written);
       if ((await deleted()).length > 0) return { oids, deleted: await pollUntil(deleted, (names) => names.length >= PER_ROLL_UP) };
     }
     throw new Error('no roll-up deleted a commit pack while git ran');
   };
-  const open = (held: HeldRepack, heldBackPerRun?: number) =>
-    ContentRepo.open(dir, { packing: { commitsPerRollUp: PER_ROLL_UP, packsPerRun: 1, ...(heldBackPerRun === undefined ? {} : { heldBackPerRun }) }, git: held.git, logger });
+
+  // Opens the repository with a held first repack, lets the first roll-up
+  // (README.md and three commits) start it, and runs `during` while git waits
+  // before listing the packs; `during` returns the commits it made, which are
+  // read after it (git is done by then). Checks that nothing was logged as an
+  // error and that git finds the repository sound.
+  const whileHeld = async (during: (repo: ContentRepo, held: HeldRepack) => Promise<string[]>, heldBackPerRun?: number) => {
+    const held = await holdFirstRepack(root);
+    const packing = { commitsPerRollUp: PER_ROLL_UP, packsPerRun: 1, ...(heldBackPerRun === undefined ? {} : { heldBackPerRun }) };
+    const repo = await ContentRepo.open(dir, { packing, git: held.git, logger });
+    try {
+      const oids = (await commitMany(repo, PER_ROLL_UP - 1)).oids;
+      await held.started();
+      oids.push(...(await during(repo, held)));
+      await readsEvery(repo, oids);
+    } finally {
+      await held.release();
+      await repo.close();
+    }
+    expect(errors).to.deep.equal([]);
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+  };
 
   beforeEach(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'packing-races-'));
@@ -180,38 +202,20 @@ describe('roll-ups while git repacks', () => {
 
   afterEach(() => rm(root, { recursive: true, force: true }));
 
-  it('deletes no commit pack git repack listed until it exited, however late it listed them, and git succeeds', async () => {
-    const held = await holdFirstRepack(root);
-    const repo = await open(held);
-    try {
-      // The first commit (README.md) and three more roll up and start the run.
-      const oids = (await commitMany(repo, PER_ROLL_UP - 1)).oids;
-      await held.started();
+  it('deletes no commit pack git repack listed until it exited, however late it listed them, and git succeeds', () =>
+    whileHeld(async (repo, held) => {
       await sleep(LATE_LISTING_MS);
       const late = await commitMany(repo, PER_ROLL_UP - 1);
       await held.list();
       // A roll-up's worth written after the run started: the old rule rolled these up and deleted them.
       const more = await commitOne(repo);
-      const waiting = [...late.packs, more.pack];
-      expect(await packNames(dir)).to.include.members(waiting);
-      oids.push(...late.oids, more.oid);
-      await readsEvery(repo, oids);
+      expect(await packNames(dir)).to.include.members([...late.packs, more.pack]);
       expect(await held.finish()).to.equal(0);
-      await readsEvery(repo, oids);
-    } finally {
-      await held.release();
-      await repo.close();
-    }
-    expect(errors).to.deep.equal([]);
-    await git(dir, ['fsck', '--strict', '--no-progress']);
-  });
+      return [...late.oids, more.oid];
+    }));
 
-  it('rolls up and deletes the commit packs written after git enumerated what it packs, while it runs', async () => {
-    const held = await holdFirstRepack(root);
-    const repo = await open(held);
-    try {
-      const oids = (await commitMany(repo, PER_ROLL_UP - 1)).oids;
-      await held.started();
+  it('rolls up and deletes the commit packs written after git enumerated what it packs, while it runs', () =>
+    whileHeld(async (repo, held) => {
       await held.list();
       const early = await commitMany(repo, PER_ROLL_UP);
       await held.enumerate();
@@ -219,76 +223,38 @@ describe('roll-ups while git repacks', () => {
       // Only packs written after git's report went; those before it still wait.
       expect(after.deleted).to.have.length(PER_ROLL_UP);
       expect(await packNames(dir)).to.include.members(early.packs);
-      oids.push(...early.oids, ...after.oids);
-      await readsEvery(repo, oids);
+      await readsEvery(repo, [...early.oids, ...after.oids]);
       expect(await held.finish()).to.equal(0);
-      await readsEvery(repo, oids);
-    } finally {
-      await held.release();
-      await repo.close();
-    }
-    expect(errors).to.deep.equal([]);
-    await git(dir, ['fsck', '--strict', '--no-progress']);
-  });
+      return [...early.oids, ...after.oids];
+    }));
 
-  it('keeps .git bounded during a long run: only the packs written before git enumerated wait for it', async () => {
-    const held = await holdFirstRepack(root);
-    const repo = await open(held);
-    try {
-      const oids = (await commitMany(repo, PER_ROLL_UP - 1)).oids;
-      await held.started();
+  it('keeps .git bounded during a long run: only the packs written before git enumerated wait for it', () =>
+    whileHeld(async (repo, held) => {
       await held.list();
       const early = await commitMany(repo, 2 * PER_ROLL_UP);
       await held.enumerate();
-      oids.push(...early.oids, ...(await commitUntilRolledUp(repo)).oids);
-      // Many roll-ups while git is held: each deletes its commit packs.
+      const after = await commitUntilRolledUp(repo);
+      // Many roll-ups while git is held: each deletes its commit packs (in the background: the last ones may take a moment).
       const burst = await commitMany(repo, 12 * PER_ROLL_UP + 1);
-      // Deleting them is in the background: the last roll-up's may take a moment.
-      const leftOfBurst = async () => {
-        const left = await packNames(dir);
-        return burst.packs.filter((name) => left.includes(name));
-      };
-      expect(await pollUntil(leftOfBurst, (left) => left.length < PER_ROLL_UP), 'commit packs of the burst left').to.have.length.below(PER_ROLL_UP);
+      const deleted = await pollUntil(deletedOf(burst.packs), (names) => names.length > burst.packs.length - PER_ROLL_UP);
+      expect(burst.packs.length - deleted.length, 'commit packs of the burst left').to.be.below(PER_ROLL_UP);
       expect(await packNames(dir)).to.include.members(early.packs);
-      oids.push(...burst.oids);
+      await readsEvery(repo, burst.oids);
       expect(await held.finish()).to.equal(0);
-      await readsEvery(repo, oids);
-    } finally {
-      await held.release();
-      await repo.close();
-    }
-    expect(errors).to.deep.equal([]);
-    await git(dir, ['fsck', '--strict', '--no-progress']);
-  });
+      return [...early.oids, ...after.oids, ...burst.oids];
+    }));
 
-  it('stops a run that holds back more than its bound before git enumerated what it packs, rolls up what waited, and runs again once the writes pause', async () => {
-    const held = await holdFirstRepack(root);
-    // Two commit packs' worth: the third one written while git waits stops it.
-    const repo = await open(held, 1);
-    try {
-      const oids = (await commitMany(repo, PER_ROLL_UP - 1)).oids;
-      await held.started();
+  it('stops a run that holds back more than its bound before git enumerated what it packs, rolls up what waited, and runs again once the writes pause', () =>
+    // Two commit packs' worth: the second one written while git waits stops it.
+    whileHeld(async (repo, held) => {
       await held.list();
       const waited = await commitMany(repo, 2);
       expect(notes.filter((note) => note.includes('was stopped'))).to.have.length(1);
       // No run is in progress: the commit packs that waited count for the next roll-up and go with it.
       const more = await commitMany(repo, PER_ROLL_UP - 2);
-      const deleted = async () => {
-        const left = await packNames(dir);
-        return [...waited.packs, ...more.packs].filter((name) => !left.includes(name));
-      };
-      expect(await pollUntil(deleted, (names) => names.length === PER_ROLL_UP)).to.have.length(PER_ROLL_UP);
-      oids.push(...waited.oids, ...more.oids);
-      await readsEvery(repo, oids);
-      // Two seconds without a write start it again, and this run is not held.
-      const repacked = async () => (await packNames(dir)).length;
-      expect(await pollUntil(repacked, (count) => count === 1, { timeoutMs: 30_000, intervalMs: 100 })).to.equal(1);
-      await readsEvery(repo, oids);
-    } finally {
-      await held.release();
-      await repo.close();
-    }
-    expect(errors).to.deep.equal([]);
-    await git(dir, ['fsck', '--strict', '--no-progress']);
-  });
+      expect(await pollUntil(deletedOf([...waited.packs, ...more.packs]), (names) => names.length === PER_ROLL_UP)).to.have.length(PER_ROLL_UP);
+      // Two seconds without a write start it again, and this run is not held: it merges the two roll-ups.
+      expect(await pollUntil(async () => (await packNames(dir)).length, (count) => count === 1, { timeoutMs: 30_000, intervalMs: 100 })).to.equal(1);
+      return [...waited.oids, ...more.oids];
+    }, 1));
 });

@@ -15,6 +15,7 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { signalTree } from '../../lib/process-tree.ts';
 
 /** What the packer needs to know about what this process wrote: loose objects, and packs (commit-packs.ts roll-ups) with their bytes. */
 export interface WrittenObjects {
@@ -179,7 +180,7 @@ export class Packer {
     stopGit(this.child);
   }
 
-  /** Stops a run in progress (git removes its temp files on SIGTERM) and waits for it to end. */
+  /** Stops a run in progress and the processes it started (git removes its temp files on SIGTERM) and waits for it to end. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.startupRun);
@@ -250,7 +251,7 @@ export class Packer {
     // packing cheap enough to keep up with the writes; `cms gc` packs tighter.
     const git = this.options.git ?? PATH_GIT;
     const command = [...TRACE_PREFIX, ...prefix, git.bin, '--git-dir', this.gitdir, '-c', 'pack.threads=1', '-c', 'pack.window=1', '-c', 'pack.compression=1', ...BOUNDED_MEMORY, ...args];
-    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: true, ...(git.env ? { env: git.env } : {}) });
+    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], ...(git.env ? { env: git.env } : {}) });
     this.child = child;
     const trace = child.stdio[TRACE_FD] as Readable | null;
     if (trace !== null) whenEnumerated(trace, () => {
@@ -269,14 +270,10 @@ export class Packer {
   }
 }
 
-// SIGTERM to git's process group (it was started detached, as its leader):
-// git repack and its pack-objects, which remove their temp files.
+// SIGTERM to git repack and the processes it started (its pack-objects);
+// git removes its temp files.
 function stopGit(child: ChildProcess): void {
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
-  } catch {
-    // Gone already.
-  }
+  if (child.pid !== undefined) signalTree(child.pid, 'SIGTERM');
 }
 
 // Calls `enumerated` once git's trace2 report (JSON lines) says its
