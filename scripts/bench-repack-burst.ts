@@ -65,7 +65,8 @@ async function main(): Promise<void> {
         afterBurstMB: +(after / MB).toFixed(1),
         settledMB: +((await folderBytes(gitdir)) / MB).toFixed(1),
         repacks: runs.length,
-        failedRepacks: runs.filter((status) => status !== '0').length,
+        // 143: SIGTERM, a run the server stopped.
+        failedRepacks: runs.filter((status) => status !== '0' && status !== '143').length,
         stoppedRepacks: notes.filter((note) => note.includes('was stopped')).length,
         errors: failures.map((line) => line.slice(0, 300)),
         load: +os.loadavg()[0].toFixed(1),

@@ -478,7 +478,7 @@ export class ContentRepo {
     this.notePacking();
   }
 
-  // Commit packs written before this (performance.now()) are left to a running
+  // Commit packs written up to this (performance.now()) are left to a running
   // `git repack`, which may read them (Packer.mayReadPacksBefore): all of them
   // until its pack-objects enumerated what it packs, then only those written
   // before; undefined while none runs. Counting only the others for a roll-up
