@@ -92,8 +92,6 @@ const OPEN_FILES = 64;
 /** The git author of the server's own commits (the first commit, the publish scheduler's, the default workspace's), and the committer of the commits an upstream sync rebases: no user or token made them. */
 export const SYSTEM_AUTHOR: GitAuthor = Object.freeze({ name: 'git-cms', email: 'git-cms@localhost' });
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
-// How long after its start a `git repack` may still be listing the packs it will roll up.
-const GIT_LISTING_MS = 500;
 const NEW_REPOSITORY: RepositoryFormat = { preciousObjects: false, logAllRefUpdates: true };
 
 /** A file and its utf8 text (undefined when its blob cannot be read). */
@@ -213,7 +211,8 @@ export class ContentRepo {
     }
     await this.indexWrites.afterCommit(deferIndex);
     // A due roll-up tells the packer itself, after it: a `git repack` started
-    // first would leave it only the commit packs written after its start.
+    // first would leave it only the commit packs written after git enumerated
+    // what it packs.
     if (!this.queueRollUpIfDue()) this.notePacking();
     this.history.remember(written.oid, written.changes);
     this.objects.rememberCommit(written.oid, written.commit);
@@ -441,7 +440,14 @@ export class ContentRepo {
     const packing = this.options.packing ?? true;
     if (packing !== false && !this.format.preciousObjects) {
       const schedule = packing === true ? {} : packing;
-      this.packer = await Packer.start(this.gitdir, { ...schedule, git: this.options.git, logger: this.options.logger, onPacked: () => this.afterRepack() });
+      const commitPacks = this.objects.commitPacks;
+      this.packer = await Packer.start(this.gitdir, {
+        ...schedule,
+        git: this.options.git,
+        logger: this.options.logger,
+        onPacked: () => this.afterRepack(),
+        packsSettled: () => commitPacks.settled(),
+      });
     }
   }
 
@@ -472,13 +478,13 @@ export class ContentRepo {
     this.notePacking();
   }
 
-  // Commit packs written before this (performance.now()) are left to a running
-  // `git repack`, which may have listed them; undefined while none runs.
-  // Counting only the others for a roll-up keeps a long repack from making
-  // every commit try one.
+  // Commit packs written up to this (performance.now()) are left to a running
+  // `git repack`, which may read them (Packer.mayReadPacksBefore): all of them
+  // until its pack-objects enumerated what it packs, then only those written
+  // before; undefined while none runs. Counting only the others for a roll-up
+  // keeps a long repack from making every commit try one.
   private spareBefore(): number | undefined {
-    const gitStarted = this.packer?.runningSince;
-    return gitStarted === undefined ? undefined : gitStarted + GIT_LISTING_MS;
+    return this.packer?.mayReadPacksBefore;
   }
 
   private afterRepack(): void {
@@ -490,6 +496,8 @@ export class ContentRepo {
     const loose = this.objects.store.looseWritten;
     const rolled = this.objects.commitPacks.rolledUp;
     this.packer?.noteWritten({ objects: loose.objects, bytes: loose.bytes + rolled.bytes, packs: rolled.packs });
+    // Before git enumerated what it packs, every commit pack waits for it.
+    if (this.packer?.mayReadPacksBefore === Number.POSITIVE_INFINITY) this.packer.noteHeldBack(this.objects.commitPacks.waitingBytes);
   }
 
   private reportRecovery(recovery: Recovery): void {

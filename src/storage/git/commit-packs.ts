@@ -91,9 +91,14 @@ export class CommitPacks {
     this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: packed });
   }
 
-  /** Whether enough commit packs written since `spareBefore` (see rollUp()) piled up for rollUp(). */
+  /** Whether enough commit packs written after `spareBefore` (see rollUp()) piled up for rollUp(). */
   isRollUpDue(spareBefore = Number.NEGATIVE_INFINITY): boolean {
-    return this.isDue(this.waiting.filter(({ writtenAt }) => writtenAt >= spareBefore));
+    return this.isDue(this.waiting.filter(({ writtenAt }) => writtenAt > spareBefore));
+  }
+
+  /** Bytes of the commit packs waiting for a roll-up. */
+  get waitingBytes(): number {
+    return this.waiting.reduce((total, pack) => total + pack.bytes, 0);
   }
 
   /** Roll-up packs written by this process so far, and their bytes; the background packing schedule reads it. */
@@ -103,15 +108,16 @@ export class CommitPacks {
 
   /**
    * Writes the objects of the waiting commit packs as one pack, then deletes
-   * them. Packs written before `spareBefore` (a performance.now() time) are
-   * left for later: a `git repack` that started then may be reading them.
+   * them. Packs written up to `spareBefore` (a performance.now() time; all of
+   * them when it is Infinity) are left for later: a running `git repack` may
+   * read them (packing.ts, Packer.mayReadPacksBefore).
    * Packs a repack took meanwhile are forgotten; their objects are in its
    * pack. Throws when the new pack cannot be written; the commit packs then
    * stay, and a later call tries again.
    */
   rollUp(spareBefore = Number.NEGATIVE_INFINITY): void {
     this.waiting = this.waiting.filter(({ name }) => existsSync(path.join(this.packDir, `${name}.idx`)));
-    const packs = this.waiting.filter(({ writtenAt }) => writtenAt >= spareBefore);
+    const packs = this.waiting.filter(({ writtenAt }) => writtenAt > spareBefore);
     if (!this.isDue(packs)) return;
     const written = writePack(this.packDir, this.planRollUp(packs));
     this.waiting = this.waiting.filter((pack) => !packs.includes(pack));

@@ -10,9 +10,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { signalTree } from '../../lib/process-tree.ts';
 
 /** What the packer needs to know about what this process wrote: loose objects, and packs (commit-packs.ts roll-ups) with their bytes. */
 export interface WrittenObjects {
@@ -31,6 +34,8 @@ export interface PackingSchedule {
   packsPerRun?: number;
   /** Commits whose packs are rolled up into one (commit-packs.ts; default 64). */
   commitsPerRollUp?: number;
+  /** Bytes of commit packs a run may hold back before git enumerated what it packs (default 32 MiB); see Packer.noteHeldBack(). */
+  heldBackPerRun?: number;
 }
 
 /** The git executable and the environment it runs in (config's CMS_GIT_PATH and cleaned environment); default `git` with ours. */
@@ -47,6 +52,8 @@ export interface PackerOptions extends PackingSchedule {
   logger?: Logger;
   /** Called after each background run, so readers drop packs it deleted. */
   onPacked?: () => void;
+  /** Resolves once no pack is being deleted: a run waits for it before git lists the packs. */
+  packsSettled?: () => Promise<void>;
   /** How long loose objects or packs found at start wait for their run (default 15 s). */
   startupDelayMs?: number;
 }
@@ -75,6 +82,23 @@ const STARTUP_DELAY_MS = 15_000;
 // roll-up's worth per start) pile up here, and no write of the next process
 // counts them.
 const PACKS_AT_START = 50;
+// git reports through trace2 (JSON lines on this file descriptor) when its
+// pack-objects has enumerated the objects to pack: by then it has opened
+// every pack `git repack` named to it, and it reads no pack that appears
+// later. GIT_TRACE2_EVENT_NESTING keeps the region in the report whatever
+// the environment says (git's default is 2; the region is at 1). `env` sets
+// both over the environment git is given or inherits; git reads trace2's
+// settings from no `-c` option.
+const TRACE_FD = 3;
+const TRACE_PREFIX = ['env', `GIT_TRACE2_EVENT=${TRACE_FD}`, 'GIT_TRACE2_EVENT_NESTING=2'];
+const ENUMERATED = { event: 'region_leave', category: 'pack-objects', label: 'enumerate-objects' };
+// Until git has enumerated what it packs, every commit pack waits for the run.
+// A niced git on a core the server keeps busy enumerated for ~10 s of a 13 s
+// run while the server wrote ~80 MB of commit packs (a 6,000-entry folder's
+// tree is stored whole in each): past this much, the run is stopped, and
+// started again once the writes pause (or the next run is due).
+const HELD_BACK_PER_RUN = 32 * 1024 * 1024;
+const RETRY_AFTER_QUIET_MS = 2000;
 
 /** Schedules background packing of one repository; a no-op without a usable git CLI. */
 export class Packer {
@@ -86,7 +110,12 @@ export class Packer {
   private startedAt: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
   private packedAt: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
   private latest: WrittenObjects = { objects: 0, bytes: 0, packs: 0 };
-  private runStarted: number | undefined;
+  // See mayReadPacksBefore.
+  private readsBefore: number | undefined;
+  // The run in progress was stopped for holding back too much (noteHeldBack()).
+  private stopped = false;
+  // Starts a stopped run again once the writes paused.
+  private retry: NodeJS.Timeout | undefined;
 
   // The git CLI's check, made before the first run (see usableGit()).
   private git: Promise<{ lowPriority: string[] } | undefined> | undefined;
@@ -119,21 +148,44 @@ export class Packer {
   /** Tells the packer how much this process has written so far; starts a run in the background when enough piled up. */
   noteWritten(written: WrittenObjects): void {
     this.latest = { ...written };
+    this.retry?.refresh();
     if (this.running !== undefined || this.closed || !this.isDue(this.startedAt, 1)) return;
     this.startedAt = { ...written };
     this.run();
   }
 
-  /** performance.now() when the run in progress started; undefined between runs. */
-  get runningSince(): number | undefined {
-    return this.runStarted;
+  /**
+   * The run in progress may read the packs written before this
+   * performance.now() time, and fails ("could not find pack") when one of
+   * them is deleted before it exits: every pack (Infinity) from the run's
+   * start until git reports that its pack-objects enumerated the objects to
+   * pack, then those written before that report arrived. Undefined between
+   * runs.
+   */
+  get mayReadPacksBefore(): number | undefined {
+    return this.readsBefore;
   }
 
-  /** Stops a run in progress (git removes its temp files on SIGTERM) and waits for it to end. */
+  /**
+   * Tells the packer how many bytes of commit packs wait for the run in
+   * progress because it may read them (mayReadPacksBefore is Infinity). Past
+   * `heldBackPerRun`, the run is stopped before git enumerated what it packs,
+   * when it has written nothing yet; it starts again once no write came for
+   * two seconds, or when the next run is due.
+   */
+  noteHeldBack(bytes: number): void {
+    if (this.child === undefined || this.stopped || this.readsBefore !== Number.POSITIVE_INFINITY || bytes <= (this.options.heldBackPerRun ?? HELD_BACK_PER_RUN)) return;
+    this.stopped = true;
+    this.options.logger?.info('a background git repack was stopped: it held back too many commit packs before it listed what it packs; it starts again once the writes pause', { heldBackBytes: bytes });
+    stopGit(this.child);
+  }
+
+  /** Stops a run in progress and the processes it started (git removes its temp files on SIGTERM) and waits for it to end. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.startupRun);
-    this.child?.kill('SIGTERM');
+    clearTimeout(this.retry);
+    if (this.child !== undefined) stopGit(this.child);
     await this.running;
   }
 
@@ -151,12 +203,16 @@ export class Packer {
 
   private run(): void {
     const started = { ...this.startedAt };
-    this.runStarted = performance.now();
+    this.readsBefore = Number.POSITIVE_INFINITY;
+    clearTimeout(this.retry);
+    this.retry = undefined;
     this.running = this.pack().then((ok) => {
       this.running = undefined;
-      this.runStarted = undefined;
+      this.readsBefore = undefined;
       this.child = undefined;
       this.options.onPacked?.();
+      if (this.stopped && !this.closed) this.retryLater();
+      this.stopped = false;
       if (!ok || this.closed) return;
       this.packedAt = started;
       // Objects written while git ran may already call for the next run.
@@ -164,11 +220,25 @@ export class Packer {
     });
   }
 
+  // Starts the run again once no write came for RETRY_AFTER_QUIET_MS (noteWritten() pushes it back).
+  private retryLater(): void {
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (this.running !== undefined || this.closed) return;
+      this.startedAt = { ...this.latest };
+      this.run();
+    }, RETRY_AFTER_QUIET_MS);
+    this.retry.unref();
+  }
+
   // Runs git once; true when it succeeded.
   private async pack(): Promise<boolean> {
     this.git ??= usableGit(this.options);
     const usable = await this.git;
     if (usable === undefined || this.closed || isGcRunning(this.gitdir)) return false;
+    // A pack deleted after git listed it and before it opened it fails the run.
+    await this.options.packsSettled?.();
+    if (this.closed) return false;
     // -n: no info/packs file, which only dumb HTTP serving reads.
     const args = ['repack', '-d', '-q', '-n', '--geometric=2'];
     // git runs at low priority unless it fell behind the writes by a run or
@@ -180,9 +250,13 @@ export class Packer {
     // a folder's tree against the one before) and fast compression keeps
     // packing cheap enough to keep up with the writes; `cms gc` packs tighter.
     const git = this.options.git ?? PATH_GIT;
-    const command = [...prefix, git.bin, '--git-dir', this.gitdir, '-c', 'pack.threads=1', '-c', 'pack.window=1', '-c', 'pack.compression=1', ...BOUNDED_MEMORY, ...args];
-    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], ...(git.env ? { env: git.env } : {}) });
+    const command = [...TRACE_PREFIX, ...prefix, git.bin, '--git-dir', this.gitdir, '-c', 'pack.threads=1', '-c', 'pack.window=1', '-c', 'pack.compression=1', ...BOUNDED_MEMORY, ...args];
+    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], ...(git.env ? { env: git.env } : {}) });
     this.child = child;
+    const trace = child.stdio[TRACE_FD] as Readable | null;
+    if (trace !== null) whenEnumerated(trace, () => {
+      if (this.child === child) this.readsBefore = performance.now();
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-2000);
@@ -191,8 +265,37 @@ export class Packer {
       child.once('error', () => resolve(-1));
       child.once('close', resolve);
     });
-    if (code !== 0 && !this.closed) this.options.logger?.error('packing the content repository failed; it is retried after the next commits', { exitCode: code, stderr: stderr.trim() });
+    if (code !== 0 && !this.closed && !this.stopped) this.options.logger?.error('packing the content repository failed; it is retried after the next commits', { exitCode: code, stderr: stderr.trim() });
     return code === 0;
+  }
+}
+
+// SIGTERM to git repack and the processes it started (its pack-objects);
+// git removes its temp files.
+function stopGit(child: ChildProcess): void {
+  if (child.pid !== undefined) signalTree(child.pid, 'SIGTERM');
+}
+
+// Calls `enumerated` once git's trace2 report (JSON lines) says its
+// pack-objects is past the enumeration of objects.
+function whenEnumerated(trace: Readable, enumerated: () => void): void {
+  const lines = createInterface({ input: trace, crlfDelay: Number.POSITIVE_INFINITY });
+  lines.on('line', (line) => {
+    if (!line.includes(ENUMERATED.label)) return;
+    const event = parseJson(line);
+    if (event?.event === ENUMERATED.event && event.category === ENUMERATED.category && event.label === ENUMERATED.label) {
+      lines.close();
+      trace.resume();
+      enumerated();
+    }
+  });
+}
+
+function parseJson(line: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
   }
 }
 
