@@ -102,7 +102,7 @@ export interface Services {
   webhookDispatcher: WebhookDispatcher;
   /** Test deliveries and retries by hand. */
   webhookActions: WebhookActions;
-  /** Backup archives in state/backups and their restore; its modules load when first asked for (with the admin API), not by every start. */
+  /** Backup archives in state/backups and their restore; its modules load when first asked for (with the admin API), not by every start; a load that fails is tried again by the next caller. */
   backups: () => Promise<BackupService>;
   /** Update checks against CMS_UPDATE_FEED, staged downloads and unpacked releases. */
   updates: UpdateService;

@@ -1,8 +1,10 @@
 // The health report of SPEC "Health response": which optional capabilities load.
-// The checks import the libraries lazily so that health never fails because one is missing,
-// and only when a report first asks: loading sharp, archiver and yauzl and encoding a test
-// image cost ~0.3 s of CPU, which a start would otherwise spend before its first answer.
+// Each capability is asked of the folder that owns its libraries, which imports them lazily so
+// that health never fails because one is missing, and only when a report first asks: loading
+// sharp, archiver and yauzl and encoding a test image cost ~0.3 s of CPU, which a start would
+// otherwise spend before its first answer.
 import { once } from '../lib/once.ts';
+import { canZip } from './backups/zip-support.ts';
 import { isImageProcessingAvailable } from './media/images.ts';
 
 /** The body of GET /health (SPEC "Health"). */
@@ -36,9 +38,9 @@ export interface HealthInfo {
 /** Answers health reports; capabilities are probed once, when a report first needs them. */
 export class HealthService {
   private node: () => Promise<NodeHealth | undefined> = async () => undefined;
-  // Probed once, so later reports cost nothing. gd: thumbnails can be made (sharp loads and encodes), probed by the one owner of sharp.
+  // Probed once, so later reports cost nothing. gd: thumbnails can be made (sharp loads and encodes); zip: backups can be written and read.
   private readonly extensions = once(async (): Promise<Health['extensions']> => {
-    const [gd, zip] = await Promise.all([isImageProcessingAvailable(), loads(['archiver', 'yauzl'])]);
+    const [gd, zip] = await Promise.all([isImageProcessingAvailable(), canZip()]);
     return { gd, zip };
   });
 
@@ -59,14 +61,5 @@ export class HealthService {
   async report(now: Date = new Date()): Promise<Health> {
     const extensions = await this.extensions();
     return { ok: true, name: this.info.name, version: this.info.version, time: now.toISOString(), extensions: { ...extensions } };
-  }
-}
-
-async function loads(modules: string[]): Promise<boolean> {
-  try {
-    await Promise.all(modules.map((name) => import(name)));
-    return true;
-  } catch {
-    return false;
   }
 }

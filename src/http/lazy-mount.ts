@@ -10,7 +10,9 @@ import type { AppState } from './state.ts';
  * Middleware for the paths under `prefix`: the first such request loads the
  * router, and it and every request arriving meanwhile wait for it; other
  * paths pass straight on. Afterwards it behaves as the router's routes() and
- * allowedMethods() mounted in its place.
+ * allowedMethods() mounted in its place. A load that throws is forgotten
+ * (once()): the requests waiting on it get its error, answered by the error
+ * middleware (500 internal_error), and the next request loads again.
  */
 export function mountOnFirstRequest(prefix: string, load: () => Promise<Router<AppState>>): Middleware<AppState> {
   const loaded = once(async () => {

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ContentIndex } from '../../src/domain/content/content-index.ts';
-import { ContentWriter } from '../../src/domain/content/content-writer.ts';
+import { ContentWriter, type ContentFiles } from '../../src/domain/content/content-writer.ts';
 import { reindexChangedPaths, watchExternalCommits } from '../../src/domain/content/external-commits.ts';
 import { ProblemRegister } from '../../src/domain/content/problem-register.ts';
 import { EventBus, type DomainEvent } from '../../src/domain/model/events.ts';
@@ -22,6 +22,8 @@ const WORKSPACE_FILE = 'site/workspace.yaml';
 const TYPE_FILE = 'site/types/posts.yaml';
 const POST = 'site/entries/posts/hello.md';
 const CATEGORIES = 'site/media/_categories.yaml';
+const picture = (filename: string) => `site/media/${filename}.yaml`;
+const record = (title: string, uploadedAt: string) => `title: ${title}\nmime: image/png\nuploaded_at: ${uploadedAt}\n`;
 const post = (title: string) => `---\nid: hello-id\ntitle: ${title}\nstatus: published\n---\n`;
 const type = (label: string) => `label: ${label}\nfields:\n  body:\n    type: markdown\n`;
 
@@ -134,6 +136,62 @@ describe('Re-reading outside commits', () => {
     await loaded.loadWorkspace('site');
     expect(loaded.findType('site', 'posts')?.index.all().map((entry) => entry.title)).to.deep.equal(['Root, edited']);
     expect(reloaded.list('site').map(({ path, message }) => [path, message])).to.deep.equal(stray);
+  });
+
+  const pictures = () => media.all('site').map((found) => `${found.filename} ${found.title}`);
+
+  it('keeps answering with a workspace\'s old media records while it reads them again, and swaps the new ones in whole', async () => {
+    const start = await headOid(repo.dir);
+    const added = await commit({ [WORKSPACE_FILE]: 'label: Site\n', [picture('old.png')]: record('Old', '2026-01-01T00:00:00Z'), [CATEGORIES]: '- news\n' }, 'Add the site');
+    await receive(start, added);
+    await commit({ [picture('new.png')]: record('New', '2026-02-01T00:00:00Z'), [CATEGORIES]: '- sport\n' }, 'Add a picture');
+    // The repo's own files, with each metadata read held until the test lets it go on.
+    let reached = () => {};
+    const reading = new Promise<void>((resolve) => (reached = resolve));
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held: ContentFiles = {
+      readFile: async (file) => {
+        reached();
+        await released;
+        return repo.readFile(file);
+      },
+      readFiles: repo.readFiles.bind(repo),
+      readFilesUnder: repo.readFilesUnder.bind(repo),
+      listFiles: repo.listFiles.bind(repo),
+      listFilesIn: repo.listFilesIn.bind(repo),
+      listFolders: repo.listFolders.bind(repo),
+    };
+    const loading = media.loadWorkspace('site', held);
+    await reading;
+    expect(pictures()).to.deep.equal(['old.png Old']);
+    expect(media.storedCategories('site')).to.deep.equal(['news']);
+    release();
+    await loading;
+    expect(pictures()).to.deep.equal(['new.png New', 'old.png Old']);
+    expect(media.storedCategories('site')).to.deep.equal(['sport']);
+  });
+
+  it('drops a workspace\'s media records when a commit removes only its workspace.yaml, and reads them as they are then when it comes back', async () => {
+    const start = await headOid(repo.dir);
+    const added = await commit({ [WORKSPACE_FILE]: 'label: Site\n', [picture('a.png')]: record('A', '2026-01-01T00:00:00Z'), [CATEGORIES]: '- news\n' }, 'Add the site');
+    await receive(start, added);
+    expect(pictures()).to.deep.equal(['a.png A']);
+    const removed = await externalCommit(repo.dir, { remove: [WORKSPACE_FILE] }, 'Remove the workspace file');
+    await receive(added, removed);
+    expect(workspaces.find('site')).to.equal(undefined);
+    expect(pictures()).to.deep.equal([]);
+    expect(media.find('site', 'a.png')).to.equal(undefined);
+    expect(media.storedCategories('site')).to.deep.equal([]);
+    // Changed while the workspace is gone: nothing reads them until it is back.
+    const edited = await commit({ [picture('a.png')]: record('A, edited', '2026-01-01T00:00:00Z'), [picture('b.png')]: record('B', '2026-02-01T00:00:00Z') }, 'Edit the pictures');
+    await receive(removed, edited);
+    expect(pictures()).to.deep.equal([]);
+    const back = await commit({ [WORKSPACE_FILE]: 'label: Site\n' }, 'Bring the site back');
+    await receive(edited, back);
+    expect(workspaces.find('site')).not.to.equal(undefined);
+    expect(pictures()).to.deep.equal(['b.png B', 'a.png A, edited']);
+    expect(media.storedCategories('site')).to.deep.equal(['news']);
   });
 
   it('tells every type and entry of a workspace whose folder a developer removes with git rm -r deleted, as its arrival told them created', async () => {

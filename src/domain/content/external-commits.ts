@@ -24,10 +24,11 @@ export interface WorkspaceRegistry {
   reload(slug: string, files: Pick<ContentFiles, 'readFile'>): Promise<void>;
 }
 
-/** An in-memory index beside the content index (the media library), read whole when its workspace arrives, path by path after. */
+/** An in-memory index beside the content index (the media library), read whole when its workspace arrives, path by path after, dropped when it goes. */
 export interface FurtherIndex {
   loadWorkspace(workspace: string, files: ContentFiles): Promise<void>;
   applyExternalChanges(workspace: string, changes: ChangedPath[], files: ContentFiles): Promise<unknown>;
+  forgetWorkspace(workspace: string): void;
 }
 
 /** The in-memory pictures that commits from outside are re-read into. */
@@ -132,19 +133,20 @@ async function skipMisnamedFolder(models: ReadModels, run: WorkspaceRun): Promis
 
 // A workspace gone with its workspace.yaml (or never there: a folder without
 // one) is no longer read: none of its files is skipped any more.
-async function leaveWorkspace(models: ReadModels, run: WorkspaceRun, { known, wasLive }: { known: boolean; wasLive: boolean }): Promise<Draft[]> {
-  const events = known ? await forgetDepartedWorkspace(models, run, wasLive) : [];
+function leaveWorkspace(models: ReadModels, run: WorkspaceRun, { known, wasLive }: { known: boolean; wasLive: boolean }): Draft[] {
+  const events = known ? forgetDepartedWorkspace(models, run, wasLive) : [];
   models.problems?.forgetWorkspace(run.workspace);
   return events;
 }
 
-// What the workspace held is told deleted, then dropped from memory; the
-// media records removed with its folder go, and with them their local files
-// (media-removals.ts).
-async function forgetDepartedWorkspace(models: ReadModels, run: WorkspaceRun, wasLive: boolean): Promise<Draft[]> {
+// What the workspace held is told deleted, then dropped from memory, the
+// further indexes' records too: those its commits removed lose their local
+// files then (media-removals.ts), and those still in the repo are read again
+// if the workspace comes back, as any arrival is.
+function forgetDepartedWorkspace(models: ReadModels, run: WorkspaceRun, wasLive: boolean): Draft[] {
   const events = departureEvents(models.content, run, wasLive);
   models.content.forgetWorkspace(run.workspace);
-  await reindexFurtherIndexes(models, run);
+  for (const index of models.indexes ?? []) index.forgetWorkspace(run.workspace);
   return events;
 }
 

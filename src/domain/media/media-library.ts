@@ -31,16 +31,22 @@ export class MediaLibrary {
    * commit added).
    */
   async loadWorkspace(workspace: string, files: ContentFiles = this.repo): Promise<void> {
+    // Built aside and swapped in whole, so reads during a reload see the old records, never none or half of the new ones.
     const media: WorkspaceMedia = { records: new Map(), stored: [] };
+    for (const path of await files.listFiles(mediaDir(workspace))) await this.reload(media, workspace, path, files);
     this.workspaces.set(workspace, media);
-    for (const path of await files.listFiles(mediaDir(workspace))) await this.reload(workspace, path, files);
   }
 
   /** Re-reads, from `files` (the last commit's of the run), the metadata files that commits made outside the server changed. */
   async applyExternalChanges(workspace: string, changes: ChangedPath[], files: ContentFiles): Promise<void> {
     for (const change of changes) {
-      if (change.path.startsWith(`${mediaDir(workspace)}/`)) await this.reload(workspace, change.path, files);
+      if (change.path.startsWith(`${mediaDir(workspace)}/`)) await this.reload(this.workspace(workspace), workspace, change.path, files);
     }
+  }
+
+  /** Drops every record and category of a workspace that went away (its workspace.yaml removed by a commit); one that comes back is read whole (loadWorkspace). */
+  forgetWorkspace(workspace: string): void {
+    this.workspaces.delete(workspace);
   }
 
   /** The record of a file, or undefined. */
@@ -99,8 +105,7 @@ export class MediaLibrary {
     return media;
   }
 
-  private async reload(workspace: string, path: string, files: ContentFiles): Promise<void> {
-    const media = this.workspace(workspace);
+  private async reload(media: WorkspaceMedia, workspace: string, path: string, files: ContentFiles): Promise<void> {
     const text = await files.readFile(path);
     try {
       if (path === categoriesPath(workspace)) {
