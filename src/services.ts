@@ -160,7 +160,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   });
   peer?.branches.settleIndexWith(() => repo.settleIndex());
   const state = await StateStore.open(path.join(config.dataDir, 'state'));
-  const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event.type, error }));
+  const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event?.type, error }));
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));
   recordDomainEvents(events, activity);
   const problems = new ProblemRegister(Date.now, config.defaultWorkspace);
@@ -256,6 +256,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       version: health.info.version,
       includeSecrets: config.backupIncludeSecrets,
       limits: config.backups,
+      activity,
       maxObjectBytes: Math.min(config.backups.maxBytes, 2 ** 31 - 1),
       maxMediaBytes: config.limits.uploadFileBytes,
     });

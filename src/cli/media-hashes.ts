@@ -51,7 +51,7 @@ async function hashWorkspaces(config: Config, contentDir: string, dryRun: boolea
   const repo = await ContentRepo.open(contentDir, { splitIndex: config.git.splitIndex, packing: false, git: { bin: config.git.bin, env: config.git.env } });
   try {
     // Nothing listens: the media items do not change, and no server runs beside this command.
-    const writer = new ContentWriter(repo, new EventBus(() => undefined), async () => []);
+    const writer = new ContentWriter(repo, new EventBus(() => undefined), async () => ({ events: [], workspaces: [] }));
     // Records that cannot be read are skipped here as by the server; `cms check` reports them.
     const library = new MediaLibrary(repo, () => undefined);
     const store = await MediaStore.open(config.dataDir);

@@ -203,4 +203,49 @@ describe('admin activity log', () => {
     expect(outside[0].user_id).to.equal(null);
     expect(await moves('content.published')).to.have.length(1);
   });
+
+  it('records a workspace archived or brought back with no public entry as its one line, with count 0', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'quiet', label: 'Quiet' })).status).to.equal(201);
+    const lines = (type: string, total: number) => pollUntil(() => activity(`?workspace=quiet&type=${type}`), (body) => body.data.length >= total);
+
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/quiet', { archived: true })).status).to.equal(200);
+    const [archived] = (await lines('content.unpublished', 1)).data;
+    expect(archived).to.include({ level: 'info', type: 'content.unpublished', message: 'Archived the workspace "quiet": 0 entries left the site.', user_id: adminId, workspace: 'quiet' });
+    expect(archived.details).to.deep.equal({ workspace: 'quiet', change: 'archived', count: 0, entries: [] });
+
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/quiet', { archived: false })).status).to.equal(200);
+    const [back] = (await lines('content.published', 1)).data;
+    expect(back).to.include({ type: 'content.published', message: 'Brought back the workspace "quiet": 0 entries back on the site.', user_id: adminId });
+
+    // The same by a commit of workspace.yaml from outside, without an actor.
+    await externalCommit(contentRepoOf(server.dataDir), { write: { 'quiet/workspace.yaml': 'label: Quiet\narchived: true\n' } }, 'Archive the quiet workspace');
+    const [outside] = (await lines('content.unpublished', 2)).data;
+    expect(outside).to.include({ message: 'Archived the workspace "quiet": 0 entries left the site.', user_id: null });
+  });
+
+  it('records a workspace a commit removed as one line counting its types and entries, while every event is still told', async () => {
+    const posts = Object.fromEntries(Array.from({ length: 60 }, (_, n) => [`shop/entries/${n % 2 ? 'pages' : 'items'}/item-${n}.md`, `---\ntitle: Item ${n}\nstatus: ${n < 30 ? 'published' : 'draft'}\n---\nBody\n`]));
+    const files = { 'shop/workspace.yaml': 'label: Shop\n', 'shop/types/items.yaml': 'fields: {}\n', 'shop/types/pages.yaml': 'fields: {}\n', ...posts };
+    const repo = contentRepoOf(server.dataDir);
+    await externalCommit(repo, { write: files }, 'A shop of 60 items');
+    await pollUntil(() => activity('?workspace=shop&type=content.created'), (body) => body.meta.total === 60);
+
+    await externalCommit(repo, { remove: Object.keys(files) }, 'git rm -r shop/');
+    const found = await pollUntil(() => activity('?workspace=shop&type=content.deleted&limit=100'), (body) => body.data.some((line) => line.details.change === 'removed'));
+    expect(found.meta.total, 'no line per entry').to.equal(1);
+    const [removed] = found.data;
+    expect(removed).to.include({ level: 'info', type: 'content.deleted', message: 'The workspace "shop" was removed by a commit: 2 types and 60 entries went.', user_id: null, workspace: 'shop' });
+    expect(removed.details).to.include({ workspace: 'shop', change: 'removed', count: 60, types: 2 });
+    expect(removed.details.entries).to.have.length(50).and.include('items/item-0');
+    expect(removed.details.events).to.have.members(['schema.deleted', 'content.deleted', 'content.unpublished']);
+    // Found by the types it told: the two types' created lines and the removal.
+    expect((await activity('?workspace=shop&type=schema')).meta.total).to.equal(3);
+
+    // A workspace that held nothing is one line too.
+    await externalCommit(repo, { write: { 'void/workspace.yaml': 'label: Void\n' } }, 'An empty workspace');
+    await pollUntil(() => adminRequest(server, admin, 'GET', '/workspaces'), (response) => response.body.data.some((workspace: { slug: string }) => workspace.slug === 'void'));
+    await externalCommit(repo, { remove: ['void/workspace.yaml'] }, 'Remove it');
+    const [gone] = (await pollUntil(() => activity('?workspace=void'), (body) => body.data.length > 0)).data;
+    expect(gone.message).to.equal('The workspace "void" was removed by a commit: 0 types and 0 entries went.');
+  });
 });

@@ -50,6 +50,7 @@ describe('admin API: backups', () => {
   let server: TestServer;
   let admin: AdminSession;
   let token: string;
+  let adminId: string;
   const others: TestServer[] = [];
 
   async function populate(): Promise<void> {
@@ -90,7 +91,7 @@ describe('admin API: backups', () => {
   }
 
   beforeEach(async () => {
-    ({ server, admin, token } = await buildAdminServer({ token: FULL_ACCESS }));
+    ({ server, admin, token, adminId } = await buildAdminServer({ token: FULL_ACCESS }));
   });
   afterEach(async () => {
     await server.close();
@@ -261,6 +262,25 @@ describe('admin API: backups', () => {
     expect(read.body.data).to.deep.equal(product.body.data);
     const workspaces = await adminRequest(fresh, freshAdmin, 'GET', '/workspaces');
     expect(workspaces.body.data.map((workspace: { slug: string }) => workspace.slug)).to.include('shop');
+  });
+
+  it('records a restore as one activity line with its counts, and none for the entries and files it brought back', async () => {
+    await populate();
+    const { name } = (await createBackup()).body.data;
+    expect((await server.request('DELETE', '/api/v1/workspaces/default/content-types/posts', { token })).status).to.equal(200);
+    const activity = async (query: string) => (await adminRequest(server, admin, 'GET', `/activity${query}`)).body;
+    await pollUntil(() => activity('?type=schema.deleted'), (body) => body.data.length > 0);
+    const earlier = new Set((await activity('?limit=100')).data.map((record: { id: string }) => record.id));
+
+    const restored = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries', 'media'] });
+    expect(restored.status, restored.text).to.equal(200);
+    const [line] = (await pollUntil(() => activity('?type=backup.restored'), (body) => body.data.length > 0)).data;
+    expect(line).to.include({ level: 'info', type: 'backup.restored', user_id: adminId, workspace: null });
+    expect(line.message).to.include(`Restored the backup "${name}": `).and.include('1 content type, ').and.include('2 entries').and.include('1 entry in the trash');
+    expect(line.details).to.include({ backup: name, overwrite: false, commit: restored.body.data.commit });
+    expect(line.details.restored).to.deep.equal(restored.body.data.restored);
+    const told = (await activity('?limit=100')).data.filter((record: { id: string; type: string }) => !earlier.has(record.id) && record.type !== 'webhook.failed');
+    expect(told.map((record: { type: string }) => record.type), 'no line per entry or file').to.deep.equal(['backup.restored']);
   });
 
   it('keeps existing records without overwrite and replaces them with it', async () => {

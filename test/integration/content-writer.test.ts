@@ -37,7 +37,7 @@ describe('ContentWriter (the one write path)', () => {
     });
     writer = new ContentWriter(repo, events, async (changes) => {
       reindexed.push(changes);
-      return drafts;
+      return { events: drafts, workspaces: [] };
     });
   });
 
@@ -144,7 +144,7 @@ describe('ContentWriter (the one write path)', () => {
     const events = new EventBus((error) => {
       throw error;
     });
-    const chained = new ContentWriter(repo, events, async () => []);
+    const chained = new ContentWriter(repo, events, async () => ({ events: [], workspaces: [] }));
     let listenerWrite: Promise<unknown> | undefined;
     events.on(() => {
       listenerWrite ??= chained.transaction(async (tx) => {

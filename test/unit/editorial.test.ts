@@ -151,6 +151,28 @@ describe('activity log', () => {
     expect(records[1].details).to.deep.equal({ workspace: 'blog', change: 'archived', count: 70, entries: leaving.slice(0, 50).map((item) => `posts/${item.data.slug}`) });
     expect(records[1].user_id).to.equal('u1');
   });
+
+  it('describes a workspace removed as one record of its types and entries, and a workspace change that told no event as one at the end', () => {
+    const event = (type: DomainEvent['type'], id: string): DomainEvent => ({ type, workspace: 'shop', occurredAt: '', data: type.startsWith('schema.') ? { type: id } : { type: 'items', id, slug: `item-${id}` }, withWorkspace: 'removed' });
+    const records = describeEvents([
+      event('schema.deleted', 'items'),
+      event('content.deleted', '1'),
+      event('content.unpublished', '1'),
+      event('content.deleted', '2'),
+      { type: 'content.updated', workspace: 'docs', occurredAt: '', data: { type: 'pages', id: 'x', slug: 'x' } },
+    ], [{ workspace: 'shop', change: 'removed' }, { workspace: 'quiet', change: 'archived', actor: 'u2' }]);
+    expect(records.map((record) => [record.type, record.workspace, record.user_id, record.message])).to.deep.equal([
+      ['content.deleted', 'shop', null, 'The workspace "shop" was removed by a commit: 1 type and 2 entries went.'],
+      ['content.updated', 'docs', null, 'Updated pages/x.'],
+      ['content.unpublished', 'quiet', 'u2', 'Archived the workspace "quiet": 0 entries left the site.'],
+    ]);
+    expect(records[0].details).to.deep.equal({ workspace: 'shop', change: 'removed', count: 2, entries: ['items/item-1', 'items/item-2'], types: 1, events: ['schema.deleted', 'content.deleted', 'content.unpublished'] });
+  });
+
+  it('describes none of the events of a backup restore, which records its own line', () => {
+    const restored: DomainEvent = { type: 'content.created', workspace: 'default', occurredAt: '', data: { type: 'posts', id: 'a', slug: 'a' }, fromBackup: 'backup-20261127-100000.zip' };
+    expect(describeEvents([restored, { ...restored, type: 'media.uploaded', data: { filename: 'a.png' } }])).to.deep.equal([]);
+  });
 });
 
 describe('publish scheduler', () => {

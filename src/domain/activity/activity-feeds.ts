@@ -4,7 +4,7 @@
 import type { LoginAttempt } from '../auth/login-service.ts';
 import type { ProblemReporter } from '../content/content-index.ts';
 import { formatProblem } from '../content/file-rules.ts';
-import type { DomainEvent, EventBus, EventType } from '../model/events.ts';
+import type { DomainEvent, EventBus, EventType, WorkspaceChange } from '../model/events.ts';
 import type { ActivityInput, ActivityLog } from './activity-log.ts';
 
 /** The activity type of a file that could not be read (entry, type or media metadata) and was skipped. */
@@ -29,7 +29,7 @@ const VERBS: Record<EventType, string> = {
 
 // Usernames and paths come from clients; a record keeps a bounded piece.
 const MAX_TEXT = 200;
-// The entries a record of many names (a workspace archived) lists in its details.
+// The entries a record of many names (a workspace archived or removed) lists in its details.
 const MAX_LISTED = 50;
 
 type Publication = 'content.published' | 'content.unpublished';
@@ -44,65 +44,88 @@ const WITH_PUBLICATION: Partial<Record<EventType, Partial<Record<Publication, st
   'content.restored': { 'content.published': 'Restored from the trash and published:' },
 };
 
-/** Records every domain event (every write, and what outside commits changed), one line per entry and change, one per workspace archived or brought back. */
+/**
+ * Records every domain event (every write, and what outside commits
+ * changed), one line per entry and change, one per workspace archived,
+ * brought back or removed, none for a backup restore's (which records its
+ * own line).
+ */
 export function recordDomainEvents(events: EventBus, log: ActivityLog): void {
-  events.onGroup((group) => {
-    for (const record of describeEvents(group)) void log.record(record);
+  events.onGroup((group, workspaces) => {
+    for (const record of describeEvents(group, workspaces)) void log.record(record);
   });
+}
+
+/** A workspace change and the events it told (DomainEvent.withWorkspace). */
+interface WorkspaceLine {
+  change: WorkspaceChange;
+  events: DomainEvent[];
 }
 
 /**
  * The activity records of the events one change told together: one per
  * event, except that an entry's content.published or content.unpublished
  * joins the write's own event of the same entry (WITH_PUBLICATION), whose
- * record then lists both in `details.events`.
+ * record then lists both in `details.events`; the events of a workspace
+ * change are one record in the place of the first (describeWorkspaceChange),
+ * and a change of `workspaces` that told none is one at the end. A backup
+ * restore's events (`fromBackup`) have none.
  */
-export function describeEvents(group: readonly DomainEvent[]): ActivityInput[] {
+export function describeEvents(group: readonly DomainEvent[], workspaces: readonly WorkspaceChange[] = []): ActivityInput[] {
+  const told = group.filter((event) => event.fromBackup === undefined);
   const writes = new Map<string, DomainEvent>();
-  for (const event of group) if (WITH_PUBLICATION[event.type]) writes.set(entryKey(event), event);
+  for (const event of told) if (WITH_PUBLICATION[event.type] && !event.withWorkspace) writes.set(entryKey(event), event);
   const joined = new Map<DomainEvent, Publication>();
-  const records: (DomainEvent | DomainEvent[])[] = [];
-  const moves = new Map<string, DomainEvent[]>();
-  for (const event of group) {
+  const records: (DomainEvent | WorkspaceLine)[] = [];
+  const lines = new Map<string, WorkspaceLine>();
+  for (const event of told) {
     const publication = isPublication(event.type) ? event.type : undefined;
     const write = publication && writes.get(entryKey(event));
-    if (publication && write && !joined.has(write) && WITH_PUBLICATION[write.type]?.[publication]) joined.set(write, publication);
-    else if (event.withWorkspace) addToMove(moves, records, event);
+    if (event.withWorkspace) lineOf(lines, records, { workspace: event.workspace, change: event.withWorkspace, actor: event.actor }).events.push(event);
+    else if (publication && write && !joined.has(write) && WITH_PUBLICATION[write.type]?.[publication]) joined.set(write, publication);
     else records.push(event);
   }
-  return records.map((record) => (Array.isArray(record) ? describeWorkspaceMove(record) : describeEvent(record, joined.get(record))));
+  for (const change of workspaces) lineOf(lines, records, change);
+  return records.map((record) => ('events' in record ? describeWorkspaceChange(record.change, record.events) : describeEvent(record, joined.get(record))));
 }
 
-// The entries one workspace move took off the site or brought back, kept in
-// `records` at the place of the first, so the move is one line.
-function addToMove(moves: Map<string, DomainEvent[]>, records: (DomainEvent | DomainEvent[])[], event: DomainEvent): void {
-  const key = `${event.workspace}\u0000${event.withWorkspace}\u0000${event.type}`;
-  const move = moves.get(key);
-  if (move) {
-    move.push(event);
-    return;
-  }
-  const started = [event];
-  moves.set(key, started);
-  records.push(started);
+// The line of one workspace change, kept in `records` at the place it was first met.
+function lineOf(lines: Map<string, WorkspaceLine>, records: (DomainEvent | WorkspaceLine)[], change: WorkspaceChange): WorkspaceLine {
+  const key = `${change.workspace}\u0000${change.change}`;
+  const known = lines.get(key);
+  if (known) return known;
+  const line: WorkspaceLine = { change, events: [] };
+  lines.set(key, line);
+  records.push(line);
+  return line;
 }
 
 /**
- * The one activity record of the publication events of a workspace's
- * entries that left the site with it (archived) or came back with it
- * (brought back): the workspace, how many, and the first MAX_LISTED entries
- * (`type/slug`) in `details.entries`.
+ * The one activity record of a workspace change and its events: archived
+ * (content.unpublished: the entries that left the site with it), brought
+ * back (content.published: those back on the site) or removed by a commit
+ * (content.deleted: its types and entries deleted, public ones unpublished).
+ * Its details name the workspace, the change, the `count` of entries, and
+ * the first MAX_LISTED entries (`type/slug`) in `entries`; a removal also the
+ * number of `types` and, in `events`, the event types told.
  */
-export function describeWorkspaceMove(events: readonly DomainEvent[]): ActivityInput {
-  const [first] = events;
-  const count = events.length;
-  const counted = `${count} ${count === 1 ? 'entry' : 'entries'}`;
-  const message = first.withWorkspace === 'archived'
-    ? `Archived the workspace "${first.workspace}": ${counted} left the site.`
-    : `Brought back the workspace "${first.workspace}": ${counted} back on the site.`;
-  const entries = events.slice(0, MAX_LISTED).map((event) => `${event.data.type}/${event.data.slug ?? event.data.id}`);
-  const details = { workspace: first.workspace, change: first.withWorkspace, count, entries };
-  return { type: first.type, message, user_id: first.actor ?? null, workspace: first.workspace, details };
+export function describeWorkspaceChange(change: WorkspaceChange, events: readonly DomainEvent[]): ActivityInput {
+  const { workspace } = change;
+  const entryEvents = change.change === 'removed' ? events.filter((event) => event.type === 'content.deleted') : events;
+  const count = entryEvents.length;
+  const entries = entryEvents.slice(0, MAX_LISTED).map((event) => `${event.data.type}/${event.data.slug ?? event.data.id}`);
+  const details: Record<string, unknown> = { workspace, change: change.change, count, entries };
+  const base = { user_id: change.actor ?? null, workspace, details };
+  if (change.change === 'archived') return { ...base, type: 'content.unpublished', message: `Archived the workspace "${workspace}": ${counted(count, 'entry', 'entries')} left the site.` };
+  if (change.change === 'restored') return { ...base, type: 'content.published', message: `Brought back the workspace "${workspace}": ${counted(count, 'entry', 'entries')} back on the site.` };
+  const types = events.filter((event) => event.type === 'schema.deleted').length;
+  Object.assign(details, { types, events: [...new Set(events.map((event) => event.type))] });
+  const message = `The workspace "${workspace}" was removed by a commit: ${counted(types, 'type', 'types')} and ${counted(count, 'entry', 'entries')} went.`;
+  return { ...base, type: 'content.deleted', message };
+}
+
+function counted(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
 }
 
 /** The activity record of a domain event: `content.updated` → "Updated posts/hello-world."; with `publication`, the event it joins (describeEvents). */

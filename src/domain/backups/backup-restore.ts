@@ -28,7 +28,7 @@ export interface RestoreTargets {
   writer: ContentWriter;
   content: ContentIndex;
   workspaces: WorkspaceService;
-  /** Told about media binaries placed after the commit. */
+  /** Told about media binaries placed after the commit (with `fromBackup`, as the commit's events). */
   events: EventBus;
   media: MediaFiles | undefined;
   accounts: AccountStore;
@@ -95,7 +95,7 @@ async function restoreHeld(targets: RestoreTargets, tx: ContentTransaction, back
     await Promise.all(staged.map((item) => targets.media?.discardStaged(item.id)));
     throw error;
   }
-  await placeMedia(targets, staged, request.overwrite);
+  await placeMedia(targets, staged, request);
   if (checked.webhooks) {
     const tally = await restoreWebhooks(targets.webhooks, checked.webhooks, request.overwrite);
     tallyInto(outcome, 'webhooks', tally);
@@ -187,12 +187,13 @@ async function commitContent(targets: RestoreTargets, tx: ContentTransaction, re
     trailers: { Backup: request.name, Parts: request.parts.join(', ') },
     mergeParents,
     reread: true,
+    fromBackup: request.name,
   });
   outcome.commit = commit.oid;
   outcome.history = mergeParents.length > 0;
 }
 
-async function placeMedia(targets: RestoreTargets, staged: StagedMedia[], overwrite: boolean): Promise<void> {
+async function placeMedia(targets: RestoreTargets, staged: StagedMedia[], { name, overwrite }: RestoreRequest): Promise<void> {
   const media = targets.media;
   if (!media) return;
   const occurredAt = new Date().toISOString();
@@ -205,7 +206,7 @@ async function placeMedia(targets: RestoreTargets, staged: StagedMedia[], overwr
       continue;
     }
     await media.placeStaged(id, workspace, filename);
-    targets.events.emit({ type: existed ? 'media.updated' : 'media.uploaded', workspace, occurredAt, data: { filename } });
+    targets.events.emit({ type: existed ? 'media.updated' : 'media.uploaded', workspace, occurredAt, data: { filename }, fromBackup: name });
   }
 }
 

@@ -5,6 +5,7 @@
 // backup-restore.ts. Every archive that is read is treated as hostile.
 import type { Readable, Writable } from 'node:stream';
 import type { BackupLimits } from '../../config/config.ts';
+import type { ActivityLog } from '../activity/activity-log.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import type { FileDraft, FileFolder } from '../../storage/file-folder.ts';
 import { authorize } from '../auth/authorize.ts';
@@ -13,6 +14,7 @@ import type { Principal } from '../auth/principal.ts';
 import { BACKUP_NAME, backupNameAt, DEFAULT_PARTS, parseParts, type BackupCounts, type BackupPart } from './backup-format.ts';
 import { countBackup, openBackup, type OpenedBackup } from './backup-reader.ts';
 import { restoreBackup, type RestoreOutcome, type RestoreTargets } from './backup-restore.ts';
+import { restoreActivity } from './restore-activity.ts';
 import { backupSources, type StateRecords } from './backup-writer.ts';
 import { writeZip } from './zip-writer.ts';
 
@@ -43,6 +45,8 @@ export interface BackupServiceOptions extends RestoreTargets {
   version: string;
   includeSecrets: boolean;
   limits: BackupLimits;
+  /** Where a restore records its one line. */
+  activity: Pick<ActivityLog, 'record'>;
   now?: () => number;
 }
 
@@ -165,14 +169,18 @@ export class BackupService {
 
   /**
    * Restores parts of an archive (see backup-restore.ts), with the content
-   * repo's writes held back until it is done. Throws forbidden, not_found,
+   * repo's writes held back until it is done, and records it in one activity
+   * line (restore-activity.ts). Throws forbidden, not_found,
    * validation_failed (unknown or missing parts, an unusable archive) and conflict.
    */
   async restore(principal: Principal, name: string, input: { parts: readonly string[]; overwrite?: boolean }): Promise<RestoreOutcome> {
     this.authorize(principal, 'backups.restore', name);
     const parts = parseParts(input.parts);
     await this.find(name);
-    return this.withBackup(name, (backup) => restoreBackup(this.options, backup, { principal, name, parts, overwrite: input.overwrite ?? false }));
+    const request = { principal, name, parts, overwrite: input.overwrite ?? false };
+    const outcome = await this.withBackup(name, (backup) => restoreBackup(this.options, backup, request));
+    void this.options.activity.record(restoreActivity(request, outcome));
+    return outcome;
   }
 
   private async inspectFile(name: string): Promise<BackupDetail> {

@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError } from '../../errors/app-error.ts';
 import { SYSTEM_AUTHOR, type ChangedPath, type CommitInfo, type ContentRepo, type FileChange } from '../../storage/content-repo.ts';
 import { actorIdOf, gitAuthorOf, type Principal } from '../auth/principal.ts';
-import type { DomainEvent, EventBus } from '../model/events.ts';
+import type { DomainEvent, EventBus, WorkspaceChange } from '../model/events.ts';
 
 /** The content repo as everything but the write path sees it: reads, history, object transfer. */
 export type ContentReader = Omit<ContentRepo, 'commitChanges' | 'serialize' | 'watchHead' | 'markReceived' | 'close'>;
@@ -22,6 +22,15 @@ export type ChangeAuthor = Principal | 'system';
 
 /** An event to tell once the commit has landed; the writer adds the time, the actor and the commit. */
 export type EventDraft = Pick<DomainEvent, 'type' | 'workspace' | 'data' | 'withWorkspace'>;
+
+/** A workspace archived, brought back or removed by a change; the writer adds the actor. */
+export type WorkspaceChangeDraft = Omit<WorkspaceChange, 'actor'>;
+
+/** What a change tells once its commit has landed: its events, and the workspaces it archived, brought back or removed (EventBus.emitGroup). */
+export interface ChangeTold {
+  events: EventDraft[];
+  workspaces: WorkspaceChangeDraft[];
+}
 
 /** One change to the content repo: one commit and what it does in memory. */
 export interface ContentChange {
@@ -37,11 +46,16 @@ export interface ContentChange {
   apply?: () => void;
   /** Told after `apply`, with the change's actor. */
   events?: EventDraft[];
+  /** The workspaces the change archived or brought back, told with `events`. */
+  workspaces?: WorkspaceChangeDraft[];
   /**
-   * Instead of `apply` and `events`: re-read the paths the commit changed and
-   * tell what changed, as for a commit from outside (a backup restore).
+   * Instead of `apply`, `events` and `workspaces`: re-read the paths the
+   * commit changed and tell what changed, as for a commit from outside (a
+   * backup restore).
    */
   reread?: boolean;
+  /** With `reread`, the backup restored: its events carry it as `fromBackup`. */
+  fromBackup?: string;
 }
 
 /**
@@ -60,7 +74,7 @@ export interface ReadAt {
  * Brings the in-memory indexes in line with the paths commits changed and
  * returns the events those changes mean (external-commits.ts).
  */
-export type Reindexer = (changes: ChangedPath[], at: ReadAt) => Promise<EventDraft[]>;
+export type Reindexer = (changes: ChangedPath[], at: ReadAt) => Promise<ChangeTold>;
 
 /** What a transaction may do while it holds the write lock. */
 export interface ContentTransaction {
@@ -177,7 +191,7 @@ export class ContentWriter {
   }
 
   private async hold<T>(work: (tx: ContentTransaction) => Promise<T>): Promise<T> {
-    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (drafts, told) => this.tell(drafts, told), changed: () => (this.changes += 1), indexed: (oid) => (this.indexed = oid),
+    const tx = new Transaction({ repo: this.repo, reindex: this.reindex, tell: (change, told) => this.tell(change, told), changed: () => (this.changes += 1), indexed: (oid) => (this.indexed = oid),
       wrote: async (paths) => {
         for (const listener of this.writeListeners) await listener(paths);
       },
@@ -200,13 +214,23 @@ export class ContentWriter {
 
   // Listeners run outside the transaction's context, so a listener that writes
   // queues behind it instead of joining it.
-  private tell(drafts: EventDraft[], told: { actor: string | undefined; commit: string }): void {
+  private tell(change: ChangeTold, told: Told): void {
     const occurredAt = new Date(this.now()).toISOString();
-    const { actor, commit } = told;
+    const { actor, commit, fromBackup } = told;
+    const events = change.events.map(({ type, workspace, data, withWorkspace }): DomainEvent => ({ type, workspace, occurredAt, actor, commit, data, ...(withWorkspace && { withWorkspace }), ...(fromBackup && { fromBackup }) }));
+    // A restore's one activity line tells what it did to workspaces too.
+    const workspaces = fromBackup ? [] : change.workspaces.map((moved) => ({ ...moved, ...(actor && { actor }) }));
     this.running.exit(() => {
-      this.events.emitGroup(drafts.map(({ type, workspace, data, withWorkspace }) => ({ type, workspace, occurredAt, actor, commit, data, ...(withWorkspace && { withWorkspace }) })));
+      this.events.emitGroup(events, workspaces);
     });
   }
+}
+
+/** Who and what a change's events are told with. */
+interface Told {
+  actor: string | undefined;
+  commit: string;
+  fromBackup?: string;
 }
 
 /** What a transaction commits and re-reads with; only ContentWriter hands it out. */
@@ -214,7 +238,7 @@ interface WriteParts {
   repo: ContentRepo;
   reindex: Reindexer;
   /** Tells one commit's events (or one landing's of outside commits) as a group, with the commit that caused them. */
-  tell: (drafts: EventDraft[], told: { actor: string | undefined; commit: string }) => void;
+  tell: (change: ChangeTold, told: Told) => void;
   /** Called once a commit's changes are in memory, before its events are told. */
   changed: () => void;
   /** Called with the commit whose changes are now in memory. */
@@ -247,18 +271,18 @@ class Transaction implements ContentTransaction {
       if (change.reread) {
         // What a re-read finds is told like an outside commit: without an actor.
         const changes = await repo.changedPaths(info.parents[0], info.oid);
-        const events = await reindex(changes, { files: await repo.filesAt(info.oid) });
+        const found = await reindex(changes, { files: await repo.filesAt(info.oid) });
         indexed(info.oid);
         changed();
         await received(changes);
-        tell(events, { actor: undefined, commit: info.oid });
+        tell(found, { actor: undefined, commit: info.oid, fromBackup: change.fromBackup });
       } else {
         change.apply?.();
         indexed(info.oid);
         changed();
         // After the in-memory update, which readers see with its commit at once; the problems register may read the repo.
         await wrote(change.changes.map((file) => file.path));
-        tell(change.events ?? [], { actor: by === 'system' ? undefined : actorIdOf(by), commit: info.oid });
+        tell({ events: change.events ?? [], workspaces: change.workspaces ?? [] }, { actor: by === 'system' ? undefined : actorIdOf(by), commit: info.oid });
       }
       return info;
     });
@@ -270,12 +294,12 @@ class Transaction implements ContentTransaction {
       this.parts.repo.markReceived(from, to);
       const { repo, reindex } = this.parts;
       const changes = await repo.changedPaths(from, to);
-      const events = await reindex(changes, { files: await repo.filesAt(readAt), committedAt: (await repo.commitInfo(to)).timestamp });
+      const found = await reindex(changes, { files: await repo.filesAt(readAt), committedAt: (await repo.commitInfo(to)).timestamp });
       this.parts.indexed(readAt);
       this.parts.changed();
       await this.parts.received(changes);
       // A run of outside commits is re-read as one change, so its events name the new head.
-      this.parts.tell(events, { actor: undefined, commit: to });
+      this.parts.tell(found, { actor: undefined, commit: to });
       return changes;
     });
   }

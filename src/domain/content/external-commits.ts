@@ -5,10 +5,10 @@
 // event bus like API writes.
 import type { Logger } from '../../lib/logger.ts';
 import type { ChangedPath } from '../../storage/content-repo.ts';
-import { announcedIn, entryEventDrafts, keptPublic, publicationEvents, wholesalePublicationEvents, type Announcements, type EventType } from '../model/events.ts';
+import { announcedIn, entryEventDrafts, keptPublic, publicationEvents, wholesalePublicationEvents, type Announcements, type EventType, type WorkspaceMove } from '../model/events.ts';
 import type { AnnouncedCheck, StoredEntry } from '../model/entry.ts';
 import type { ContentIndex, EntryChange } from './content-index.ts';
-import type { ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
+import type { ChangeTold, ContentFiles, ContentWriter, EventDraft, ReadAt } from './content-writer.ts';
 import { checkWorkspaceFolder } from './file-rules.ts';
 import type { ProblemRegister } from './problem-register.ts';
 import { typesDir } from '../model/type-files.ts';
@@ -66,21 +66,24 @@ export function watchExternalCommits(options: WatchOptions): () => void {
 /**
  * Applies the paths commits changed to the in-memory picture (workspaces,
  * types and entries, further indexes), reading them at the commit `at`
- * names (ReadAt), and returns the events that tell what changed. The content
+ * names (ReadAt), and returns the events that tell what changed and the
+ * workspaces archived, brought back or removed. The content
  * writer calls it for commits made outside the server and for restored
  * backups, holding the write lock; `at.committedAt` dates entries a commit
  * changed without a new `lastmod` (commit-dates.ts). Throws what reading the
  * files throws.
  */
-export async function reindexChangedPaths(models: ReadModels, changes: ChangedPath[], at: ReadAt): Promise<EventDraft[]> {
-  const events: EventDraft[] = [];
+export async function reindexChangedPaths(models: ReadModels, changes: ChangedPath[], at: ReadAt): Promise<ChangeTold> {
+  const told: ChangeTold = { events: [], workspaces: [] };
   // Publication is judged when the server takes the commits in, as for its own writes (events.ts).
   const now = Date.now();
   for (const [workspace, paths] of groupByWorkspace(changes)) {
     const run: WorkspaceRun = { workspace, paths, at, now, announced: announcedIn(models.announcements, workspace) };
-    for (const event of await reindexWorkspace(models, run)) events.push({ ...event, workspace });
+    const { events, change } = await reindexWorkspace(models, run);
+    for (const event of events) told.events.push({ ...event, workspace });
+    if (change) told.workspaces.push({ workspace, change });
   }
-  return events;
+  return told;
 }
 
 type Draft = Omit<EventDraft, 'workspace'>;
@@ -101,16 +104,19 @@ interface Liveness {
 }
 
 // The workspace file first: whether the workspace exists, and is active,
-// decides what its other files mean.
-async function reindexWorkspace(models: ReadModels, run: WorkspaceRun): Promise<Draft[]> {
-  if (checkWorkspaceFolder(run.workspace)) return skipMisnamedFolder(models, run);
+// decides what its other files mean. A workspace known before that the
+// commits removed, archived or brought back is that `change` too.
+async function reindexWorkspace(models: ReadModels, run: WorkspaceRun): Promise<{ events: Draft[]; change?: WorkspaceMove }> {
+  if (checkWorkspaceFolder(run.workspace)) return { events: await skipMisnamedFolder(models, run) };
   const { workspaces } = models;
   const known = !!workspaces.find(run.workspace);
   // Only an active workspace is on the public API (an archived one answers 404), so only its entries are told published or unpublished.
   const wasLive = isLive(workspaces, run.workspace);
   await reloadWorkspaceFile(models, run, known);
-  if (!workspaces.find(run.workspace)) return leaveWorkspace(models, run, { known, wasLive });
-  return reindexContent(models, run, { arrived: !known, wasLive, live: isLive(workspaces, run.workspace) });
+  if (!workspaces.find(run.workspace)) return { events: await leaveWorkspace(models, run, { known, wasLive }), ...(known && { change: 'removed' as const }) };
+  const live = isLive(workspaces, run.workspace);
+  const events = await reindexContent(models, run, { arrived: !known, wasLive, live });
+  return { events, ...(known && wasLive !== live && { change: live ? 'restored' as const : 'archived' as const }) };
 }
 
 // A workspace the commits added is read whole here: its types and entries are all new.
@@ -217,13 +223,15 @@ function schemaEvents(before: Map<string, string>, after: Map<string, string>): 
 
 // A workspace gone with its workspace.yaml is on no API any more: each of its
 // types and entries is told deleted, as its arrival told them created, and
-// a public, announced entry unpublished, as an entry delete is told.
+// a public, announced entry unpublished, as an entry delete is told; all of
+// them one change of the workspace (`withWorkspace`), one activity line.
 function departureEvents(content: ContentIndex, run: WorkspaceRun, wasLive: boolean): Draft[] {
   const liveness = { wasLive, live: false };
-  return [
+  const events = [
     ...schemaEvents(typeVersions(content, run.workspace), new Map()),
     ...content.entries(run.workspace).flatMap((before) => entryEvents({ type: before.type, before }, run.now, run.announced, liveness)),
   ];
+  return events.map((event) => ({ ...event, withWorkspace: 'removed' }));
 }
 
 function isLive(workspaces: WorkspaceRegistry, workspace: string): boolean {

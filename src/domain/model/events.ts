@@ -35,29 +35,55 @@ export interface DomainEvent {
   /** Entry events: `{ type, id, slug }`; schema events: `{ type }`; media events: `{ filename }`; `git.conflict`: `{ branch, local, upstream }`. */
   data: Record<string, string>;
   /**
-   * Set on the publication events of entries whose files did not change but
-   * that left the public API or came back with their workspace, archived or
-   * brought back (wholesalePublicationEvents): one change of the workspace,
-   * which the activity log tells in one line. No payload carries it.
+   * Set on the events of one change of a whole workspace, which the activity
+   * log tells in one line: the publication events of entries whose files did
+   * not change but that left the public API or came back with their
+   * workspace, archived or brought back (wholesalePublicationEvents), and
+   * every event of a workspace a commit from outside removed (its types and
+   * entries deleted, its public entries unpublished). No payload carries it.
    */
   withWorkspace?: WorkspaceMove;
+  /**
+   * Set on the events of a backup restore (its commit's and the media files
+   * it placed), named by the backup: the restore records one activity line
+   * of its own with what it restored (restore-activity.ts), the log none of
+   * these. No payload carries it.
+   */
+  fromBackup?: string;
 }
 
-/** What happened to a workspace whose entries all left the site or came back together. */
-export type WorkspaceMove = 'archived' | 'restored';
+/** What happened to a workspace whose entries all left the site or came back together, or that went whole. */
+export type WorkspaceMove = 'archived' | 'restored' | 'removed';
+
+/**
+ * A workspace archived, brought back or removed, told with the group of the
+ * commit that did it even when it told no event (a workspace without public
+ * entries, or without types and entries): the activity log writes its one
+ * line from it and the events that carry its `withWorkspace`.
+ */
+export interface WorkspaceChange {
+  workspace: string;
+  change: WorkspaceMove;
+  /** Actor id, when known (as DomainEvent.actor). */
+  actor?: string;
+}
 
 /** A subscriber to the event bus; its failures are reported, never thrown at the emitter. */
 export type EventListener = (event: DomainEvent) => void | Promise<void>;
 
-/** A subscriber to whole groups: the events one change told together (one commit's, or one landing of outside commits). */
-export type EventGroupListener = (events: readonly DomainEvent[]) => void | Promise<void>;
+/**
+ * A subscriber to whole groups: the events one change told together (one
+ * commit's, or one landing of outside commits), and the workspaces it
+ * archived, brought back or removed (possibly with no event).
+ */
+export type EventGroupListener = (events: readonly DomainEvent[], workspaces: readonly WorkspaceChange[]) => void | Promise<void>;
 
 /** Fans events out to listeners; a listener that throws is reported through `onError`, never to the emitter. */
 export class EventBus {
   private readonly listeners: EventListener[] = [];
   private readonly groupListeners: EventGroupListener[] = [];
 
-  constructor(private readonly onError: (error: unknown, event: DomainEvent) => void) {}
+  constructor(private readonly onError: (error: unknown, event: DomainEvent | undefined) => void) {}
 
   /** Subscribes `listener` to every later event (services.ts wires them at start). */
   on(listener: EventListener): void {
@@ -77,16 +103,20 @@ export class EventBus {
     this.emitGroup([event]);
   }
 
-  /** Emits the events that one change caused: each to every listener, and the group once to every group listener. */
-  emitGroup(events: readonly DomainEvent[]): void {
-    if (events.length === 0) return;
+  /**
+   * Emits the events that one change caused: each to every listener, and the
+   * group once to every group listener, with the workspaces it archived,
+   * brought back or removed (told to group listeners even without events).
+   */
+  emitGroup(events: readonly DomainEvent[], workspaces: readonly WorkspaceChange[] = []): void {
+    if (events.length === 0 && workspaces.length === 0) return;
     for (const event of events) {
       for (const listener of this.listeners) this.later(() => listener(event), event);
     }
-    for (const listener of this.groupListeners) this.later(() => listener(events), events[0]);
+    for (const listener of this.groupListeners) this.later(() => listener(events, workspaces), events[0]);
   }
 
-  private later(run: () => void | Promise<void>, event: DomainEvent): void {
+  private later(run: () => void | Promise<void>, event: DomainEvent | undefined): void {
     queueMicrotask(() => {
       Promise.resolve()
         .then(run)

@@ -7,7 +7,7 @@ import { authorize, can } from '../auth/authorize.ts';
 import { ALL_WORKSPACES, type AccessRequest } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { FileChange } from '../../storage/content-repo.ts';
-import type { ChangeAuthor, ContentReader, ContentTransaction, ContentWriter, EventDraft } from '../content/content-writer.ts';
+import type { ChangeAuthor, ChangeTold, ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import { problemsAccess } from '../content/problem-register.ts';
 import { announcedIn, wholesalePublicationEvents, type Announcements } from '../model/events.ts';
@@ -197,8 +197,8 @@ export class WorkspaceService {
       const next: Workspace = { ...current, label: label ?? current.label, archived: input.archived ?? current.archived };
       if (next.label === current.label && next.archived === current.archived) return current;
       const verb = next.archived === current.archived ? 'Update' : next.archived ? 'Archive' : 'Restore';
-      const events = next.archived === current.archived ? [] : this.publicationEvents(slug, next.archived);
-      return this.write(tx, principal, next, `${verb} workspace ${slug}`, events);
+      const told = next.archived === current.archived ? undefined : this.publicationEvents(slug, next.archived);
+      return this.write(tx, principal, next, `${verb} workspace ${slug}`, told);
     });
   }
 
@@ -261,15 +261,17 @@ export class WorkspaceService {
 
   // An archived workspace answers 404 to every reader of the content API: its
   // public entries leave the site (content.unpublished) and come back with it
-  // (content.published), told with the commit that archives or restores it.
-  private publicationEvents(slug: string, archiving: boolean): EventDraft[] {
-    if (!this.publication) return [];
+  // (content.published), told with the commit that archives or restores it,
+  // and the workspace change with them, told even when no entry was public.
+  private publicationEvents(slug: string, archiving: boolean): ChangeTold {
+    const workspaces = [{ workspace: slug, change: archiving ? 'archived' as const : 'restored' as const }];
+    if (!this.publication) return { events: [], workspaces };
     const { content, announcements } = this.publication;
     const entries = content.entries(slug);
-    return wholesalePublicationEvents(entries, archiving, Date.now(), announcedIn(announcements, slug)).map((event) => ({ ...event, workspace: slug }));
+    return { events: wholesalePublicationEvents(entries, archiving, Date.now(), announcedIn(announcements, slug)).map((event) => ({ ...event, workspace: slug })), workspaces };
   }
 
-  private async write(tx: ContentTransaction, by: ChangeAuthor, workspace: Workspace, message: string, events: EventDraft[] = []): Promise<Workspace> {
+  private async write(tx: ContentTransaction, by: ChangeAuthor, workspace: Workspace, message: string, told?: ChangeTold): Promise<Workspace> {
     const now = new Date().toISOString();
     const next: Workspace = { ...workspace, updated_at: now };
     await tx.commit({
@@ -278,7 +280,7 @@ export class WorkspaceService {
       changes: [{ path: workspaceFilePath(workspace.slug), content: workspaceToYaml(next) }],
       trailers: { Workspace: workspace.slug },
       apply: () => this.remember(next),
-      events,
+      ...told,
     });
     return next;
   }
