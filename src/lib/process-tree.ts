@@ -1,13 +1,26 @@
-// Stopping a process and the processes it started, without making it a
-// session leader: a detached child (setsid) gets its own scheduler autogroup
-// on Linux, where `nice` then no longer yields the CPU to the server.
+// Stopping a process and the processes it started, or lowering their
+// priority, without making it a session leader: a detached child (setsid)
+// gets its own scheduler autogroup on Linux, where `nice` then no longer
+// yields the CPU to the server.
 import { readdirSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 
 /** Sends `signal` to `pid` and every process under it (found through /proc; elsewhere to `pid` alone). */
 export function signalTree(pid: number, signal: NodeJS.Signals): void {
   for (const target of [...descendants(pid), pid]) {
     try {
       process.kill(target, signal);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
+/** Sets the niceness of `pid` and every process under it; a process may always raise its children's, never lower it without privileges. */
+export function reniceTree(pid: number, niceness: number): void {
+  for (const target of [...descendants(pid), pid]) {
+    try {
+      setPriority(target, niceness);
     } catch {
       // Gone meanwhile.
     }

@@ -15,7 +15,7 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { signalTree } from '../../lib/process-tree.ts';
+import { reniceTree, signalTree } from '../../lib/process-tree.ts';
 
 /** What the packer needs to know about what this process wrote: loose objects, and packs (commit-packs.ts roll-ups) with their bytes. */
 export interface WrittenObjects {
@@ -73,7 +73,8 @@ const GC_PID_FRESH_MS = 12 * 60 * 60 * 1000;
 const OLDEST_GIT: [number, number] = [2, 32];
 // Where they exist, git runs under `nice` and `ionice -c 3` (idle I/O) so
 // requests win both the CPU and the disk; its own subprocesses inherit both.
-const LOW_PRIORITY = [['nice', '-n', '10'], ['ionice', '-c', '3']];
+const NICENESS = 10;
+const LOW_PRIORITY = [['nice', '-n', String(NICENESS)], ['ionice', '-c', '3']];
 // Loose objects or packs found at start wait this long, so packing them does
 // not compete with the start itself (reading every entry) for the CPU.
 const STARTUP_DELAY_MS = 15_000;
@@ -99,6 +100,10 @@ const ENUMERATED = { event: 'region_leave', category: 'pack-objects', label: 'en
 // started again once the writes pause (or the next run is due).
 const HELD_BACK_PER_RUN = 32 * 1024 * 1024;
 const RETRY_AFTER_QUIET_MS = 2000;
+// A run that fell behind the writes gets its fair share of the CPU only
+// while they go on: once none came for this long, it yields to the reads
+// (niced like every other run), which it would otherwise halve on a busy core.
+const YIELD_AFTER_QUIET_MS = 1000;
 
 /** Schedules background packing of one repository; a no-op without a usable git CLI. */
 export class Packer {
@@ -116,6 +121,8 @@ export class Packer {
   private stopped = false;
   // Starts a stopped run again once the writes paused.
   private retry: NodeJS.Timeout | undefined;
+  // Lowers a run at full priority to NICENESS once the writes paused.
+  private yieldCpu: NodeJS.Timeout | undefined;
 
   // The git CLI's check, made before the first run (see usableGit()).
   private git: Promise<{ lowPriority: string[] } | undefined> | undefined;
@@ -149,6 +156,7 @@ export class Packer {
   noteWritten(written: WrittenObjects): void {
     this.latest = { ...written };
     this.retry?.refresh();
+    this.yieldCpu?.refresh();
     if (this.running !== undefined || this.closed || !this.isDue(this.startedAt, 1)) return;
     this.startedAt = { ...written };
     this.run();
@@ -185,6 +193,7 @@ export class Packer {
     this.closed = true;
     clearTimeout(this.startupRun);
     clearTimeout(this.retry);
+    clearTimeout(this.yieldCpu);
     if (this.child !== undefined) stopGit(this.child);
     await this.running;
   }
@@ -207,6 +216,8 @@ export class Packer {
     clearTimeout(this.retry);
     this.retry = undefined;
     this.running = this.pack().then((ok) => {
+      clearTimeout(this.yieldCpu);
+      this.yieldCpu = undefined;
       this.running = undefined;
       this.readsBefore = undefined;
       this.child = undefined;
@@ -253,6 +264,7 @@ export class Packer {
     const command = [...TRACE_PREFIX, ...prefix, git.bin, '--git-dir', this.gitdir, '-c', 'pack.threads=1', '-c', 'pack.window=1', '-c', 'pack.compression=1', ...BOUNDED_MEMORY, ...args];
     const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], ...(git.env ? { env: git.env } : {}) });
     this.child = child;
+    if (prefix.length === 0 && usable.lowPriority.length > 0) this.yieldWhenQuiet(child);
     const trace = child.stdio[TRACE_FD] as Readable | null;
     if (trace !== null) whenEnumerated(trace, () => {
       if (this.child === child) this.readsBefore = performance.now();
@@ -267,6 +279,15 @@ export class Packer {
     });
     if (code !== 0 && !this.closed && !this.stopped) this.options.logger?.error('packing the content repository failed; it is retried after the next commits', { exitCode: code, stderr: stderr.trim() });
     return code === 0;
+  }
+
+  // A run started at full priority (behind the writes) is niced once no write came for YIELD_AFTER_QUIET_MS (noteWritten() pushes it back).
+  private yieldWhenQuiet(child: ChildProcess): void {
+    this.yieldCpu = setTimeout(() => {
+      this.yieldCpu = undefined;
+      if (this.child === child && child.pid !== undefined) reniceTree(child.pid, NICENESS);
+    }, YIELD_AFTER_QUIET_MS);
+    this.yieldCpu.unref();
   }
 }
 
