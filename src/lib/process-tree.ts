@@ -7,20 +7,19 @@ import { setPriority } from 'node:os';
 
 /** Sends `signal` to `pid` and every process under it (found through /proc; elsewhere to `pid` alone). */
 export function signalTree(pid: number, signal: NodeJS.Signals): void {
-  for (const target of [...descendants(pid), pid]) {
-    try {
-      process.kill(target, signal);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
+  eachInTree(pid, (target) => process.kill(target, signal));
 }
 
 /** Sets the niceness of `pid` and every process under it; a process may always raise its children's, never lower it without privileges. */
 export function reniceTree(pid: number, niceness: number): void {
+  eachInTree(pid, (target) => setPriority(target, niceness));
+}
+
+// Runs `act` on every process under `pid`, the deepest first, then on `pid`; one gone meanwhile is passed over.
+function eachInTree(pid: number, act: (target: number) => void): void {
   for (const target of [...descendants(pid), pid]) {
     try {
-      setPriority(target, niceness);
+      act(target);
     } catch {
       // Gone meanwhile.
     }

@@ -40,14 +40,10 @@ export interface MediaWriterFiles {
 
 /** Commits media change sets through a content transaction. */
 export class MediaWriter {
-  private readonly copies?: BinaryReader;
-
   constructor(
     private readonly library: MediaLibrary,
     private readonly files: MediaWriterFiles,
-  ) {
-    this.copies = files.copies;
-  }
+  ) {}
 
   /**
    * Writes the change set as one commit authored by the principal (or the
@@ -89,7 +85,8 @@ export class MediaWriter {
   // A file's copy is in the repo while it is public: added with a new public
   // name, removed with the name or when the file is made private.
   private async copyChanges(workspace: string, set: MediaChangeSet): Promise<FileChange[]> {
-    if (!this.copies) return [];
+    const { copies } = this.files;
+    if (!copies) return [];
     const changes: FileChange[] = (set.remove ?? []).map((filename) => ({ path: mediaCopyPath(workspace, filename), content: null }));
     for (const record of set.put ?? []) {
       const path = mediaCopyPath(workspace, record.filename);
@@ -97,7 +94,7 @@ export class MediaWriter {
       const wasCopied = before?.visibility === 'public' && !(set.remove ?? []).includes(record.filename);
       if (record.visibility !== 'public') changes.push({ path, content: null });
       else if (!wasCopied) {
-        const bytes = await this.copies(workspace, record.filename);
+        const bytes = await copies(workspace, record.filename);
         if (bytes) changes.push({ path, content: bytes });
       }
     }
