@@ -294,7 +294,7 @@ describe('changes feed', () => {
 
     const anonymous = await server.request('GET', `${leaving}/changes?since=${before}`);
     expect(anonymous.status, anonymous.text).to.equal(200);
-    expect(anonymous.body.meta.head).to.equal(removal);
+    expect(anonymous.body.meta).to.include({ head: removal, workspace_status: 'removed' });
     expect(summary(anonymous.body.data)).to.deep.equal(['type notes/notes deleted', 'entry notes/public deleted']);
     expect(anonymous.body.data.map((item: ChangeItem) => item.commit)).to.deep.equal([removal, removal]);
     const full = await server.request('GET', `${leaving}/changes?since=${before}`, { token });
@@ -313,6 +313,41 @@ describe('changes feed', () => {
     await pollUntil(async () => server.services.writer.indexedHead, (oid) => oid === back);
     const returned = await server.request('GET', `${leaving}/changes?since=${removal}`);
     expect(returned.status).to.equal(200);
+    expect(summary(returned.body.data)).to.deep.equal(['type notes/notes created', 'entry notes/public created']);
+    expect(returned.body.data.map((item: ChangeItem) => item.commit)).to.deep.equal([back, back]);
+  });
+
+  it('answers for a workspace archived after since with everything deleted and workspace_status, 404 once since is past the archiving, and everything created when it is brought back', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'shelved', label: 'Shelved' })).status).to.equal(201);
+    const shelved = '/api/v1/workspaces/shelved';
+    expect((await server.request('POST', `${shelved}/content-types`, { body: { name: 'notes' }, token })).status).to.equal(201);
+    for (const body of [{ title: 'Public', status: 'published' }, { title: 'Draft' }]) {
+      expect((await server.request('POST', `${shelved}/content/notes`, { body, token })).status).to.equal(201);
+    }
+    const before = (await server.request('GET', `${shelved}/changes`)).body.meta.head as string;
+
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/shelved', { archived: true })).status).to.equal(200);
+    const archiving = await headOid(repo);
+    const answer = await server.request('GET', `${shelved}/changes?since=${before}`);
+    expect(answer.status, answer.text).to.equal(200);
+    expect(answer.body.meta).to.include({ since: before, head: archiving, workspace_status: 'archived' });
+    expect(summary(answer.body.data)).to.deep.equal(['type notes/notes deleted', 'entry notes/public deleted']);
+    expect(answer.body.data.map((item: ChangeItem) => item.commit)).to.deep.equal([archiving, archiving]);
+    const paged = await server.request('GET', `${shelved}/changes?since=${before}&limit=1`, { token });
+    expect(paged.status).to.equal(200);
+    const next = await server.request('GET', `${shelved}/changes?since=${before}&limit=5&cursor=${paged.body.meta.next_cursor}`, { token });
+    expect(summary([...paged.body.data, ...next.body.data]).sort()).to.deep.equal(['entry notes/draft deleted', 'entry notes/public deleted', 'type notes/notes deleted']);
+    for (const query of [`?since=${archiving}`, '']) {
+      const gone = await server.request('GET', `${shelved}/changes${query}`, { token });
+      expect(gone.status, query).to.equal(404);
+      expect(gone.body.error.code).to.equal('not_found');
+    }
+
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/shelved', { archived: false })).status).to.equal(200);
+    const back = await headOid(repo);
+    const returned = await server.request('GET', `${shelved}/changes?since=${archiving}`);
+    expect(returned.status).to.equal(200);
+    expect(returned.body.meta).not.to.have.property('workspace_status');
     expect(summary(returned.body.data)).to.deep.equal(['type notes/notes created', 'entry notes/public created']);
     expect(returned.body.data.map((item: ChangeItem) => item.commit)).to.deep.equal([back, back]);
   });
