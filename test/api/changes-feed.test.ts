@@ -277,14 +277,19 @@ describe('changes feed', () => {
     }
   });
 
-  it('answers for a workspace removed with git after since with its types and entries deleted, 404 once since is past the removal, and everything created when it comes back', async () => {
-    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'leaving', label: 'Leaving' })).status).to.equal(201);
-    const leaving = '/api/v1/workspaces/leaving';
-    expect((await server.request('POST', `${leaving}/content-types`, { body: { name: 'notes' }, token })).status).to.equal(201);
+  // A new workspace with a type "notes" holding a public entry and a draft; its root path and the head after them.
+  async function workspaceWithNotes(slug: string): Promise<{ root: string; before: string }> {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug, label: slug })).status).to.equal(201);
+    const root = `/api/v1/workspaces/${slug}`;
+    expect((await server.request('POST', `${root}/content-types`, { body: { name: 'notes' }, token })).status).to.equal(201);
     for (const body of [{ title: 'Public', status: 'published' }, { title: 'Draft' }]) {
-      expect((await server.request('POST', `${leaving}/content/notes`, { body, token })).status).to.equal(201);
+      expect((await server.request('POST', `${root}/content/notes`, { body, token })).status).to.equal(201);
     }
-    const before = (await server.request('GET', `${leaving}/changes`)).body.meta.head as string;
+    return { root, before: (await server.request('GET', `${root}/changes`)).body.meta.head as string };
+  }
+
+  it('answers for a workspace removed with git after since with its types and entries deleted, 404 once since is past the removal, and everything created when it comes back', async () => {
+    const { root: leaving, before } = await workspaceWithNotes('leaving');
     const workspaceFile = await git(repo, ['show', 'HEAD:leaving/workspace.yaml']);
 
     await git(repo, ['rm', '-r', '-q', '--', 'leaving']);
@@ -318,13 +323,7 @@ describe('changes feed', () => {
   });
 
   it('answers for a workspace archived after since with everything deleted and workspace_status, 404 once since is past the archiving, and everything created when it is brought back', async () => {
-    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'shelved', label: 'Shelved' })).status).to.equal(201);
-    const shelved = '/api/v1/workspaces/shelved';
-    expect((await server.request('POST', `${shelved}/content-types`, { body: { name: 'notes' }, token })).status).to.equal(201);
-    for (const body of [{ title: 'Public', status: 'published' }, { title: 'Draft' }]) {
-      expect((await server.request('POST', `${shelved}/content/notes`, { body, token })).status).to.equal(201);
-    }
-    const before = (await server.request('GET', `${shelved}/changes`)).body.meta.head as string;
+    const { root: shelved, before } = await workspaceWithNotes('shelved');
 
     expect((await adminRequest(server, admin, 'PUT', '/workspaces/shelved', { archived: true })).status).to.equal(200);
     const archiving = await headOid(repo);
