@@ -3,7 +3,7 @@
 // entries, media, webhooks and revision history, in the same server and in a
 // fresh one; hostile archives made in the test are refused with nothing written.
 import { expect } from 'chai';
-import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { login, userWithGrants } from '../helpers/admin-users.ts';
@@ -13,6 +13,7 @@ import type { TestResponse, TestServer } from '../helpers/server.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { buildZip, entriesOf, manifestOf } from '../helpers/zip.ts';
 import { makePng, multipartBody, uploadMedia } from './media-fixtures.ts';
+import type { DomainEvent } from '../../src/domain/model/events.ts';
 
 const NAME = /^backup-\d{8}-\d{6}\.zip$/;
 const COUNT_KEYS = ['content_types', 'entries', 'revisions', 'media', 'users', 'roles', 'tokens', 'webhooks'];
@@ -281,6 +282,70 @@ describe('admin API: backups', () => {
     expect(line.details.restored).to.deep.equal(restored.body.data.restored);
     const told = (await activity('?limit=100')).data.filter((record: { id: string; type: string }) => !earlier.has(record.id) && record.type !== 'webhook.failed');
     expect(told.map((record: { type: string }) => record.type), 'no line per entry or file').to.deep.equal(['backup.restored']);
+  });
+
+  it('tells the media files a restore places in one group, as one enqueue of webhook deliveries', async () => {
+    await populate();
+    expect((await uploadMedia(server, [{ filename: 'second.png', bytes: await makePng(12, 12) }], { session: admin })).status).to.equal(201);
+    const { name } = (await createBackup({ parts: ['media'] })).body.data;
+    for (const filename of ['photo.png', 'second.png']) expect((await adminRequest(server, admin, 'DELETE', `/media/${filename}`)).status).to.equal(200);
+    const groups: DomainEvent[][] = [];
+    server.services.events.onGroup((group) => {
+      if (group.some((event) => event.type.startsWith('media.'))) groups.push([...group]);
+    });
+
+    const restored = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['media'] });
+    expect(restored.status, restored.text).to.equal(200);
+    await pollUntil(async () => groups.length, (count) => count > 0);
+    expect(groups.map((group) => group.map((event) => `${event.type} ${event.data.filename}`).sort())).to.deep.equal([['media.uploaded photo.png', 'media.uploaded second.png']]);
+    expect(groups[0].every((event) => event.fromBackup === name)).to.equal(true);
+  });
+
+  it('names the workspaces a restore archived in its activity line', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'blog', label: 'Blog' })).status).to.equal(201);
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/blog', { archived: true })).status).to.equal(200);
+    const { name } = (await createBackup({ parts: ['content_types'] })).body.data;
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/blog', { archived: false })).status).to.equal(200);
+    const activity = async (query: string) => (await adminRequest(server, admin, 'GET', `/activity${query}`)).body;
+    await pollUntil(() => activity('?type=content.published'), (body) => body.data.length > 0);
+    const earlier = new Set((await activity('?limit=100')).data.map((record: { id: string }) => record.id));
+
+    const restored = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['content_types'], overwrite: true });
+    expect(restored.status, restored.text).to.equal(200);
+    expect(server.services.workspaces.find('blog')?.archived).to.equal(true);
+    const [line] = (await pollUntil(() => activity('?type=backup.restored'), (body) => body.data.length > 0)).data;
+    expect(line.details.workspaces).to.deep.equal([{ workspace: 'blog', change: 'archived' }]);
+    expect(line.message).to.include('archived the workspace "blog"');
+    const told = (await activity('?limit=100')).data.filter((record: { id: string; type: string }) => !earlier.has(record.id) && record.type !== 'webhook.failed');
+    expect(told.map((record: { type: string }) => record.type), 'no line of its own').to.deep.equal(['backup.restored']);
+  });
+
+  it('records a restore that fails as one activity line: the step, the reason without server paths, and the commit it had made', async () => {
+    await populate();
+    const { name } = (await createBackup({ parts: ['media'] })).body.data;
+    const activity = async (query: string) => (await adminRequest(server, admin, 'GET', `/activity${query}`)).body;
+
+    const lacking = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['entries'] });
+    expect(lacking.status).to.equal(422);
+    const [refused] = (await pollUntil(() => activity('?type=backup.restore_failed'), (body) => body.data.length > 0)).data;
+    expect(refused).to.include({ level: 'error', type: 'backup.restore_failed', user_id: adminId });
+    expect(refused.details).to.include({ backup: name, step: 'checking', code: 'validation_failed', commit: null });
+    expect(refused.details.fields).to.have.property('parts');
+
+    // The workspace's media folder made a file: the restore commits the records, then cannot place the binary.
+    expect((await adminRequest(server, admin, 'DELETE', '/media/photo.png')).status).to.equal(200);
+    const folder = path.join(server.dataDir, 'media', 'default');
+    await rm(folder, { recursive: true, force: true });
+    await writeFile(folder, 'not a folder');
+    const failed = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['media'] });
+    expect(failed.status).to.equal(500);
+    expect(failed.body.error.code).to.equal('internal_error');
+    const [line] = (await pollUntil(() => activity('?type=backup.restore_failed'), (body) => body.data.length > 1)).data;
+    expect(line.details).to.include({ backup: name, step: 'placing_media', code: 'internal_error' });
+    expect(line.details.commit).to.match(/^[0-9a-f]{40}$/);
+    expect(line.details.restored).to.include({ media: 1 });
+    expect(line.message).to.include(`Restoring the backup "${name}" failed while placing its media files, after its content was committed`);
+    expect(JSON.stringify(line)).not.to.include(server.dataDir).and.not.to.include('/media/');
   });
 
   it('keeps existing records without overwrite and replaces them with it', async () => {

@@ -277,14 +277,19 @@ describe('changes feed', () => {
     }
   });
 
-  it('answers for a workspace removed with git after since with its types and entries deleted, 404 once since is past the removal, and everything created when it comes back', async () => {
-    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'leaving', label: 'Leaving' })).status).to.equal(201);
-    const leaving = '/api/v1/workspaces/leaving';
-    expect((await server.request('POST', `${leaving}/content-types`, { body: { name: 'notes' }, token })).status).to.equal(201);
+  // A new workspace with a type "notes" holding a public entry and a draft; its root path and the head after them.
+  async function workspaceWithNotes(slug: string): Promise<{ root: string; before: string }> {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug, label: slug })).status).to.equal(201);
+    const root = `/api/v1/workspaces/${slug}`;
+    expect((await server.request('POST', `${root}/content-types`, { body: { name: 'notes' }, token })).status).to.equal(201);
     for (const body of [{ title: 'Public', status: 'published' }, { title: 'Draft' }]) {
-      expect((await server.request('POST', `${leaving}/content/notes`, { body, token })).status).to.equal(201);
+      expect((await server.request('POST', `${root}/content/notes`, { body, token })).status).to.equal(201);
     }
-    const before = (await server.request('GET', `${leaving}/changes`)).body.meta.head as string;
+    return { root, before: (await server.request('GET', `${root}/changes`)).body.meta.head as string };
+  }
+
+  it('answers for a workspace removed with git after since with its types and entries deleted, 404 once since is past the removal, and everything created when it comes back', async () => {
+    const { root: leaving, before } = await workspaceWithNotes('leaving');
     const workspaceFile = await git(repo, ['show', 'HEAD:leaving/workspace.yaml']);
 
     await git(repo, ['rm', '-r', '-q', '--', 'leaving']);
@@ -294,7 +299,7 @@ describe('changes feed', () => {
 
     const anonymous = await server.request('GET', `${leaving}/changes?since=${before}`);
     expect(anonymous.status, anonymous.text).to.equal(200);
-    expect(anonymous.body.meta.head).to.equal(removal);
+    expect(anonymous.body.meta).to.include({ head: removal, workspace_status: 'removed' });
     expect(summary(anonymous.body.data)).to.deep.equal(['type notes/notes deleted', 'entry notes/public deleted']);
     expect(anonymous.body.data.map((item: ChangeItem) => item.commit)).to.deep.equal([removal, removal]);
     const full = await server.request('GET', `${leaving}/changes?since=${before}`, { token });
@@ -313,6 +318,35 @@ describe('changes feed', () => {
     await pollUntil(async () => server.services.writer.indexedHead, (oid) => oid === back);
     const returned = await server.request('GET', `${leaving}/changes?since=${removal}`);
     expect(returned.status).to.equal(200);
+    expect(summary(returned.body.data)).to.deep.equal(['type notes/notes created', 'entry notes/public created']);
+    expect(returned.body.data.map((item: ChangeItem) => item.commit)).to.deep.equal([back, back]);
+  });
+
+  it('answers for a workspace archived after since with everything deleted and workspace_status, 404 once since is past the archiving, and everything created when it is brought back', async () => {
+    const { root: shelved, before } = await workspaceWithNotes('shelved');
+
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/shelved', { archived: true })).status).to.equal(200);
+    const archiving = await headOid(repo);
+    const answer = await server.request('GET', `${shelved}/changes?since=${before}`);
+    expect(answer.status, answer.text).to.equal(200);
+    expect(answer.body.meta).to.include({ since: before, head: archiving, workspace_status: 'archived' });
+    expect(summary(answer.body.data)).to.deep.equal(['type notes/notes deleted', 'entry notes/public deleted']);
+    expect(answer.body.data.map((item: ChangeItem) => item.commit)).to.deep.equal([archiving, archiving]);
+    const paged = await server.request('GET', `${shelved}/changes?since=${before}&limit=1`, { token });
+    expect(paged.status).to.equal(200);
+    const next = await server.request('GET', `${shelved}/changes?since=${before}&limit=5&cursor=${paged.body.meta.next_cursor}`, { token });
+    expect(summary([...paged.body.data, ...next.body.data]).sort()).to.deep.equal(['entry notes/draft deleted', 'entry notes/public deleted', 'type notes/notes deleted']);
+    for (const query of [`?since=${archiving}`, '']) {
+      const gone = await server.request('GET', `${shelved}/changes${query}`, { token });
+      expect(gone.status, query).to.equal(404);
+      expect(gone.body.error.code).to.equal('not_found');
+    }
+
+    expect((await adminRequest(server, admin, 'PUT', '/workspaces/shelved', { archived: false })).status).to.equal(200);
+    const back = await headOid(repo);
+    const returned = await server.request('GET', `${shelved}/changes?since=${archiving}`);
+    expect(returned.status).to.equal(200);
+    expect(returned.body.meta).not.to.have.property('workspace_status');
     expect(summary(returned.body.data)).to.deep.equal(['type notes/notes created', 'entry notes/public created']);
     expect(returned.body.data.map((item: ChangeItem) => item.commit)).to.deep.equal([back, back]);
   });

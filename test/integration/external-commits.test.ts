@@ -36,12 +36,16 @@ describe('Re-reading outside commits', () => {
   let problems: ProblemRegister;
   let writer: ContentWriter;
   let told: DomainEvent[];
+  let logged: string[];
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'external-commits-'));
     repo = await ContentRepo.open(path.join(dir, 'content'), { packing: false });
     problems = new ProblemRegister();
-    content = new ContentIndex(repo, problems.reporter());
+    logged = [];
+    // Wired as services.ts wires it: each skipped file is logged once it is registered.
+    const logger = createLogger('info', (line) => logged.push(line));
+    content = new ContentIndex(repo, problems.reporter((problem) => logger.error('skipped a file that cannot be indexed', { ...problem })));
     media = new MediaLibrary(repo, problems.reporter());
     const events = new EventBus((error) => {
       throw error;
@@ -103,7 +107,6 @@ describe('Re-reading outside commits', () => {
     // A developer's commit the watch has not seen yet, then a server commit of the same file on top of it.
     await commit({ [WORKSPACE_FILE]: 'label: Site by hand\ntypes:\n  - posts\n' }, 'Rename the site by hand');
     await workspaces.setTypeOrder('site', ['posts']);
-    const logged: string[] = [];
     const stop = watchExternalCommits({ writer, logger: createLogger('info', (line) => logged.push(line)), intervalMs: 10 });
     try {
       await pollUntil(async () => logged.filter((line) => line.includes('indexed an external commit')).length, (runs) => runs > 0);
@@ -136,6 +139,33 @@ describe('Re-reading outside commits', () => {
     await loaded.loadWorkspace('site');
     expect(loaded.findType('site', 'posts')?.index.all().map((entry) => entry.title)).to.deep.equal(['Root, edited']);
     expect(reloaded.list('site').map(({ path, message }) => [path, message])).to.deep.equal(stray);
+  });
+
+  it('logs each file it skips once when a workspace arrives by a commit, with its types or over files it had kept', async () => {
+    const badSlug = 'site/entries/posts/Bad_Slug.md';
+    const badFrontMatter = 'site/entries/posts/broken.md';
+    const skippedPaths = () =>
+      logged
+        .map((line) => JSON.parse(line) as { level: string; path?: string })
+        .filter((line) => line.level === 'error' && line.path !== undefined)
+        .map((line) => line.path)
+        .sort();
+    const start = await headOid(repo.dir);
+    const files = { [WORKSPACE_FILE]: 'label: Site\nlabell: typo\n', [TYPE_FILE]: type('Posts'), [POST]: post('Hello'), [badSlug]: post('Bad slug'), [badFrontMatter]: '---\ntitle: [unclosed\n---\n' };
+    const added = await commit(files, 'Add the site with files it skips');
+    await receive(start, added);
+    expect(title()).to.equal('Hello');
+    expect(skippedPaths()).to.deep.equal([WORKSPACE_FILE, badSlug, badFrontMatter].sort());
+    expect(problems.list('site').map((problem) => problem.path)).to.deep.equal([WORKSPACE_FILE, badSlug, badFrontMatter].sort());
+
+    // Gone with its workspace.yaml, then back with that file alone: the files it kept are read (and logged) once more, once.
+    const removed = await externalCommit(repo.dir, { remove: [WORKSPACE_FILE] }, 'Remove the workspace file');
+    await receive(added, removed);
+    logged.length = 0;
+    const back = await commit({ [WORKSPACE_FILE]: files[WORKSPACE_FILE] }, 'Bring the site back');
+    await receive(removed, back);
+    expect(title()).to.equal('Hello');
+    expect(skippedPaths()).to.deep.equal([WORKSPACE_FILE, badSlug, badFrontMatter].sort());
   });
 
   const pictures = () => media.all('site').map((found) => `${found.filename} ${found.title}`);

@@ -107,7 +107,12 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   ChangesMeta: {
     type: 'object',
     required: ['since', 'head'],
-    properties: { since: nullable({ type: 'string', pattern: '^[0-9a-f]{40}$' }), head: { type: 'string', pattern: '^[0-9a-f]{40}$' }, next_cursor: string },
+    properties: {
+      since: nullable({ type: 'string', pattern: '^[0-9a-f]{40}$' }),
+      head: { type: 'string', pattern: '^[0-9a-f]{40}$' },
+      next_cursor: string,
+      workspace_status: { enum: ['archived', 'removed'], description: 'Set when the workspace was archived or removed after since: every item is then deleted, and the next call with since=head is 404 until it comes back.' },
+    },
   },
   FieldDefinition: fieldDefinition,
   ContentType: {

@@ -13,7 +13,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import type { ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
-import type { EventBus } from '../model/events.ts';
+import type { DomainEvent, EventBus, WorkspaceChange } from '../model/events.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { HISTORY_FILE, mediaArchiveName, type BackupPart } from './backup-format.ts';
@@ -28,7 +28,7 @@ export interface RestoreTargets {
   writer: ContentWriter;
   content: ContentIndex;
   workspaces: WorkspaceService;
-  /** Told about media binaries placed after the commit (with `fromBackup`, as the commit's events). */
+  /** Told about media binaries placed after the commit, in one group (with `fromBackup`, as the commit's events). */
   events: EventBus;
   media: MediaFiles | undefined;
   accounts: AccountStore;
@@ -53,6 +53,27 @@ export interface RestoreOutcome {
   notes: string[];
 }
 
+/** The steps of a restore, in order: everything is checked before the first write (`staging_media`). */
+export type RestoreStep = 'checking' | 'staging_media' | 'committing' | 'placing_media' | 'webhooks' | 'users';
+
+/**
+ * How far a restore got: the step it is at (the one it failed in), what it
+ * did so far (the whole outcome once it is done), and the workspaces its
+ * commit archived or brought back. Its caller keeps it, so that a restore
+ * that fails can still say what it had done (restore-activity.ts).
+ */
+export interface RestoreProgress {
+  step: RestoreStep;
+  outcome: RestoreOutcome;
+  workspaces: Omit<WorkspaceChange, 'actor'>[];
+}
+
+/** The progress of a restore that has not started. */
+export function startRestore(request: RestoreRequest): RestoreProgress {
+  const outcome: RestoreOutcome = { name: request.name, parts: request.parts, overwrite: request.overwrite, commit: null, history: false, restored: {}, kept: {}, skipped: {}, notes: [] };
+  return { step: 'checking', outcome, workspaces: [] };
+}
+
 const CONTENT_PARTS: readonly BackupPart[] = ['content_types', 'entries', 'media'];
 // The files a note names at most; the rest are counted.
 const NAMED_FILES = 20;
@@ -66,12 +87,12 @@ interface StagedMedia {
 
 /**
  * Restores `parts` of an opened archive, holding the content repo's write
- * lock throughout so no write lands between the plan and the commit. Throws
- * validation_failed (parts not in the archive, anything malformed) before
- * anything is written, and conflict when git is busy.
+ * lock throughout so no write lands between the plan and the commit, and
+ * keeping `progress` up to date. Throws validation_failed (parts not in the
+ * archive, anything malformed) before anything is written, and conflict when git is busy.
  */
-export function restoreBackup(targets: RestoreTargets, backup: OpenedBackup, request: RestoreRequest): Promise<RestoreOutcome> {
-  return targets.writer.transaction((tx) => restoreHeld(targets, tx, backup, request));
+export function restoreBackup(targets: RestoreTargets, backup: OpenedBackup, request: RestoreRequest, progress: RestoreProgress): Promise<RestoreOutcome> {
+  return targets.writer.transaction((tx) => restoreHeld(targets, tx, { backup, request, progress }));
 }
 
 /** Who restores which archive, which parts, and whether existing data is overwritten. */
@@ -82,20 +103,25 @@ export interface RestoreRequest {
   overwrite: boolean;
 }
 
-async function restoreHeld(targets: RestoreTargets, tx: ContentTransaction, backup: OpenedBackup, request: RestoreRequest): Promise<RestoreOutcome> {
+async function restoreHeld(targets: RestoreTargets, tx: ContentTransaction, restore: { backup: OpenedBackup; request: RestoreRequest; progress: RestoreProgress }): Promise<RestoreOutcome> {
+  const { backup, request, progress } = restore;
+  const { outcome } = progress;
   const missing = request.parts.filter((part) => !backup.manifest.parts.includes(part));
   if (missing.length > 0) throw validationFailed({ parts: `The backup does not hold the part "${missing[0]}".` }, 'The backup does not hold every requested part.');
-  const outcome: RestoreOutcome = { name: request.name, parts: request.parts, overwrite: request.overwrite, commit: null, history: false, restored: {}, kept: {}, skipped: {}, notes: [] };
   const checked = await checkEverything(targets, backup, request.parts);
   const plan = checked.files.length > 0 ? await planContent(checked.files, targets, request.overwrite) : undefined;
+  progress.step = 'staging_media';
   const staged = plan ? await stageMedia(targets, backup, plan, outcome) : [];
   try {
-    if (plan) await commitContent(targets, tx, { backup, plan, request, outcome });
+    progress.step = 'committing';
+    if (plan) await commitContent(targets, tx, { backup, plan, request, progress });
   } catch (error) {
     await Promise.all(staged.map((item) => targets.media?.discardStaged(item.id)));
     throw error;
   }
+  progress.step = 'placing_media';
   await placeMedia(targets, staged, request);
+  progress.step = 'webhooks';
   if (checked.webhooks) {
     const tally = await restoreWebhooks(targets.webhooks, checked.webhooks, request.overwrite);
     tallyInto(outcome, 'webhooks', tally);
@@ -103,6 +129,7 @@ async function restoreHeld(targets: RestoreTargets, tx: ContentTransaction, back
       outcome.notes.push('Webhook secrets are not in this backup (CMS_BACKUP_INCLUDE_SECRETS was off): restored webhooks keep the secret they had, or have none until it is set again.');
     }
   }
+  progress.step = 'users';
   if (checked.users) await restoreUsers(targets, checked.users, request.overwrite, outcome);
   if (request.parts.includes('users') && !backup.manifest.include_secrets) {
     outcome.skipped.users = backup.manifest.counts.users;
@@ -164,9 +191,10 @@ async function stageMedia(targets: RestoreTargets, backup: OpenedBackup, plan: C
   return staged;
 }
 
-async function commitContent(targets: RestoreTargets, tx: ContentTransaction, restore: { backup: OpenedBackup; plan: ContentPlan; request: RestoreRequest; outcome: RestoreOutcome }): Promise<void> {
+async function commitContent(targets: RestoreTargets, tx: ContentTransaction, restore: { backup: OpenedBackup; plan: ContentPlan; request: RestoreRequest; progress: RestoreProgress }): Promise<void> {
   const { repo } = targets;
-  const { backup, plan, request, outcome } = restore;
+  const { backup, plan, request, progress } = restore;
+  const { outcome } = progress;
   const head = backup.manifest.head;
   let mergeParents: string[] = [];
   if (request.parts.includes('entries') && head !== null && backup.zip.has(HISTORY_FILE)) {
@@ -188,26 +216,42 @@ async function commitContent(targets: RestoreTargets, tx: ContentTransaction, re
     mergeParents,
     reread: true,
     fromBackup: request.name,
+    onWorkspaces: (workspaces) => progress.workspaces.push(...workspaces),
   });
   outcome.commit = commit.oid;
   outcome.history = mergeParents.length > 0;
 }
 
-async function placeMedia(targets: RestoreTargets, staged: StagedMedia[], { name, overwrite }: RestoreRequest): Promise<void> {
+// The files placed are told in one group, as a commit's events are: one
+// enqueue of webhook deliveries (and one write of their queue) for the
+// whole restore rather than one per file.
+async function placeMedia(targets: RestoreTargets, staged: StagedMedia[], request: RestoreRequest): Promise<void> {
   const media = targets.media;
   if (!media) return;
   const occurredAt = new Date().toISOString();
-  for (const { id, workspace, filename } of staged) {
-    const existed = await media.exists('file', workspace, filename);
-    // The cached thumbnail belongs to the replaced file; it is made again on demand.
-    if (existed && overwrite) await Promise.all([media.remove('file', workspace, filename), media.remove('thumb', workspace, filename)]);
-    if (existed && !overwrite) {
-      await media.discardStaged(id);
-      continue;
+  const placed: DomainEvent[] = [];
+  try {
+    for (const item of staged) {
+      const type = await placeOne(media, item, request.overwrite);
+      if (type) placed.push({ type, workspace: item.workspace, occurredAt, data: { filename: item.filename }, fromBackup: request.name });
     }
-    await media.placeStaged(id, workspace, filename);
-    targets.events.emit({ type: existed ? 'media.updated' : 'media.uploaded', workspace, occurredAt, data: { filename }, fromBackup: name });
+  } finally {
+    // Files placed before a failure are in place: they are told all the same.
+    targets.events.emitGroup(placed);
   }
+}
+
+// Places one staged binary; the event it tells, or undefined when an existing file is kept.
+async function placeOne(media: MediaFiles, { id, workspace, filename }: StagedMedia, overwrite: boolean): Promise<'media.updated' | 'media.uploaded' | undefined> {
+  const existed = await media.exists('file', workspace, filename);
+  if (existed && !overwrite) {
+    await media.discardStaged(id);
+    return undefined;
+  }
+  // The cached thumbnail belongs to the replaced file; it is made again on demand.
+  if (existed) await Promise.all([media.remove('file', workspace, filename), media.remove('thumb', workspace, filename)]);
+  await media.placeStaged(id, workspace, filename);
+  return existed ? 'media.updated' : 'media.uploaded';
 }
 
 async function restoreUsers(targets: RestoreTargets, part: ReturnType<typeof checkUsersPart>, overwrite: boolean, outcome: RestoreOutcome): Promise<void> {

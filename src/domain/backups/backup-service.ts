@@ -13,8 +13,8 @@ import { ALL_WORKSPACES } from '../auth/grants.ts';
 import type { Principal } from '../auth/principal.ts';
 import { BACKUP_NAME, backupNameAt, DEFAULT_PARTS, parseParts, type BackupCounts, type BackupPart } from './backup-format.ts';
 import { countBackup, openBackup, type OpenedBackup } from './backup-reader.ts';
-import { restoreBackup, type RestoreOutcome, type RestoreTargets } from './backup-restore.ts';
-import { restoreActivity } from './restore-activity.ts';
+import { restoreBackup, startRestore, type RestoreOutcome, type RestoreTargets } from './backup-restore.ts';
+import { restoreActivity, restoreFailedActivity } from './restore-activity.ts';
 import { backupSources, type StateRecords } from './backup-writer.ts';
 import { writeZip } from './zip-writer.ts';
 
@@ -170,17 +170,23 @@ export class BackupService {
   /**
    * Restores parts of an archive (see backup-restore.ts), with the content
    * repo's writes held back until it is done, and records it in one activity
-   * line (restore-activity.ts). Throws forbidden, not_found,
+   * line (restore-activity.ts), also when it fails once the request is
+   * allowed and its parts are known. Throws forbidden, not_found,
    * validation_failed (unknown or missing parts, an unusable archive) and conflict.
    */
   async restore(principal: Principal, name: string, input: { parts: readonly string[]; overwrite?: boolean }): Promise<RestoreOutcome> {
     this.authorize(principal, 'backups.restore', name);
-    const parts = parseParts(input.parts);
-    await this.find(name);
-    const request = { principal, name, parts, overwrite: input.overwrite ?? false };
-    const outcome = await this.withBackup(name, (backup) => restoreBackup(this.options, backup, request));
-    void this.options.activity.record(restoreActivity(request, outcome));
-    return outcome;
+    const request = { principal, name: name.slice(0, 100), parts: parseParts(input.parts), overwrite: input.overwrite ?? false };
+    const progress = startRestore(request);
+    try {
+      await this.find(name);
+      const outcome = await this.withBackup(name, (backup) => restoreBackup(this.options, backup, request, progress));
+      void this.options.activity.record(restoreActivity(request, progress));
+      return outcome;
+    } catch (error) {
+      void this.options.activity.record(restoreFailedActivity(request, progress, error));
+      throw error;
+    }
   }
 
   private async inspectFile(name: string): Promise<BackupDetail> {

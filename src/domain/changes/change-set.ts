@@ -12,7 +12,7 @@ import type { ContentType } from '../model/content-type.ts';
 import { entriesDir, entryFileName, groupBySlug, parseEntryFileName, parseEntryPath } from '../model/entry-paths.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { typeFilePath, typeFilesAmong, typeNameOfPath, typesDir } from '../model/type-files.ts';
-import { workspaceFilePath } from '../model/workspace-file.ts';
+import { readWorkspaceYaml, workspaceFilePath } from '../model/workspace-file.ts';
 import { groupBy } from '../../lib/group-by.ts';
 
 /** The reads a change set needs: the repo's history and files at a commit. */
@@ -57,6 +57,25 @@ export interface ChangeSet {
   head: CommitInfo;
   types: Map<string, TypeSides>;
   entries: TouchedEntry[];
+  /** The side the workspace is off the API on while on it at the other (archived, removed or not yet there), whose every type and entry is then touched; absent when on both or neither. */
+  emptySide?: 'since' | 'head';
+  /** Whether the workspace is on the API at `head`, and why not. */
+  atHead: WorkspacePresence;
+}
+
+/**
+ * A workspace at a commit: `live` (its workspace.yaml there and not
+ * archived), `archived` (an `archived` the file does not say clearly counts
+ * as archived, as a server starting on that commit reads it) or `removed`
+ * (no workspace.yaml).
+ */
+export type WorkspacePresence = 'live' | 'archived' | 'removed';
+
+/** The workspace's presence at commit `oid`. Throws not_found for an unknown commit. */
+export async function presenceAt(repo: Pick<ContentReader, 'readAt'>, workspace: string, oid: string): Promise<WorkspacePresence> {
+  const text = await repo.readAt(oid, workspaceFilePath(workspace));
+  if (text === undefined) return 'removed';
+  return readWorkspaceYaml(workspace, text).workspace.archived ? 'archived' : 'live';
 }
 
 /** Bounds on the work of one change set. */
@@ -77,20 +96,21 @@ const YIELD_EVERY_MS = 10;
  */
 export async function readChangeSet(repo: ChangeReader, workspace: string, range: { since: string; head: string }, limits: ChangeSetLimits): Promise<ChangeSet> {
   const [since, head] = await Promise.all([repo.commitInfo(range.since), repo.commitInfo(range.head)]);
-  const sides: Sides = { since, head, emptySide: await emptySide(repo, workspace, since.oid, head.oid) };
+  const [atSince, atHead] = await Promise.all([since, head].map(({ oid }) => presenceAt(repo, workspace, oid)));
+  const sides: Sides = { since, head, emptySide: emptySide(atSince, atHead) };
   const typePaths = await changedFiles(repo, sides, typesDir(workspace));
   const entryPaths = await changedFiles(repo, sides, `${workspace}/entries`);
   if (typePaths.length + entryPaths.length > limits.maxFiles) {
     throw new AppError('conflict', `More than ${limits.maxFiles} files changed since ${since.oid}; read the changes without since to start over from the current content.`);
   }
-  // A workspace that arrived or went (its workspace.yaml) changed all its files with the commit that added or removed the file.
+  // A workspace that arrived or went (its workspace.yaml added, removed or archiving it) changed all its files with the newest commit that changed that file.
   const paths = sides.emptySide === undefined ? [...typePaths, ...entryPaths].map((change) => change.path) : [workspaceFilePath(workspace)];
   const commits = await repo.newestChanges({ head: head.oid, since: since.oid, paths, maxCommits: limits.maxCommits });
   // A file whose commit the bounded walk did not reach (since is no ancestor of head) is dated at head.
   const commitOf = (path: string): NewestChange => commits.get(sides.emptySide === undefined ? path : workspaceFilePath(workspace)) ?? { commit: head, depth: 0 };
   const types = await readTypes(repo, workspace, sides, typePaths, commitOf);
   const entries = await readEntries(repo, workspace, { since, head, types }, entryPaths, commitOf);
-  return { since, head, types, entries };
+  return { since, head, types, entries, ...(sides.emptySide && { emptySide: sides.emptySide }), atHead };
 }
 
 /** The two commits of a change set, and the one the workspace is not on while it is on the other. */
@@ -98,16 +118,17 @@ interface Sides {
   since: CommitInfo;
   head: CommitInfo;
   /**
-   * `head` for a workspace whose workspace.yaml went after `since` (removed
-   * with git), `since` for one whose file came after it (added, or added
-   * back over files it had kept): nothing of the workspace is there.
+   * `head` for a workspace that left the API after `since` (archived, or its
+   * workspace.yaml removed with git), `since` for one that came after it
+   * (added, brought back, or its file added back over files it had kept):
+   * nothing of the workspace is seen there.
    */
   emptySide?: 'since' | 'head';
 }
 
-async function emptySide(repo: ChangeReader, workspace: string, since: string, head: string): Promise<Sides['emptySide']> {
-  const [atSince, atHead] = await Promise.all([since, head].map(async (oid) => (await repo.readAt(oid, workspaceFilePath(workspace))) !== undefined));
-  return atSince === atHead ? undefined : atSince ? 'head' : 'since';
+function emptySide(atSince: WorkspacePresence, atHead: WorkspacePresence): Sides['emptySide'] {
+  const [wasLive, isLive] = [atSince === 'live', atHead === 'live'];
+  return wasLive === isLive ? undefined : wasLive ? 'head' : 'since';
 }
 
 // The files under `folder` that differ between the sides: with one side

@@ -12,9 +12,9 @@ import type { ContentIndex } from '../content/content-index.ts';
 import type { ContentReader, ContentWriter } from '../content/content-writer.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { isPubliclyVisible } from '../model/entry.ts';
-import { WORKSPACE_SLUG, workspaceFilePath } from '../model/workspace-file.ts';
+import { WORKSPACE_SLUG } from '../model/workspace-file.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
-import { readChangeSet, type ChangeReader, type ChangeSet, type ChangeSetLimits, type EntrySide, type TouchedEntry, type TypeSides } from './change-set.ts';
+import { presenceAt, readChangeSet, type ChangeReader, type ChangeSet, type ChangeSetLimits, type EntrySide, type TouchedEntry, type TypeSides } from './change-set.ts';
 import { decodeCursor, encodeCursor, invalidCursor } from './feed-cursor.ts';
 
 /** One item of the feed: an entry (or, with `locale`, one of its translations) or a content type, and what happened to it for this caller. */
@@ -41,7 +41,8 @@ export interface ChangesQuery {
 /** One page of the feed. */
 export interface ChangesPage {
   items: ChangeItem[];
-  meta: { since: string | null; head: string; next_cursor?: string };
+  /** `workspace_status` says why a workspace that left the API after `since` answers with everything deleted (docs/changes-feed.md). */
+  meta: { since: string | null; head: string; next_cursor?: string; workspace_status?: 'archived' | 'removed' };
 }
 
 /** Options of the ChangesFeed. */
@@ -76,8 +77,8 @@ export class ChangesFeed {
   /**
    * One page of what changed for `principal` since the commit `query.since`
    * (every current item as created when absent). Throws not_found for an
-   * unknown or archived workspace (but one removed after `since`: see
-   * checkWorkspace()) and an unknown commit, invalid_request for a cursor of
+   * unknown or archived workspace (but one archived or removed after
+   * `since`: see checkWorkspace()) and an unknown commit, invalid_request for a cursor of
    * another query, conflict when the range is too large to read.
    */
   async read(principal: Principal, workspace: string, query: ChangesQuery): Promise<ChangesPage> {
@@ -89,6 +90,7 @@ export class ChangesFeed {
     const viewer = new Viewer(principal, workspace);
     let head: string;
     let items: Keyed[];
+    let gone: ChangesPage['meta']['workspace_status'];
     if (since === null) {
       // A listing is served from the index, so it is complete up to the commit the index holds, not HEAD.
       head = cursor?.head ?? this.writer.indexedHead ?? (await this.repo.head());
@@ -97,25 +99,25 @@ export class ChangesFeed {
       head = cursor?.head ?? (await this.repo.head());
       const set = await this.changeSet(workspace, since, head);
       items = this.changesOf(viewer, workspace, set, now);
+      if (set.atHead !== 'live') gone = set.atHead;
     }
     // Cut before sorting: later pages of a long listing sort only what is left.
     const rest = cursor ? items.filter((item) => item.key > cursor.after) : items;
     rest.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const page = rest.slice(0, query.limit);
-    const meta: ChangesPage['meta'] = { since, head };
+    const meta: ChangesPage['meta'] = { since, head, ...(gone && { workspace_status: gone }) };
     if (rest.length > page.length) meta.next_cursor = encodeCursor({ since, head, now, after: page[page.length - 1].key });
     return { items: page.map(({ key: _key, ...item }) => item), meta };
   }
 
-  // A workspace removed with git after the caller's `since` (its
-  // workspace.yaml there, not in the registry now) still answers, with its
-  // types and entries deleted, so a client that polls it learns they are
-  // gone; once `since` is past the removal it is unknown, as everywhere.
+  // A workspace archived or removed with git after the caller's `since`
+  // (on the API at that commit, not now) still answers, with its types and
+  // entries deleted, so a client that polls it learns they are gone; once
+  // `since` is past that commit it is unknown, as everywhere.
   private async checkWorkspace(workspace: string, since: string | null): Promise<void> {
     const found = this.workspaces.find(workspace);
     if (found && !found.archived) return;
-    const removedSince = !found && since !== null && WORKSPACE_SLUG.test(workspace);
-    if (removedSince && (await this.repo.readAt(since, workspaceFilePath(workspace))) !== undefined) return;
+    if (since !== null && WORKSPACE_SLUG.test(workspace) && (await presenceAt(this.repo, workspace, since)) === 'live') return;
     throw notFound(`No workspace "${workspace}".`);
   }
 
@@ -157,6 +159,8 @@ export class ChangesFeed {
       const is = entry.after !== undefined && viewer.seesEntry(sides?.after, entry.after, now);
       items.push(...entryItems(entry, was, is));
     }
+    // A workspace that came or went touched every entry of the side it is on: none is left untouched.
+    if (set.emptySide !== undefined) return items;
     const touched = new Set(set.entries.map((entry) => `${entry.type}/${entry.id}`));
     items.push(...this.untouchedChanges(viewer, workspace, set, { sinceTime, now, touched }));
     return items;

@@ -56,6 +56,12 @@ export interface ContentChange {
   reread?: boolean;
   /** With `reread`, the backup restored: its events carry it as `fromBackup`. */
   fromBackup?: string;
+  /**
+   * With `reread`, handed the workspaces the re-read found archived,
+   * brought back or removed, before its events are told: a backup restore
+   * names them in its one activity line, and they are told without a line of their own.
+   */
+  onWorkspaces?: (workspaces: readonly WorkspaceChangeDraft[]) => void;
 }
 
 /**
@@ -275,6 +281,7 @@ class Transaction implements ContentTransaction {
         indexed(info.oid);
         changed();
         await received(changes);
+        change.onWorkspaces?.(found.workspaces);
         tell(found, { actor: undefined, commit: info.oid, fromBackup: change.fromBackup });
       } else {
         change.apply?.();

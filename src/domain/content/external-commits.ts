@@ -182,16 +182,22 @@ async function reindexContent(models: ReadModels, run: WorkspaceRun, { arrived, 
 
 // The problems of the changed files are forgotten first, so what is still
 // wrong with them is reported again; a changed type file makes the index
-// read the whole workspace again (content-index.ts). The further indexes of
-// a workspace that `arrived` read all its files: those committed before its
-// workspace.yaml were read by none.
+// read the whole workspace again (content-index.ts). A workspace that
+// `arrived` was read whole by the content index with its workspace.yaml, at
+// the same commit (reloadWorkspaceFile()): reading its changed files again
+// would report (and log) each file it skips twice, so only the further
+// indexes read it now, all its files: those committed before its
+// workspace.yaml were read by none. Its entries are all arrivals.
 async function rereadChangedFiles(models: ReadModels, run: WorkspaceRun, arrived: boolean): Promise<EntryChange[]> {
   const { workspace, paths, at } = run;
+  if (arrived) {
+    for (const index of models.indexes ?? []) await index.loadWorkspace(workspace, at.files);
+    return [];
+  }
   const typeChanged = paths.some((change) => change.path.startsWith(`${typesDir(workspace)}/`));
   models.problems?.forgetChanged(workspace, paths.map((change) => change.path), { wholeWorkspace: typeChanged });
   const entryChanges = await models.content.applyExternalChanges(workspace, paths, at);
-  if (arrived) for (const index of models.indexes ?? []) await index.loadWorkspace(workspace, at.files);
-  else await reindexFurtherIndexes(models, run);
+  await reindexFurtherIndexes(models, run);
   return entryChanges;
 }
 
