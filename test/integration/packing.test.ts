@@ -265,7 +265,7 @@ describe('packing the content repository', () => {
     expect(lines).to.include('wrapped --version');
     // git's defaults let one background run hold ~200 MiB beside the server (src/storage/git/packing.ts).
     const repack = lines.find((line) => line.includes(' repack '));
-    expect(repack).to.contain('-c core.deltaBaseCacheLimit=8m').and.to.contain('-c core.packedGitLimit=16m').and.to.contain('-c core.packedGitWindowSize=1m');
+    expect(repack).to.contain('-c core.deltaBaseCacheLimit=2m').and.to.contain('-c core.packedGitLimit=4m').and.to.contain('-c core.packedGitWindowSize=1m');
   });
 
   it('checks the git CLI before its first run, not when the repository opens, and packs what was written meanwhile', async () => {
