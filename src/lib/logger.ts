@@ -14,7 +14,9 @@ export interface Logger {
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line + '\n')): Logger {
   const emit = (lineLevel: 'info' | 'error', message: string, details?: Record<string, unknown>) => {
     if (level === 'silent' || (level === 'error' && lineLevel === 'info')) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lineLevel, message, ...serializeDetails(details) }));
+    const { time: _time, level: _level, message: detail, ...rest } = serializeDetails(details);
+    // A detail named `message` (a problem's own) would replace what the line says happened; it is kept as `reason`.
+    write(JSON.stringify({ time: new Date().toISOString(), level: lineLevel, message, ...(detail !== undefined && { reason: detail }), ...rest }));
   };
   return {
     info: (message, details) => emit('info', message, details),
