@@ -41,7 +41,7 @@ async function localFilesOf(dataDir: string, filename: string, workspace = 'defa
 async function workspaceFolders(dataDir: string, workspace: string): Promise<string[]> {
   const found: string[] = [];
   for (const folder of ['media', 'cache/thumbs', 'cache/variants']) {
-    if ((await readdir(path.join(dataDir, folder)).catch(() => [])).includes(workspace)) found.push(folder);
+    if ((await readdir(path.join(dataDir, folder)).catch((): string[] => [])).includes(workspace)) found.push(folder);
   }
   return found;
 }

@@ -34,6 +34,7 @@ import { isRasterImage, SVG_TYPE, type AllowedTypes } from './media-types.ts';
 import { placeUploads, prepareUpload, type PreparedUpload, type UploadedFile } from './media-uploads.ts';
 import { derivedValidators, originalValidators, thumbnailName, variantSourceVersion, type MediaValidators } from './media-validators.ts';
 import { MediaWriter, type MediaChangeSet } from './media-writer.ts';
+import type { StoredSizes } from './stored-sizes.ts';
 
 export type { MediaFileKind } from '../../storage/media-store.ts';
 
@@ -52,6 +53,8 @@ export interface MediaServiceDeps {
   store: MediaStore;
   /** This node's hashes of its media copies, shared with what acts on records removed by commits (media-removals.ts). */
   hashes: ContentHashes;
+  /** The sizes of records that name none, from their stored originals; shared with the dashboard. */
+  sizes: StoredSizes;
   /** Transformed images (`?w=&h=&fit=&format=&q=` on file URLs). */
   variants: ImageVariants;
   allowedTypes: AllowedTypes;
@@ -128,12 +131,12 @@ export class MediaService {
       .map((entry) => ({ type: entry.type, id: entry.id, slug: entry.slug, title: entry.title }));
   }
 
-  list(principal: Principal, workspace: string, query: MediaQuery): MediaList {
+  async list(principal: Principal, workspace: string, query: MediaQuery): Promise<MediaList> {
     this.deps.workspaces.get(workspace);
     const withPrivate = can(principal, request(workspace, 'media.read', 'media:*'));
     const matches = mediaMatcher(query);
     const matching = this.deps.library.all(workspace).filter((record) => (withPrivate || record.visibility === 'public') && matches(record));
-    const items = matching.slice(query.offset, query.limit === undefined ? undefined : query.offset + query.limit);
+    const items = await this.deps.sizes.of(workspace, matching.slice(query.offset, query.limit === undefined ? undefined : query.offset + query.limit));
     return { items, meta: { total: matching.length, limit: query.limit ?? matching.length, offset: query.offset, categories: this.categories(workspace) } };
   }
 
@@ -325,7 +328,8 @@ export class MediaService {
     });
     // The new name's variants are made on demand; the old name's would never be asked for again.
     if (renamed.filename !== filename) await this.deps.variants.dropFile(workspace, filename).catch((error: unknown) => this.logCleanup(error, filename));
-    return renamed;
+    const [shown] = await this.deps.sizes.of(workspace, [renamed]);
+    return shown;
   }
 
   /**
@@ -383,11 +387,11 @@ export class MediaService {
     options: { bulk: boolean; message: string; category?: string },
     change: (current: MediaRecord) => MediaRecord,
   ): Promise<MediaRecord[]> {
-    return this.deps.writer.transaction(async (tx) => {
-      const next = this.getRecords(workspace, filenames, options.bulk).map(change);
-      const changed = next.filter((record) => !sameRecord(record, this.deps.library.find(workspace, record.filename)));
+    const next = await this.deps.writer.transaction(async (tx) => {
+      const records = this.getRecords(workspace, filenames, options.bulk).map(change);
+      const changed = records.filter((record) => !sameRecord(record, this.deps.library.find(workspace, record.filename)));
       const categories = options.category ? listWith(this.state(workspace), options.category) : undefined;
-      if (changed.length === 0 && !categories) return next;
+      if (changed.length === 0 && !categories) return records;
       const set: MediaChangeSet = {
         message: `${options.message} ${nameList(changed.map((record) => record.filename), 3)}`.trim(),
         put: changed,
@@ -395,8 +399,9 @@ export class MediaService {
         events: changed.map((record) => ({ type: 'media.updated', data: { filename: record.filename } })),
       };
       await this.mediaWriter.apply(tx, principal, workspace, set);
-      return next;
+      return records;
     });
+    return this.deps.sizes.of(workspace, next);
   }
 
   // Bulk calls answer 422 naming every unknown file; single-file routes 404.
