@@ -425,33 +425,40 @@ export class MediaService {
   // file deleted and uploaded again under its name on the primary has a new
   // sha256 (the replica may take in the delete and the upload as one run of
   // commits, so its copy stayed): the copy is fetched again and its thumbnail
-  // and variants dropped. The copy is opened once and the open file that was
-  // hashed is the one served, so what is served is what was checked. A
-  // record without sha256 keeps whatever copy there is, as before.
+  // and variants dropped. The copy is opened once and what was hashed is
+  // what is served (the open file, or a small copy's bytes read once:
+  // ContentHashes.ofServed). A record without sha256 keeps whatever copy
+  // there is, as before.
   private async openCopy(workspace: string, record: MediaRecord): Promise<{ sha256: string; file?: OpenedMediaFile }> {
     const source = this.deps.missingFiles;
     const { filename } = record;
     if (record.sha256 !== null && !source) return { sha256: record.sha256 };
     let file = await this.deps.store.open('file', workspace, filename);
     try {
-      if (source && !(file && (await this.isCurrentCopy(workspace, record, file)))) {
+      let copy = file && (await this.hashCopy(workspace, record, file));
+      file = copy?.file;
+      if (source && !(copy && (record.sha256 === null || copy.sha256 === record.sha256))) {
         await file?.close();
         file = undefined;
         await this.fetchOnce(source, workspace, record);
         file = await this.deps.store.open('file', workspace, filename);
+        copy = file && (await this.hashCopy(workspace, record, file));
+        file = copy?.file;
       }
-      if (!file) throw missingOnDisk(filename);
-      return { sha256: record.sha256 ?? (await this.deps.hashes.ofOpened(workspace, filename, file)), file };
+      if (!copy) throw missingOnDisk(filename);
+      return { sha256: record.sha256 ?? copy.sha256, file: copy.file };
     } catch (error) {
       await file?.close();
       throw error;
     }
   }
 
-  // A primary copy found not to match its record is served as it is (fetchOriginal logged it).
-  private async isCurrentCopy(workspace: string, record: MediaRecord, file: OpenedMediaFile): Promise<boolean> {
-    if (record.sha256 === null || this.mismatched.has(`${workspace}/${record.filename}@${record.sha256}`)) return true;
-    return (await this.deps.hashes.ofOpened(workspace, record.filename, file)) === record.sha256;
+  // The copy's hash where the record's is not enough (a record without one,
+  // a replica's check), else the record's: a primary copy found not to match
+  // its record is served as it is (fetchOriginal logged it).
+  private async hashCopy(workspace: string, record: MediaRecord, file: OpenedMediaFile): Promise<{ sha256: string; file: OpenedMediaFile }> {
+    if (record.sha256 !== null && this.mismatched.has(`${workspace}/${record.filename}@${record.sha256}`)) return { sha256: record.sha256, file };
+    return this.deps.hashes.ofServed(workspace, record.filename, file);
   }
 
   private async fetchOnce(source: MissingFileSource, workspace: string, record: MediaRecord): Promise<void> {
