@@ -40,6 +40,7 @@ import { MediaLibrary } from './domain/media/media-library.ts';
 import { MediaService } from './domain/media/media-service.ts';
 import { ContentHashes } from './domain/media/content-hashes.ts';
 import { dropFilesOfRemovedRecords } from './domain/media/media-removals.ts';
+import { StoredSizes } from './domain/media/stored-sizes.ts';
 import { copyMissingPublicFiles } from './domain/media/media-copies.ts';
 import { resolveAllowedTypes } from './domain/media/media-types.ts';
 import { MediaStore } from './storage/media-store.ts';
@@ -276,6 +277,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
         })
       : undefined;
   const git = new GitHttpService({ peer, repo, writer, content, activity, logger, onLanded: () => upstream?.pushSoon() });
+  const mediaSizes = new StoredSizes(mediaLibrary, (workspace, filename) => mediaStore.sizeOf('file', workspace, filename));
   const media = new MediaService({
     writer,
     content,
@@ -283,6 +285,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     library: mediaLibrary,
     store: mediaStore,
     hashes,
+    sizes: mediaSizes,
     variants,
     allowedTypes: resolveAllowedTypes(config.media.allowedTypes),
     logger,
@@ -359,7 +362,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     activity,
     trash: new TrashService(repo, writer, content),
     revisions: new RevisionService(repo, writer, content, Date.now, scheduler),
-    dashboard: new DashboardService({ content, workspaces, types, activity, media: mediaLibrary, problems }),
+    dashboard: new DashboardService({ content, workspaces, types, activity, media: mediaSizes, problems }),
     appInfo: new AppInfoService({ config, health, repoHead: async () => ({ branch: await repo.currentBranch(), head: await repo.head() }) }),
     scheduler,
     live,

@@ -3,8 +3,9 @@
 // after each start. It commits through the server's own write path
 // (ContentWriter and MediaWriter), so it holds the data root's lock like
 // `cms user`: a running server holds it and commits through its own queue,
-// so the command refuses to run beside one. A replica never commits; its
-// primary's hashes reach it with the next pull.
+// so the command refuses to run beside one, saying why and what to do
+// (docs/cli.md). A replica never commits; its primary's hashes reach it
+// with the next pull.
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config/config.ts';
@@ -20,6 +21,10 @@ import { lockDataRoot } from '../storage/data-lock.ts';
 import { MediaStore } from '../storage/media-store.ts';
 import { stringOption, type CommandSpec } from './arguments.ts';
 
+// What a user beside a running server reads: the command is an optimization, and nothing waits for it.
+const BESIDE_A_SERVER =
+  'cms media hash commits to the content repository, so it runs only while no server uses the data root: stop the server, run it, then start the server again. Until then the server serves these files as they are, hashing each once per start. Delete that file if no git-cms runs there.';
+
 export const mediaHashCommand: CommandSpec<number> = {
   name: 'media hash',
   summary: 'Records the SHA-256 of every media file whose metadata has none (written before the field existed, or by hand), in one commit per workspace. Exit code 1 when a file could not be hashed.',
@@ -29,7 +34,7 @@ export const mediaHashCommand: CommandSpec<number> = {
   },
   notes: [
     'Files missing on disk, or whose size is not the one their metadata names, are printed and left without a hash.',
-    'A running server holds the data root (state/cms.lock) and commits through its own queue: this command refuses to run beside it. Until the hashes are recorded, a server hashes such a file on its first request after each start.',
+    'A running server holds the data root (state/cms.lock) and commits through its own queue: this command refuses to run beside it, and says so. Until the hashes are recorded, a server hashes such a file on its first request after each start; nothing else needs them (a workspace folder moved with git takes such files along by name).',
   ],
   async run(input) {
     const config = loadConfig({ flags: { data: stringOption(input, 'data') } });
@@ -37,7 +42,7 @@ export const mediaHashCommand: CommandSpec<number> = {
     if (config.role === 'replica') throw new StartupError('A replica never commits: run cms media hash on the primary; the replica gets the hashes with its next pull.');
     const contentDir = path.join(config.dataDir, 'content');
     if (!(await access(path.join(contentDir, '.git')).then(() => true, () => false))) throw new StartupError(`${setting} ${config.dataDir} holds no content repository (content/.git).`);
-    const lock = await lockDataRoot(config.dataDir, setting);
+    const lock = await lockDataRoot(config.dataDir, setting, BESIDE_A_SERVER);
     try {
       const results = await hashWorkspaces(config, contentDir, input.values['dry-run'] === true);
       return report(results, input.values['dry-run'] === true);

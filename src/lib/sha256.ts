@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 
-/** The SHA-256 of everything `bytes` yields, as 64 lowercase hex digits. Rejects with the stream's error. */
-export async function sha256Of(bytes: AsyncIterable<Uint8Array>): Promise<string> {
+/** The SHA-256 of everything `bytes` yields (a stream, or chunks in memory), as 64 lowercase hex digits. Rejects with the stream's error. */
+export async function sha256Of(bytes: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of bytes) hash.update(chunk);
   return hash.digest('hex');

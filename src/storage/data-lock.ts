@@ -64,15 +64,17 @@ async function prepareDataRoot(dir: string): Promise<string | undefined> {
 /**
  * Creates the data root `dataDir` when missing and takes its lock. Throws
  * StartupError naming the setting (`--data` or `CMS_DATA_DIR`) when it cannot
- * be a data root or another live process holds it.
+ * be a data root, or, when another live process holds it, naming the
+ * process and then `whenHeld`: what the user can do (a command may say why
+ * it needs the data root to itself).
  */
-export async function lockDataRoot(dataDir: string, setting: string): Promise<DataLock> {
+export async function lockDataRoot(dataDir: string, setting: string, whenHeld = 'stop it first, or delete that file if no git-cms runs there.'): Promise<DataLock> {
   const problem = await prepareDataRoot(dataDir);
   if (problem) throw new StartupError(`${setting} ${dataDir} ${problem}.`);
   const lock = await acquireDataLock(dataDir);
   if (isDataLock(lock)) return lock;
   const who = lock.heldBy ? `process ${lock.heldBy.pid} on ${lock.heldBy.host}` : 'another process';
-  throw new StartupError(`${setting} ${dataDir} is in use by ${who} (${lock.file}): stop it first, or delete that file if no git-cms runs there.`);
+  throw new StartupError(`${setting} ${dataDir} is in use by ${who} (${lock.file}): ${whenHeld}`);
 }
 
 /** Whether acquireDataLock() answered with the lock. */

@@ -195,9 +195,7 @@ export class MediaStore {
 
   /** Removes a workspace's folder if it is empty (its files all moved away); a missing or non-empty one is left as it is. */
   async removeEmptyFolder(kind: MediaFileKind, workspace: string): Promise<void> {
-    await rmdir(this.folderOf(kind, workspace)).catch((error: unknown) => {
-      if (!isNotFound(error) && errnoCode(error) !== 'ENOTEMPTY' && errnoCode(error) !== 'EEXIST') throw error;
-    });
+    await removeFolderIfEmpty(this.folderOf(kind, workspace));
   }
 
   /** The names of the files in a workspace's folder (for tests and repairs); [] when there is none. */
@@ -270,6 +268,13 @@ export async function openServable(file: string): Promise<OpenedMediaFile | unde
     bytes: () => handle.createReadStream({ start: 0, autoClose: false }),
     close: () => handle.close(),
   };
+}
+
+/** Removes `folder` if it is empty; a missing or non-empty one is left as it is. For the media trees (this file and variant-store.ts) only. */
+export async function removeFolderIfEmpty(folder: string): Promise<void> {
+  await rmdir(folder).catch((error: unknown) => {
+    if (!isNotFound(error) && errnoCode(error) !== 'ENOTEMPTY' && errnoCode(error) !== 'EEXIST') throw error;
+  });
 }
 
 /** Serves bytes held in memory like an opened file (a variant just made, so modified now). */

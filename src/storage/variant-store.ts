@@ -8,7 +8,7 @@ import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
 import { isNotFound } from '../lib/errno.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { openServable, type OpenedMediaFile } from './media-store.ts';
+import { openServable, removeFolderIfEmpty, type OpenedMediaFile } from './media-store.ts';
 import { isSafeSegment, resolveInside } from './safe-path.ts';
 
 /** Where one variant lives: the media file it was made from and its own name. */
@@ -57,6 +57,12 @@ export class VariantStore {
   /** Deletes every variant of one media file. */
   async removeAll(workspace: string, filename: string): Promise<void> {
     await rm(this.folderOf(workspace, filename), { recursive: true, force: true });
+  }
+
+  /** Removes a workspace's folder once it is empty (the workspace and its media went away); a missing or non-empty one is left as it is. */
+  async removeEmptyFolder(workspace: string): Promise<void> {
+    if (!isSafeSegment(workspace)) throw new AppError('invalid_request', 'The workspace name is not allowed.');
+    await removeFolderIfEmpty(resolveInside(this.root, workspace));
   }
 
   /**

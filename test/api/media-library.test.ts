@@ -416,17 +416,26 @@ describe('media library', () => {
       expect(gone.body.data).to.deep.equal([]);
     });
 
-    it('gives a record written without size the stored original\'s size when the server rewrites it, and leaves it out while the original is missing', async () => {
+    it('shows a record written without size with the stored original\'s size on every read, writes it when the server rewrites the record, and leaves it out while the original is missing', async () => {
       const bytes = (await makePng(40, 30)).length;
       const record = 'default/media/sunset.png.yaml';
+      const dashboardBytes = async () => (await adminRequest(server, session, 'GET', '/dashboard')).body.data.media.bytes;
+      const before = await dashboardBytes();
       await externalCommit(repo, {
         write: { [record]: (await fileAt(repo, record)).replace(/^size: .*\n/m, ''), 'default/media/by-hand.pdf.yaml': 'name: by-hand.pdf\nmime: application/pdf\n' },
       }, 'Media records written by hand, without size');
       await pollUntil(() => server.request('GET', `${API}/media?q=by-hand`), (response) => response.body.data.length === 1);
-      const sizeOf = async (filename: string) => (await server.request('GET', `${API}/media?q=${filename}`)).body.data.find((item: { filename: string }) => item.filename === filename).size;
-      expect(await sizeOf('sunset.png')).to.equal(0);
+      const sizeIn = (response: { body: { data: { filename: string; size: number }[] } }, filename: string) => response.body.data.find((item) => item.filename === filename)?.size;
+      const sizeOf = async (filename: string) => sizeIn(await server.request('GET', `${API}/media?q=${filename}`), filename);
+      expect(await sizeOf('sunset.png'), 'public list').to.equal(bytes);
+      expect(sizeIn(await adminRequest(server, session, 'GET', '/media?q=sunset'), 'sunset.png'), 'admin list').to.equal(bytes);
+      expect(await dashboardBytes(), 'the dashboard counts it').to.equal(before);
+      expect(await fileAt(repo, record), 'a read writes nothing').not.to.match(/^size:/m);
+      expect(await sizeOf('by-hand.pdf'), 'no original, no size').to.equal(0);
 
-      expect((await server.request('PATCH', `${API}/media/sunset.png/meta`, { body: { alt: 'Dusk' }, token })).status).to.equal(200);
+      const rewritten = await server.request('PATCH', `${API}/media/sunset.png/meta`, { body: { alt: 'Dusk' }, token });
+      expect(rewritten.status).to.equal(200);
+      expect(rewritten.body.data.size, 'the item answered').to.equal(bytes);
       expect(await fileAt(repo, record)).to.match(new RegExp(`^size: ${bytes}$`, 'm'));
       expect(await sizeOf('sunset.png')).to.equal(bytes);
 

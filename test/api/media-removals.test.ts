@@ -37,6 +37,15 @@ async function localFilesOf(dataDir: string, filename: string, workspace = 'defa
   return found.sort();
 }
 
+/** Which of a node's media folders (originals, thumbnails, resized images) hold a folder of the workspace. */
+async function workspaceFolders(dataDir: string, workspace: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const folder of ['media', 'cache/thumbs', 'cache/variants']) {
+    if ((await readdir(path.join(dataDir, folder)).catch((): string[] => [])).includes(workspace)) found.push(folder);
+  }
+  return found;
+}
+
 describe('local media files of records removed by commits', function () {
   this.timeout(60_000);
   let primary: TestServer;
@@ -149,8 +158,10 @@ describe('local media files of records removed by commits', function () {
 
     for (const url of urlsOf('cover.png', 'brochure')) expect((await get(primary, url)).status, url).to.equal(404);
     expect(await localFilesOf(primary.dataDir, 'cover.png', 'brochure'), 'only the original, its only copy').to.deep.equal([path.join('media', 'brochure', 'cover.png')]);
+    expect(await workspaceFolders(primary.dataDir, 'brochure'), 'the emptied folders go').to.deep.equal(['media']);
     await replicaCaughtUp();
     expect(await localFilesOf(replica.dataDir, 'cover.png', 'brochure')).to.deep.equal([]);
+    expect(await workspaceFolders(replica.dataDir, 'brochure')).to.deep.equal([]);
   });
 
   it('moves a primary\'s original to the new name of a record a developer renamed with git mv, leaving nothing under the old one, so both nodes serve it', async () => {

@@ -3,11 +3,12 @@
 // git"): a folder whose name is no workspace slug is never read and is listed
 // with the default workspace's problems; a workspace whose workspace.yaml
 // arrives after its other files is read whole, media records included; a
-// workspace folder moved with git mv takes its media originals along.
+// workspace folder moved with git mv takes its media originals along, those
+// of records without sha256 too, and leaves no folder of the old name.
 import { expect } from 'chai';
 import { findProblems } from '../../src/cli/check.ts';
 import { WorkingFolder } from '../../src/storage/working-folder.ts';
-import { readdir } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { cloneFrom, commitIn, removeFolders, repoUrl, runGit } from '../helpers/git-client.ts';
@@ -18,6 +19,8 @@ import { makePng, uploadMedia } from './media-fixtures.ts';
 
 const TYPE = 'label: Posts\nvisibility: public\nfields:\n  body:\n    type: markdown\n';
 const POST = '---\nid: hello-id\ntitle: Hello\nstatus: published\n---\nBody\n';
+// Where a workspace's local media files live: originals, thumbnails, resized images.
+const MEDIA_FOLDERS = ['media', path.join('cache', 'thumbs'), path.join('cache', 'variants')];
 const MISNAMED = 'The folder name "My_Blog" is not a workspace slug (1 to 64 lowercase letters, digits and hyphens), so the folder is not read; rename it.';
 
 describe('workspace folders added, brought back or moved by commits made with git', function () {
@@ -116,6 +119,7 @@ describe('workspace folders added, brought back or moved by commits made with gi
     const bytes = await makePng(200, 100);
     expect((await uploadMedia(server, [{ filename: 'photo.png', bytes }], { token, workspace: 'old-ws' })).status).to.equal(201);
     expect((await fetch(`${server.baseUrl}/media-thumbs/old-ws/photo.png`)).status).to.equal(200);
+    expect((await fetch(`${server.baseUrl}/media/old-ws/photo.png?w=64&format=webp`)).status, 'a resized image').to.equal(200);
 
     await git(repoDir(), ['mv', 'old-ws', 'new-ws']);
     await commitByHand(repoDir(), ['-q', '-m', 'Rename the old workspace']);
@@ -126,8 +130,27 @@ describe('workspace folders added, brought back or moved by commits made with gi
     expect(Buffer.from(await file.arrayBuffer())).to.deep.equal(bytes);
     expect((await fetch(`${server.baseUrl}/media-thumbs/new-ws/photo.png`)).status).to.equal(200);
     expect((await fetch(`${server.baseUrl}/media/old-ws/photo.png`)).status).to.equal(404);
-    for (const folder of ['media', path.join('cache', 'thumbs')]) {
-      expect(await readdir(path.join(server.dataDir, folder)), folder).to.not.include('old-ws');
+    for (const folder of MEDIA_FOLDERS) expect(await readdir(path.join(server.dataDir, folder)), folder).to.not.include('old-ws');
+  });
+
+  it('moves the originals of records without sha256 (older or written by hand) along with a workspace folder moved with git mv, by their names', async () => {
+    expect((await adminRequest(server, admin, 'POST', '/workspaces', { slug: 'old-ws', label: 'Old' })).status).to.equal(201);
+    const uploaded = await makePng(120, 80);
+    expect((await uploadMedia(server, [{ filename: 'older.png', bytes: uploaded }], { token, workspace: 'old-ws' })).status).to.equal(201);
+    const drawn = await makePng(30, 30);
+    await writeFile(path.join(server.dataDir, 'media', 'old-ws', 'drawn.png'), drawn);
+    const older = (await git(repoDir(), ['show', 'HEAD:old-ws/media/older.png.yaml'])).replace(/^sha256: .*\n/m, '');
+    await commitInContent({ write: { 'old-ws/media/older.png.yaml': older, 'old-ws/media/drawn.png.yaml': 'mime: image/png\nwidth: 30\nheight: 30\n' } }, 'Media records without sha256');
+
+    await git(repoDir(), ['mv', 'old-ws', 'new-ws']);
+    await commitByHand(repoDir(), ['-q', '-m', 'Rename the old workspace']);
+    await indexed();
+
+    for (const [filename, bytes] of [['older.png', uploaded], ['drawn.png', drawn]] as const) {
+      const file = await fetch(`${server.baseUrl}/media/new-ws/${filename}`);
+      expect(file.status, filename).to.equal(200);
+      expect(Buffer.from(await file.arrayBuffer())).to.deep.equal(bytes);
     }
+    for (const folder of MEDIA_FOLDERS) expect(await readdir(path.join(server.dataDir, folder)), folder).to.not.include('old-ws');
   });
 });

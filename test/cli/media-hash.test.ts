@@ -100,14 +100,15 @@ describe('cms media hash', function () {
     }
   });
 
-  it('refuses to run beside a running server and on a replica, changing nothing', async () => {
+  it('refuses to run beside a running server, in one line that says why and what to do, and on a replica, changing nothing', async () => {
     const head = await headOid(repo);
     let server: ServerProcess | undefined;
     try {
       server = await spawnServer(dataDir, {});
       const beside = await runCms(['media', 'hash', '--data', dataDir]);
       expect(beside.code).to.equal(1);
-      expect(beside.stderr).to.include('is in use by process');
+      expect(beside.stderr).to.include('is in use by process').and.include('cms media hash commits to the content repository').and.include('stop the server, run it');
+      expect(beside.stderr.trimEnd().split('\n'), 'one line, no stack').to.have.lengthOf(1);
     } finally {
       await server?.kill('SIGTERM');
     }

@@ -55,8 +55,8 @@ export function createMediaRouter(media: MediaService, options: MediaRouterOptio
   };
   const categoriesMeta = (ctx: ApiContext) => ({ categories: media.categories(workspaceOf(ctx)) });
 
-  router.get('/media', validateQuery(parseMediaListQuery), (ctx) => {
-    const { items, meta } = media.list(ctx.state.principal, workspaceOf(ctx), ctx.state.query);
+  router.get('/media', validateQuery(parseMediaListQuery), async (ctx) => {
+    const { items, meta } = await media.list(ctx.state.principal, workspaceOf(ctx), ctx.state.query);
     sendWithEtag(ctx, { data: items.map(present(ctx)), meta });
   });
   router.post('/media', async (ctx) => {

@@ -74,9 +74,9 @@ export interface SkippedFile {
   time: string;
 }
 
-/** Where media counts come from: the media library's records of a workspace. */
+/** Where media counts come from: the media library's records of a workspace, with the sizes of their stored originals (StoredSizes). */
 export interface MediaStatsSource {
-  all(workspace: string): readonly { size: number }[];
+  all(workspace: string): Promise<readonly { size: number }[]>;
 }
 
 /** What the dashboard reads; built in services.ts. */
@@ -121,7 +121,7 @@ export class DashboardService {
       workspace_file_problems: problems.filter((problem) => problem.path === workspaceFilePath(workspace)).map(presentSkipped),
       types,
       totals,
-      media: this.mediaStats(principal, workspace),
+      media: await this.mediaStats(principal, workspace),
       recent_activity: mayReadActivity ? await this.deps.activity.recent(DASHBOARD_RECENT) : [],
       recent_edits: edits.map(presentEdit),
       scheduled: scheduled
@@ -152,9 +152,9 @@ export class DashboardService {
     return { types, totals, edits, scheduled };
   }
 
-  private mediaStats(principal: Principal, workspace: string): Dashboard['media'] {
+  private async mediaStats(principal: Principal, workspace: string): Promise<Dashboard['media']> {
     if (!can(principal, { action: 'media.read', resource: 'media:*', workspace })) return null;
-    const records = this.deps.media?.all(workspace) ?? [];
+    const records = (await this.deps.media?.all(workspace)) ?? [];
     return { count: records.length, bytes: records.reduce((sum, record) => sum + record.size, 0) };
   }
 }

@@ -6,10 +6,12 @@
 // its copies to find those that are no longer the record's bytes.
 import { LruCache } from '../../lib/lru-cache.ts';
 import { sha256Of } from '../../lib/sha256.ts';
-import type { MediaStore, OpenedMediaFile } from '../../storage/media-store.ts';
+import { bufferedFile, type MediaStore, type OpenedMediaFile } from '../../storage/media-store.ts';
 
 // Hashes of records without one are kept for this many files (64 bytes each, plus the key).
 const REMEMBERED = 10_000;
+// The largest copy hashed in memory before it is served (ofServed): bounds what a first request holds.
+const IN_MEMORY_BYTES = 4 * 1024 * 1024;
 
 /** Content hashes of this node's media copies, computed from their bytes and remembered. */
 export class ContentHashes {
@@ -32,6 +34,26 @@ export class ContentHashes {
     const sha256 = await hashing;
     this.computed.set(key, sha256);
     return sha256;
+  }
+
+  /**
+   * The SHA-256 of an opened copy about to be served, with the file to serve
+   * it from. A copy whose hash must be computed and that holds at most 4 MiB
+   * is read once into memory, hashed and served from there (its handle
+   * closed), so the first request after a start reads it once; a larger one
+   * is hashed through the open file (ofOpened) and read again to be served,
+   * the second time mostly from the page cache. Rejects with the read's error.
+   */
+  async ofServed(workspace: string, filename: string, file: OpenedMediaFile): Promise<{ sha256: string; file: OpenedMediaFile }> {
+    const key = keyOf(workspace, filename, file);
+    const known = this.computed.get(key) ?? (await this.running.get(key));
+    if (known !== undefined || file.size > IN_MEMORY_BYTES) return { sha256: known ?? (await this.ofOpened(workspace, filename, file)), file };
+    const chunks: Buffer[] = [];
+    for await (const chunk of file.bytes()) chunks.push(chunk as Buffer);
+    await file.close();
+    const sha256 = await sha256Of(chunks);
+    this.computed.set(key, sha256);
+    return { sha256, file: bufferedFile(Buffer.concat(chunks)) };
   }
 
   /** The SHA-256 of this node's copy of a file, whatever its record says; undefined when the copy is missing. Rejects with the read's error. */

@@ -100,6 +100,11 @@ export class ImageVariants {
     await this.deps.store.removeAll(workspace, filename);
   }
 
+  /** Removes a workspace's folder of variants once it holds none (its media went away with the workspace). */
+  async removeEmptyFolder(workspace: string): Promise<void> {
+    await this.deps.store.removeEmptyFolder(workspace);
+  }
+
   /** Hits, variants made and evicted since start; files and bytes held now. */
   stats(): VariantStats {
     return { ...this.counts, files: this.index.size, bytes: this.index.weight };

@@ -84,6 +84,21 @@ export class MediaLibrary {
     media.sorted = undefined;
   }
 
+  /**
+   * Keeps the stored original's size of a record that names none
+   * (stored-sizes.ts) while it is the record held, until it is read again;
+   * returns the record with that size.
+   */
+  rememberSize(workspace: string, record: MediaRecord, size: number): MediaRecord {
+    const sized = { ...record, size };
+    const media = this.workspaces.get(workspace);
+    if (media?.records.get(record.filename) === record) {
+      media.records.set(record.filename, sized);
+      media.sorted = undefined;
+    }
+    return sized;
+  }
+
   /** Forgets records after their commit. */
   remove(workspace: string, filenames: string[]): void {
     const media = this.workspace(workspace);

@@ -2,13 +2,11 @@
 // rename and delete files and categories, and the one commit each write is.
 // What belongs here: authorization, validation and ordering of writes. Not
 // here: sniffing and image work (media-types.ts, images.ts), bytes on disk
-// (storage/media-store.ts), HTTP (api/media/).
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+// (storage/media-store.ts), opening and checking the copy a file is served
+// from (checked-copies.ts), HTTP (api/media/).
 import { AppError, notFound } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { nameList } from '../../lib/name-list.ts';
-import { sha256PassThrough } from '../../lib/sha256.ts';
 import type { MediaFileKind, MediaStore, OpenedMediaFile, StagedUpload } from '../../storage/media-store.ts';
 import { authorize, can } from '../auth/authorize.ts';
 import { actorIdOf, type Principal } from '../auth/principal.ts';
@@ -17,6 +15,7 @@ import type { ContentWriter } from '../content/content-writer.ts';
 import { entryRequest } from '../auth/content-access.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { parseCategory } from './categories.ts';
+import { CheckedCopies, missingOnDisk, type MissingFileSource } from './checked-copies.ts';
 import type { ContentHashes } from './content-hashes.ts';
 import {
   assertCategoryExists, listWith, newCategoryPath, planCategoryDelete, planCategoryRename, renamedCategoryPath, type CategoryState,
@@ -34,14 +33,9 @@ import { isRasterImage, SVG_TYPE, type AllowedTypes } from './media-types.ts';
 import { placeUploads, prepareUpload, type PreparedUpload, type UploadedFile } from './media-uploads.ts';
 import { derivedValidators, originalValidators, thumbnailName, variantSourceVersion, type MediaValidators } from './media-validators.ts';
 import { MediaWriter, type MediaChangeSet } from './media-writer.ts';
+import type { StoredSizes } from './stored-sizes.ts';
 
 export type { MediaFileKind } from '../../storage/media-store.ts';
-
-/**
- * Where a replica gets a media binary it does not have yet: its primary.
- * Resolves with the bytes, or undefined when the primary has no such file.
- */
-export type MissingFileSource = (workspace: string, filename: string) => Promise<Readable | undefined>;
 
 /** What MediaService is built from (services.ts). */
 export interface MediaServiceDeps {
@@ -52,6 +46,8 @@ export interface MediaServiceDeps {
   store: MediaStore;
   /** This node's hashes of its media copies, shared with what acts on records removed by commits (media-removals.ts). */
   hashes: ContentHashes;
+  /** The sizes of records that name none, from their stored originals; shared with the dashboard. */
+  sizes: StoredSizes;
   /** Transformed images (`?w=&h=&fit=&format=&q=` on file URLs). */
   variants: ImageVariants;
   allowedTypes: AllowedTypes;
@@ -97,9 +93,7 @@ export interface MediaMetaInput {
 export class MediaService {
   private readonly mediaWriter: MediaWriter;
   private readonly now: () => number;
-  private readonly fetching = new Map<string, Promise<void>>();
-  // `{ws}/{filename}@{sha256}` of files whose primary copy is not the bytes its record names: fetched once, not on every request.
-  private readonly mismatched = new Set<string>();
+  private readonly copies: CheckedCopies;
   constructor(private readonly deps: MediaServiceDeps) {
     this.now = deps.now ?? Date.now;
     const { store } = deps;
@@ -107,6 +101,7 @@ export class MediaService {
       sizeOf: (workspace, filename) => store.sizeOf('file', workspace, filename),
       copies: deps.copiesInRepo ? (workspace, filename) => store.read('file', workspace, filename) : undefined,
     });
+    this.copies = new CheckedCopies({ store, library: deps.library, hashes: deps.hashes, variants: deps.variants, logger: deps.logger, source: deps.missingFiles });
   }
 
   /**
@@ -128,12 +123,12 @@ export class MediaService {
       .map((entry) => ({ type: entry.type, id: entry.id, slug: entry.slug, title: entry.title }));
   }
 
-  list(principal: Principal, workspace: string, query: MediaQuery): MediaList {
+  async list(principal: Principal, workspace: string, query: MediaQuery): Promise<MediaList> {
     this.deps.workspaces.get(workspace);
     const withPrivate = can(principal, request(workspace, 'media.read', 'media:*'));
     const matches = mediaMatcher(query);
     const matching = this.deps.library.all(workspace).filter((record) => (withPrivate || record.visibility === 'public') && matches(record));
-    const items = matching.slice(query.offset, query.limit === undefined ? undefined : query.offset + query.limit);
+    const items = await this.deps.sizes.of(workspace, matching.slice(query.offset, query.limit === undefined ? undefined : query.offset + query.limit));
     return { items, meta: { total: matching.length, limit: query.limit ?? matching.length, offset: query.offset, categories: this.categories(workspace) } };
   }
 
@@ -159,7 +154,7 @@ export class MediaService {
     if (isTransformRequested(transform) && !isRasterImage(record.mime) && record.mime !== SVG_TYPE.mime) {
       throw new AppError('invalid_request', `The media file "${filename}" is not an image; only images can be resized or converted.`);
     }
-    const copy = await this.openCopy(workspace, record);
+    const copy = await this.copies.open(workspace, record);
     const derived = await this.openDerived(workspace, record, copy.sha256, kind, transform).catch(async (error: unknown) => {
       await copy.file?.close();
       throw error;
@@ -325,7 +320,8 @@ export class MediaService {
     });
     // The new name's variants are made on demand; the old name's would never be asked for again.
     if (renamed.filename !== filename) await this.deps.variants.dropFile(workspace, filename).catch((error: unknown) => this.logCleanup(error, filename));
-    return renamed;
+    const [shown] = await this.deps.sizes.of(workspace, [renamed]);
+    return shown;
   }
 
   /**
@@ -383,11 +379,11 @@ export class MediaService {
     options: { bulk: boolean; message: string; category?: string },
     change: (current: MediaRecord) => MediaRecord,
   ): Promise<MediaRecord[]> {
-    return this.deps.writer.transaction(async (tx) => {
-      const next = this.getRecords(workspace, filenames, options.bulk).map(change);
-      const changed = next.filter((record) => !sameRecord(record, this.deps.library.find(workspace, record.filename)));
+    const next = await this.deps.writer.transaction(async (tx) => {
+      const records = this.getRecords(workspace, filenames, options.bulk).map(change);
+      const changed = records.filter((record) => !sameRecord(record, this.deps.library.find(workspace, record.filename)));
       const categories = options.category ? listWith(this.state(workspace), options.category) : undefined;
-      if (changed.length === 0 && !categories) return next;
+      if (changed.length === 0 && !categories) return records;
       const set: MediaChangeSet = {
         message: `${options.message} ${nameList(changed.map((record) => record.filename), 3)}`.trim(),
         put: changed,
@@ -395,8 +391,9 @@ export class MediaService {
         events: changed.map((record) => ({ type: 'media.updated', data: { filename: record.filename } })),
       };
       await this.mediaWriter.apply(tx, principal, workspace, set);
-      return next;
+      return records;
     });
+    return this.deps.sizes.of(workspace, next);
   }
 
   // Bulk calls answer 422 naming every unknown file; single-file routes 404.
@@ -412,78 +409,6 @@ export class MediaService {
     if (Object.keys(missing).length === 0) return records;
     if (!bulk) throw notFound(Object.values(missing)[0]);
     throw new AppError('validation_failed', 'Some of the named media files do not exist; nothing was changed.', { fields: missing });
-  }
-
-  // The hash a file's validators name, and the original when it had to be
-  // opened for it: a record without sha256 hashes the copy, and a replica
-  // keeps what it fetched only while it is the bytes the record names. A
-  // file deleted and uploaded again under its name on the primary has a new
-  // sha256 (the replica may take in the delete and the upload as one run of
-  // commits, so its copy stayed): the copy is fetched again and its thumbnail
-  // and variants dropped. The copy is opened once and the open file that was
-  // hashed is the one served, so what is served is what was checked. A
-  // record without sha256 keeps whatever copy there is, as before.
-  private async openCopy(workspace: string, record: MediaRecord): Promise<{ sha256: string; file?: OpenedMediaFile }> {
-    const source = this.deps.missingFiles;
-    const { filename } = record;
-    if (record.sha256 !== null && !source) return { sha256: record.sha256 };
-    let file = await this.deps.store.open('file', workspace, filename);
-    try {
-      if (source && !(file && (await this.isCurrentCopy(workspace, record, file)))) {
-        await file?.close();
-        file = undefined;
-        await this.fetchOnce(source, workspace, record);
-        file = await this.deps.store.open('file', workspace, filename);
-      }
-      if (!file) throw missingOnDisk(filename);
-      return { sha256: record.sha256 ?? (await this.deps.hashes.ofOpened(workspace, filename, file)), file };
-    } catch (error) {
-      await file?.close();
-      throw error;
-    }
-  }
-
-  // A primary copy found not to match its record is served as it is (fetchOriginal logged it).
-  private async isCurrentCopy(workspace: string, record: MediaRecord, file: OpenedMediaFile): Promise<boolean> {
-    if (record.sha256 === null || this.mismatched.has(`${workspace}/${record.filename}@${record.sha256}`)) return true;
-    return (await this.deps.hashes.ofOpened(workspace, record.filename, file)) === record.sha256;
-  }
-
-  private async fetchOnce(source: MissingFileSource, workspace: string, record: MediaRecord): Promise<void> {
-    const key = `${workspace}/${record.filename}`;
-    const running = this.fetching.get(key) ?? this.fetchOriginal(source, workspace, record).finally(() => this.fetching.delete(key));
-    this.fetching.set(key, running);
-    await running;
-  }
-
-  private async fetchOriginal(source: MissingFileSource, workspace: string, record: MediaRecord): Promise<void> {
-    const { filename } = record;
-    const bytes = await source(workspace, filename);
-    if (!bytes) return;
-    const staged = this.deps.store.createStaged(Number.MAX_SAFE_INTEGER);
-    // Hashed as it arrives: the copy is read once, to store it.
-    const hashing = sha256PassThrough();
-    try {
-      await pipeline(bytes, hashing.stream, staged.stream);
-      await this.deps.store.replaceWithStaged(staged.id, workspace, filename);
-    } catch (error) {
-      await this.deps.store.discardStaged(staged.id);
-      throw error;
-    }
-    const sha256 = hashing.digest();
-    await this.deps.hashes.remember(workspace, filename, sha256);
-    // Made from the copy this one replaced, if there was one.
-    await this.deps.store.remove('thumb', workspace, filename);
-    await this.deps.variants.dropFile(workspace, filename);
-    // Its record went away while the copy arrived: the removal (media-removals.ts) may have run already, and nothing else would delete it.
-    if (!this.deps.library.find(workspace, filename)) {
-      await this.deps.store.remove('file', workspace, filename);
-      return;
-    }
-    if (record.sha256 !== null && sha256 !== record.sha256) {
-      this.mismatched.add(`${workspace}/${filename}@${record.sha256}`);
-      this.deps.logger.error("the primary's copy of a media file is not the bytes its record names; serving it anyway", { workspace, filename });
-    }
   }
 
   // A transformation, else a thumbnail; undefined means "serve the original":
@@ -527,10 +452,6 @@ export class MediaService {
   private logCleanup(error: unknown, name: string): void {
     this.deps.logger.error('could not remove a media file', { name, error });
   }
-}
-
-function missingOnDisk(filename: string): AppError {
-  return notFound(`The media file "${filename}" is missing on disk.`);
 }
 
 function request(workspace: string, action: string, resource: string) {
