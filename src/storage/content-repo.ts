@@ -414,7 +414,7 @@ export class ContentRepo {
   async close(): Promise<void> {
     this.closing = true;
     this.watcher.stopAll();
-    this.indexWrites.stop();
+    this.indexWrites.close();
     await this.serialize(() => this.indexWrites.flush());
     await this.packer?.close();
     await this.objects.commitPacks.settled();
