@@ -140,6 +140,37 @@ describe('packing the content repository', () => {
     await git(dir, ['fsck', '--strict', '--no-progress']);
   });
 
+  it('keeps the commit packs a roll-up took while git gc runs (gc.pid of a live process), and deletes them at a roll-up after it', async () => {
+    await git(root, ['init', '-q', dir]);
+    const gcPid = path.join(dir, '.git/gc.pid');
+    const reader = new ObjectReader(path.join(dir, '.git/objects'), 3);
+    const blobs: string[] = [];
+    try {
+      const commitPacks = async (count: number) => {
+        for (let i = 0; i < count; i += 1) {
+          const blob = prepareObject('blob', Buffer.from(`blob ${blobs.length}\n`));
+          blobs.push(blob.oid);
+          reader.commitPacks.write([blob]);
+        }
+      };
+      await commitPacks(3);
+      // The roll-up itself is due before gc starts; gc starts while it writes (ContentRepo checks gc.pid only before it).
+      await writeFile(gcPid, `${process.pid} ${os.hostname()}`);
+      reader.commitPacks.rollUp();
+      await reader.commitPacks.settled();
+      expect(await packCount(dir), 'three commit packs and their roll-up').to.equal(4);
+      await writeFile(gcPid, `${spawnSync('true').pid} ${os.hostname()}`);
+      await commitPacks(3);
+      reader.commitPacks.rollUp();
+      await reader.commitPacks.settled();
+      expect(await packCount(dir), 'the two roll-ups').to.equal(2);
+    } finally {
+      reader.close();
+    }
+    for (const oid of blobs) await git(dir, ['cat-file', '-e', oid]);
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
   it('counts for a roll-up only the commit packs written after a running git repack listed the folder', async () => {
     await git(root, ['init', '-q', dir]);
     const reader = new ObjectReader(path.join(dir, '.git/objects'), 3);
