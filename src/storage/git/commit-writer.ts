@@ -239,6 +239,7 @@ export class CommitWriter {
   // else at their paths, which is kept.
   private async keepPending(pending: PendingIndex): Promise<PendingIndex> {
     if (pending.lock.isHeld()) return pending;
+    pending.lock.abandon();
     const lock = await acquireLock(this.gitdir, this.lockPath, ownerLine() + pending.journals.join(''), this.lockWaitMs);
     try {
       const stamp = stampOf(this.indexPath);
