@@ -34,6 +34,7 @@ import { isOwnerRunning, ownerLine } from './lock-owner.ts';
 import type { LockOwner } from './lock-owner.ts';
 import { prepareObject } from './objects.ts';
 import type { PreparedObject } from './objects.ts';
+import { removeStaleGitPackTemps } from './pack-temps.ts';
 import { removeStalePackTemps } from './pack-writer.ts';
 import { dropLastReflogEntry, headReflogs } from './reflog.ts';
 import { acquireLock, gitTempPath, LOCK_WAIT_MS, readHead, readRef, removeStaleGitTemps, updateRef } from './refs.ts';
@@ -274,6 +275,7 @@ export class CommitWriter {
     if (found.kind === 'none') {
       await removeStaleGitTemps(this.gitdir);
       removeStalePackTemps(this.packDir);
+      removeStaleGitPackTemps(this.packDir);
       return { kind: 'none' };
     }
     if (found.kind === 'foreign') return { kind: 'foreign-lock', ageMs: found.ageMs };
@@ -287,6 +289,7 @@ export class CommitWriter {
     }
     await removeStaleGitTemps(this.gitdir, 0);
     removeStalePackTemps(this.packDir, 0);
+    removeStaleGitPackTemps(this.packDir);
     removeQuietly(this.lockPath);
     return recovery;
   }
