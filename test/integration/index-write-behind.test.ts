@@ -163,11 +163,11 @@ describe('index writes after bursts of commits', () => {
       // A git command holding index.lock while the pending index is due.
       rmSync(lockFile);
       writeFileSync(lockFile, 'git at work');
-      expect(await repo.settleIndex().then(() => undefined, (error: unknown) => error)).to.have.property('code', 'conflict');
+      expect(await repo.holdIndex().then((hold) => hold.release(), (error: unknown) => error)).to.have.property('code', 'conflict');
       expect(await readFile(lockFile, 'utf8')).to.equal('git at work');
       expect(gitNow('ls-files', 'notes.md').stdout, 'the index git wrote stays').to.equal('notes.md\n');
       await rm(lockFile);
-      await repo.settleIndex();
+      (await repo.holdIndex()).release();
     });
     expect(existsSync(lockFile)).to.equal(false);
     expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal(`M  ${POSTS}/a.md\nA  notes.md\n`);
