@@ -159,7 +159,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     await peer?.close();
     throw error;
   });
-  peer?.branches.settleIndexWith(() => repo.settleIndex());
+  peer?.branches.holdIndexWith(() => repo.holdIndex());
   const state = await StateStore.open(path.join(config.dataDir, 'state'));
   const events = new EventBus((error, event) => logger.error('an event listener failed', { event: event?.type, error }));
   const activity = new ActivityLog(state, (error) => logger.error('could not write the activity log', { error }));

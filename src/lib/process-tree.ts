@@ -2,7 +2,7 @@
 // priority, without making it a session leader: a detached child (setsid)
 // gets its own scheduler autogroup on Linux, where `nice` then no longer
 // yields the CPU to the server.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** Sends `signal` to `pid` and every process under it (found through /proc; elsewhere to `pid` alone). */
@@ -13,6 +13,45 @@ export function signalTree(pid: number, signal: NodeJS.Signals): void {
 /** Sets the niceness of `pid` and every process under it; a process may always raise its children's, never lower it without privileges. */
 export function reniceTree(pid: number, niceness: number): void {
   eachInTree(pid, (target) => setPriority(target, niceness));
+}
+
+/** The files `pid` and every process under it have open (through /proc; none elsewhere). */
+export function filesOpenInTree(pid: number): string[] {
+  const files: string[] = [];
+  eachInTree(pid, (target) => files.push(...filesOpenBy(target)));
+  return files;
+}
+
+/** The files any process has open, as far as /proc lets this process see (all of them as root). */
+export function filesOpenByAnyProcess(): string[] {
+  return processIds().flatMap(filesOpenBy);
+}
+
+// The targets of /proc/<pid>/fd/*; none when the process is gone or not ours to see.
+function filesOpenBy(pid: number): string[] {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  for (const fd of fds) {
+    try {
+      files.push(readlinkSync(`/proc/${pid}/fd/${fd}`));
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+  return files;
+}
+
+function processIds(): number[] {
+  try {
+    return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  } catch {
+    return [];
+  }
 }
 
 // Runs `act` on every process under `pid`, the deepest first, then on `pid`; one gone meanwhile is passed over.
@@ -29,23 +68,16 @@ function eachInTree(pid: number, act: (target: number) => void): void {
 // The processes under `pid`, the deepest first; none without /proc.
 function descendants(pid: number): number[] {
   const children = new Map<number, number[]>();
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
+  for (const id of processIds()) {
     let stat: string;
     try {
-      stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      stat = readFileSync(`/proc/${id}/stat`, 'latin1');
     } catch {
       continue;
     }
     // The fields after the command name (in parentheses): state, then the parent's pid.
     const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    children.set(parent, [...(children.get(parent) ?? []), id]);
   }
   const found: number[] = [];
   const visit = (parent: number) => {

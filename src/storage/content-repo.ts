@@ -14,7 +14,7 @@ import { createLimiter } from '../lib/limiter.ts';
 import type { Logger } from '../lib/logger.ts';
 import { composeMessage, describeCommit, identityNow } from './git/commit-object.ts';
 import type { CommitInfo, CommitObject } from './git/commit-object.ts';
-import { CommitWriter, type Recovery } from './git/commit-writer.ts';
+import { CommitWriter, type IndexHold, type Recovery } from './git/commit-writer.ts';
 import { IndexWriteBehind } from './index-write-behind.ts';
 import { History } from './git/history.ts';
 import type { ContentLogOptions, LoggedCommit, PathLogOptions } from './git/history.ts';
@@ -34,6 +34,7 @@ import type { HeadChangeHandler, WatchOptions } from './head-watcher.ts';
 import { WriteQueue } from './write-queue.ts';
 
 export type { CommitInfo } from './git/commit-object.ts';
+export type { IndexHold } from './git/commit-writer.ts';
 export type { ContentLogOptions, PathLogOptions as LogOptions } from './git/history.ts';
 export { MalformedObjectStream } from './git/object-transfer.ts';
 export type { FileChange } from './git/repo-paths.ts';
@@ -401,20 +402,21 @@ export class ContentRepo {
   }
 
   /**
-   * Writes the git index that recent commits left pending and frees
-   * index.lock; call inside serialize() before a git command that changes
-   * the index (a branch move).
+   * Writes the pending git index and holds index.lock until the hold is
+   * installed or released; call inside serialize() before moving the branch
+   * (git-cli/branch-moves.ts), whose git commands then work on the hold's
+   * copy of the index. Throws `conflict` while a git command holds the lock.
    */
-  async settleIndex(): Promise<void> {
-    if (!this.queue.isRunning) throw new AppError('internal_error', 'settleIndex() must run inside serialize().');
-    await this.writer.flushIndex();
+  async holdIndex(): Promise<IndexHold> {
+    if (!this.queue.isRunning) throw new AppError('internal_error', 'holdIndex() must run inside serialize().');
+    return this.writer.holdIndex();
   }
 
   /** Stops every watch, waits for queued writes to finish (and their index), and stops background packing. */
   async close(): Promise<void> {
     this.closing = true;
     this.watcher.stopAll();
-    this.indexWrites.stop();
+    this.indexWrites.close();
     await this.serialize(() => this.indexWrites.flush());
     await this.packer?.close();
     await this.objects.commitPacks.settled();

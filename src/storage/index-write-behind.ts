@@ -23,6 +23,7 @@ export class IndexWriteBehind {
   private lastCommitEnd = Number.NEGATIVE_INFINITY;
   private pendingSince: number | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     private readonly writer: CommitWriter,
@@ -37,7 +38,8 @@ export class IndexWriteBehind {
   /** Call inside the write queue after each commit, with what deferNext() said before it; writes the index unless deferred. */
   async afterCommit(deferred: boolean): Promise<void> {
     this.lastCommitEnd = performance.now();
-    if (!deferred) {
+    // After close() no timer would write it.
+    if (!deferred || this.closed) {
       await this.flush();
       return;
     }
@@ -47,8 +49,9 @@ export class IndexWriteBehind {
 
   /**
    * Writes a pending index now, after a commit in progress. A failure is
-   * logged and tried again later: the commits are safe on the branch, and
-   * index.lock stays held so git never commits from the stale index.
+   * logged and tried again later (never after close()): the commits are
+   * safe on the branch, and index.lock stays held so git never commits from
+   * the stale index.
    */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
@@ -57,19 +60,25 @@ export class IndexWriteBehind {
       await this.writer.flushIndex();
       this.pendingSince = undefined;
     } catch (error) {
+      if (this.closed) {
+        // The index on disk is the one from before the commits, whole (the new one goes through a temp file and a rename); the lock keeps their journals for the next start.
+        this.logger?.error('could not write the git index of the content repository while stopping; .git/index.lock stays so that git does not commit from the stale index, and the next start brings the index up to date', { error });
+        return;
+      }
       this.logger?.error('could not write the git index of the content repository; trying again shortly (git commands wait for .git/index.lock meanwhile)', { error });
       this.arm(RETRY_MS);
     }
   }
 
-  /** Stops the timer; the caller writes what is pending (ContentRepo.close). */
-  stop(): void {
+  /** Stops the timer for good: nothing is scheduled after this; the caller writes what is pending with a last flush() (ContentRepo.close). */
+  close(): void {
+    this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
   }
 
   private arm(delayMs: number): void {
-    if (this.timer !== undefined) return;
+    if (this.timer !== undefined || this.closed) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       const now = performance.now();

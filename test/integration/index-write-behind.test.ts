@@ -4,7 +4,7 @@
 // is written, and a server killed meanwhile is settled by the next start.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -163,11 +163,11 @@ describe('index writes after bursts of commits', () => {
       // A git command holding index.lock while the pending index is due.
       rmSync(lockFile);
       writeFileSync(lockFile, 'git at work');
-      expect(await repo.settleIndex().then(() => undefined, (error: unknown) => error)).to.have.property('code', 'conflict');
+      expect(await repo.holdIndex().then((hold) => hold.release(), (error: unknown) => error)).to.have.property('code', 'conflict');
       expect(await readFile(lockFile, 'utf8')).to.equal('git at work');
       expect(gitNow('ls-files', 'notes.md').stdout, 'the index git wrote stays').to.equal('notes.md\n');
       await rm(lockFile);
-      await repo.settleIndex();
+      (await repo.holdIndex()).release();
     });
     expect(existsSync(lockFile)).to.equal(false);
     expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal(`M  ${POSTS}/a.md\nA  notes.md\n`);
@@ -182,6 +182,42 @@ describe('index writes after bursts of commits', () => {
     await repo.close();
     expect(existsSync(lockFile)).to.equal(false);
     expect(gitNow('status', '--porcelain', '--untracked-files=all').stdout).to.equal('');
+  });
+
+  it('reports a failed index write at close once, schedules nothing after it, and leaves the old index whole and locked for the next start', async () => {
+    const errors: string[] = [];
+    const logger = { info: () => undefined, error: (message: string) => errors.push(message) };
+    const repo = await ContentRepo.open(dir, { lockWaitMs: 50, packing: false, logger });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await commitOne(repo, 'before');
+    const indexFile = path.join(dir, '.git/index');
+    const before = await readFile(indexFile);
+    const aside = path.join(root, 'index.aside');
+    await repo.serialize(async () => {
+      for (const name of ['a', 'b']) await repo.commitChanges({ changes: [{ path: `${POSTS}/${name}.md`, content: `${name}\n` }], message: `Create ${name}`, author: AUTHOR });
+      expect(existsSync(lockFile), 'the burst left its index pending').to.equal(true);
+      // The index cannot be replaced (a folder in its place), as on a full disk; synchronous, so the write-behind's timer cannot come in between.
+      renameSync(indexFile, aside);
+      mkdirSync(path.join(indexFile, 'in-the-way'), { recursive: true });
+    });
+    await repo.close();
+    expect(errors).to.have.length(1);
+    // The disk is fine again: a retry scheduled at close would now write the index and drop the lock behind a closed repository.
+    rmSync(indexFile, { recursive: true });
+    renameSync(aside, indexFile);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(errors).to.have.length(1);
+    expect(existsSync(lockFile), 'index.lock keeps git from committing the stale index').to.equal(true);
+    expect(await readFile(indexFile)).to.deep.equal(before);
+    // The process ends; the next start finds its lock and journals and brings the index up to date.
+    const { pid } = spawnSync(process.execPath, ['-e', '']);
+    const journals = (await readFile(lockFile, 'utf8')).split('\n').slice(1).join('\n');
+    await writeFile(lockFile, `git-cms pid=${pid} start=1 host=${os.hostname().replace(/\s+/g, '_')}\n${journals}`);
+    const reopened = await open();
+    expect(existsSync(lockFile)).to.equal(false);
+    expect(await git(dir, ['status', '--porcelain', '--untracked-files=all'])).to.equal('');
+    expect((await git(dir, ['ls-files', POSTS])).split('\n').filter(Boolean)).to.deep.equal(['a', 'b', 'before'].map((name) => `${POSTS}/${name}.md`));
+    await reopened.close();
   });
 
   it('brings the index up to date for every commit of a burst a kill left pending', async () => {

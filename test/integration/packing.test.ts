@@ -3,10 +3,10 @@
 // in the background with git's CLI while the server keeps committing, `cms gc`
 // packs by hand, and without a git CLI the server works and says so once.
 import { expect } from 'chai';
-import { execFile, spawnSync } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readlinkSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -140,6 +140,37 @@ describe('packing the content repository', () => {
     await git(dir, ['fsck', '--strict', '--no-progress']);
   });
 
+  it('keeps the commit packs a roll-up took while git gc runs (gc.pid of a live process), and deletes them at a roll-up after it', async () => {
+    await git(root, ['init', '-q', dir]);
+    const gcPid = path.join(dir, '.git/gc.pid');
+    const reader = new ObjectReader(path.join(dir, '.git/objects'), 3);
+    const blobs: string[] = [];
+    try {
+      const commitPacks = async (count: number) => {
+        for (let i = 0; i < count; i += 1) {
+          const blob = prepareObject('blob', Buffer.from(`blob ${blobs.length}\n`));
+          blobs.push(blob.oid);
+          reader.commitPacks.write([blob]);
+        }
+      };
+      await commitPacks(3);
+      // The roll-up itself is due before gc starts; gc starts while it writes (ContentRepo checks gc.pid only before it).
+      await writeFile(gcPid, `${process.pid} ${os.hostname()}`);
+      reader.commitPacks.rollUp();
+      await reader.commitPacks.settled();
+      expect(await packCount(dir), 'three commit packs and their roll-up').to.equal(4);
+      await writeFile(gcPid, `${spawnSync('true').pid} ${os.hostname()}`);
+      await commitPacks(3);
+      reader.commitPacks.rollUp();
+      await reader.commitPacks.settled();
+      expect(await packCount(dir), 'the two roll-ups').to.equal(2);
+    } finally {
+      reader.close();
+    }
+    for (const oid of blobs) await git(dir, ['cat-file', '-e', oid]);
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
   it('counts for a roll-up only the commit packs written after a running git repack listed the folder', async () => {
     await git(root, ['init', '-q', dir]);
     const reader = new ObjectReader(path.join(dir, '.git/objects'), 3);
@@ -248,6 +279,52 @@ describe('packing the content repository', () => {
       expect(await pollUntil(() => packCount(dir), (count) => count < 10, { timeoutMs: 20_000, intervalMs: 100 })).to.be.below(10);
     } finally {
       await packer.close();
+    }
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+  });
+
+  it('removes the temp pack git leaves when a background run is stopped while it writes, and git is fine after it', async () => {
+    await git(root, ['init', '-q', dir]);
+    const packDir = path.join(dir, '.git/objects/pack');
+    // ~24 MB that does not compress: pack-objects writes its tmp_pack_* for a while.
+    const store = new ObjectReader(path.join(dir, '.git/objects')).store;
+    for (let i = 0; i < 24; i += 1) store.write('blob', randomBytes(1024 * 1024));
+    const gitTemps = () => readdirSync(packDir).filter((name) => name.startsWith('tmp_') || name.startsWith('.tmp-'));
+    const packer = await Packer.start(path.join(dir, '.git'), { objectsPerRun: 1 });
+    try {
+      packer.noteWritten({ objects: 24, bytes: 24 * 1024 * 1024, packs: 0 });
+      expect(await pollUntil(async () => gitTemps(), (names) => names.length > 0, { timeoutMs: 30_000, intervalMs: 2 })).to.not.be.empty;
+    } finally {
+      // Stops git with SIGTERM while it writes.
+      await packer.close();
+    }
+    expect(gitTemps()).to.deep.equal([]);
+    await git(dir, ['fsck', '--strict', '--no-progress']);
+    expect(await looseObjectCount(dir)).to.equal(24);
+  });
+
+  it('removes at start the temp packs a stopped git left over an hour ago, but not a young one nor one a live process has open', async () => {
+    await withRepo({ packing: false }, (repo) => commitVersions(repo, 1, 1).then(() => undefined));
+    const packDir = path.join(dir, '.git/objects/pack');
+    const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    const leftover = async (name: string, old: boolean) => {
+      await writeFile(path.join(packDir, name), 'PACK');
+      if (old) await utimes(path.join(packDir, name), hoursAgo, hoursAgo);
+    };
+    await leftover('tmp_pack_AbC123', true);
+    await leftover('tmp_idx_AbC123', true);
+    await leftover('.tmp-4242-pack-0123abcd.pack', true);
+    await leftover('tmp_pack_young1', false);
+    await leftover('tmp_pack_inUse1', true);
+    // A git still at work (a developer's git gc) has its temp pack open.
+    const inUse = openSync(path.join(packDir, 'tmp_pack_inUse1'), 'r');
+    const holder = spawn('sleep', ['60'], { stdio: ['ignore', 'ignore', 'ignore', inUse] });
+    closeSync(inUse);
+    try {
+      await withRepo({ packing: false }, async () => undefined);
+      expect(readdirSync(packDir).filter((name) => !name.startsWith('pack-')).sort()).to.deep.equal(['tmp_pack_inUse1', 'tmp_pack_young1']);
+    } finally {
+      holder.kill('SIGKILL');
     }
     await git(dir, ['fsck', '--strict', '--no-progress']);
   });

@@ -8,7 +8,8 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isNotFound } from '../../lib/errno.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
-import { SYSTEM_AUTHOR } from '../content-repo.ts';
+import { SYSTEM_AUTHOR, type IndexHold } from '../content-repo.ts';
+import { removeDeadMoveLock } from '../git/commit-journal.ts';
 import type { GitRunner } from './git-runner.ts';
 
 const JOURNAL = 'cms-branch-move';
@@ -30,7 +31,9 @@ interface CommitMeta {
 /** Branch queries and moves on one non-bare repository. */
 export class BranchMoves {
   private readonly gitdir: string;
-  private settleIndex: () => Promise<void> = async () => undefined;
+  private holdIndex: (() => Promise<IndexHold>) | undefined;
+  // index.lock from beginMove() until the index has followed the branch (finishMove()) or the move is off (endMove()).
+  private held: IndexHold | undefined;
 
   constructor(
     private readonly runner: GitRunner,
@@ -40,12 +43,17 @@ export class BranchMoves {
   }
 
   /**
-   * Has `settle` run before each git command that rewrites the index: the
-   * content repo may hold index.lock for an index write that its last
-   * commits left pending (ContentRepo.settleIndex).
+   * Has each move hold index.lock through `hold` (ContentRepo.holdIndex,
+   * which first writes an index the content repo's last commits left
+   * pending) from before the branch moves until the index has followed it,
+   * as git's rule says: whoever holds index.lock owns the index. Meanwhile
+   * the index describes the old commit, and a developer's `git commit` in
+   * the content folder would commit it onto the new one, undoing the move;
+   * it fails on the lock instead. Without it, moves work on the index as
+   * git leaves it.
    */
-  settleIndexWith(settle: () => Promise<void>): void {
-    this.settleIndex = settle;
+  holdIndexWith(hold: () => Promise<IndexHold>): void {
+    this.holdIndex = hold;
   }
 
   /** The commit a ref points to, or undefined when it does not exist. */
@@ -123,25 +131,48 @@ export class BranchMoves {
     await this.finishMove(from, to);
   }
 
-  /** Journals a move whose ref update someone else makes (receive-pack); finish with finishMove() or endMove(). */
+  /**
+   * Takes index.lock (holdIndexWith()) and journals a move whose ref update
+   * someone else makes (receive-pack); finish with finishMove() or
+   * endMove(). Throws `conflict` while a git command holds index.lock.
+   */
   async beginMove(branch: string, from: string, to: string): Promise<void> {
-    await writeFileAtomic(path.join(this.gitdir, JOURNAL), `${JSON.stringify({ branch, from, to } satisfies Journal)}\n`);
+    this.held = await this.holdIndex?.();
+    try {
+      await writeFileAtomic(path.join(this.gitdir, JOURNAL), `${JSON.stringify({ branch, from, to } satisfies Journal)}\n`);
+    } catch (error) {
+      this.releaseIndex();
+      throw error;
+    }
   }
 
-  /** Brings index and working tree from `from` to `to` (the branch already points at `to`) and clears the journal. */
+  /** Brings index and working tree from `from` to `to` (the branch already points at `to`), gives index.lock back and clears the journal. */
   async finishMove(from: string, to: string): Promise<void> {
-    await this.settleIndex();
-    // The index normally holds fresh file stats; refreshing them (a stat of every file) only when git finds one stale.
-    if ((await this.git(['read-tree', '-u', '-m', from, to], [128])).code !== 0) {
-      await this.git(['update-index', '-q', '--refresh'], [1]);
-      await this.git(['read-tree', '-u', '-m', from, to]);
+    const env = this.held === undefined ? undefined : { GIT_INDEX_FILE: this.held.indexFile };
+    try {
+      // The index normally holds fresh file stats; refreshing them (a stat of every file) only when git finds one stale.
+      if ((await this.git(['read-tree', '-u', '-m', from, to], [128], env)).code !== 0) {
+        await this.git(['update-index', '-q', '--refresh'], [1], env);
+        await this.git(['read-tree', '-u', '-m', from, to], [], env);
+      }
+      this.held?.install();
+      this.held = undefined;
+    } catch (error) {
+      this.releaseIndex();
+      throw error;
     }
     await this.endMove();
   }
 
-  /** Clears the journal of a move that did not happen. */
+  /** Clears the journal of a move that did not happen, and gives index.lock back. */
   async endMove(): Promise<void> {
+    this.releaseIndex();
     await rm(path.join(this.gitdir, JOURNAL), { force: true });
+  }
+
+  private releaseIndex(): void {
+    this.held?.release();
+    this.held = undefined;
   }
 
   /**
@@ -154,6 +185,8 @@ export class BranchMoves {
     const journal = await this.readJournal();
     if (journal === undefined) return false;
     const at = await this.resolve(`refs/heads/${journal.branch}`);
+    // The killed process held index.lock for the move.
+    removeDeadMoveLock(path.join(this.gitdir, 'index.lock'));
     if (at === journal.to) await this.git(['reset', '-q', '--hard', journal.to]);
     await this.endMove();
     return at === journal.to;
@@ -189,8 +222,8 @@ export class BranchMoves {
     return stdout.toString('utf8').trim();
   }
 
-  private async git(args: string[], okCodes: number[] = []): Promise<{ stdout: string; code: number }> {
-    const result = await this.runner.run(['--git-dir', this.gitdir, '--work-tree', this.root, ...args], { okCodes });
+  private async git(args: string[], okCodes: number[] = [], env?: Record<string, string>): Promise<{ stdout: string; code: number }> {
+    const result = await this.runner.run(['--git-dir', this.gitdir, '--work-tree', this.root, ...args], { okCodes, env });
     return { stdout: result.stdout.toString('utf8'), code: result.code };
   }
 }

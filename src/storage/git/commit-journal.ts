@@ -6,9 +6,9 @@
 // and the next start reads them to finish or undo the last commit and bring
 // the index up to date for the files of all of them (recover()). Git never
 // reads a lock file's content.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { isNotFound } from '../../lib/errno.ts';
-import { parseOwnerLine } from './lock-owner.ts';
+import { isOwnerRunning, parseOwnerLine } from './lock-owner.ts';
 import type { LockOwner } from './lock-owner.ts';
 import { isObjectId } from './objects.ts';
 import { checkRepoPath } from './repo-paths.ts';
@@ -50,6 +50,16 @@ export function readLockFile(lockPath: string, now = Date.now()): FoundLock {
   const owner = parseOwnerLine(first);
   if (owner === undefined) return { kind: 'foreign', ageMs: now - statSync(lockPath).mtimeMs };
   return { kind: 'own', owner, journals: rest.flatMap((line) => decodeJournal(line) ?? []) };
+}
+
+/**
+ * Removes an `index.lock` that a server which is gone held for a branch
+ * move (its owner line and no journal), as CommitWriter.recover() would:
+ * the recovery of the move runs first and needs the lock (git-cli/branch-moves.ts).
+ */
+export function removeDeadMoveLock(lockPath: string): void {
+  const found = readLockFile(lockPath);
+  if (found.kind === 'own' && found.journals.length === 0 && !isOwnerRunning(found.owner)) rmSync(lockPath, { force: true });
 }
 
 // A journal line cut short by the kill, or otherwise malformed, reads as

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { encodeDelta, sharedEnds } from './delta-encoding.ts';
 import type { GitObjectType, PreparedObject } from './objects.ts';
 import { entryBody, writePack } from './pack-writer.ts';
+import { isGcRunning } from './packing.ts';
 import type { PackedEntry, PackObject, WrittenPack } from './pack-writer.ts';
 import { blocksOf, reframe } from './stored-blocks.ts';
 import type { StoredBlocks } from './stored-blocks.ts';
@@ -69,6 +70,8 @@ export class CommitPacks {
   private readonly framings = new Map<string, { oid: string; blocks: StoredBlocks }>();
   private folderChecked = false;
   private deleting: Promise<void> = Promise.resolve();
+  // Rolled-up commit packs not deleted yet because `git gc` was running.
+  private rolledUpNames: string[] = [];
   private rolled = { packs: 0, bytes: 0 };
 
   constructor(
@@ -108,7 +111,7 @@ export class CommitPacks {
 
   /**
    * Writes the objects of the waiting commit packs as one pack, then deletes
-   * them. Packs written up to `spareBefore` (a performance.now() time; all of
+   * them (or, while `git gc` runs, at a later roll-up). Packs written up to `spareBefore` (a performance.now() time; all of
    * them when it is Infinity) are left for later: a running `git repack` may
    * read them (packing.ts, Packer.mayReadPacksBefore).
    * Packs a repack took meanwhile are forgotten; their objects are in its
@@ -123,7 +126,8 @@ export class CommitPacks {
     this.waiting = this.waiting.filter((pack) => !packs.includes(pack));
     this.rolled = { packs: this.rolled.packs + 1, bytes: this.rolled.bytes + written.bytes };
     this.packs.add(written);
-    this.deleting = Promise.all([this.deleting, this.deletePacks(packs.map(({ name }) => name))]).then(() => undefined);
+    this.rolledUpNames.push(...packs.map(({ name }) => name));
+    this.deleteRolledUp();
   }
 
   /** Resolves once the commit packs of past roll-ups are deleted. */
@@ -147,6 +151,22 @@ export class CommitPacks {
 
   private isDue(packs: CommitPack[]): boolean {
     return packs.length >= this.packsPerRollUp || packs.reduce((total, pack) => total + pack.bytes, 0) >= BYTES_PER_ROLL_UP;
+  }
+
+  // `git gc` lists every pack when its repack starts and fails when one it
+  // listed is gone before it read it, so while gc.pid is fresh the commit
+  // packs stay (their objects are also in the roll-up): gc usually deletes
+  // them itself, and a roll-up after it deletes what is left.
+  private deleteRolledUp(): void {
+    if (isGcRunning(this.gitdir)) return;
+    const names = this.rolledUpNames;
+    this.rolledUpNames = [];
+    this.deleting = Promise.all([this.deleting, this.deletePacks(names)]).then(() => undefined);
+  }
+
+  // objects/pack of the repository's own object folder (ObjectReader).
+  private get gitdir(): string {
+    return path.dirname(path.dirname(this.packDir));
   }
 
   // Freeing a file's blocks can take milliseconds (ext4 with online discard),

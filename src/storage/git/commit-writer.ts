@@ -15,7 +15,7 @@
 // found to hold the committed blob: git trusts an entry whose stats match
 // its file once the index is newer than the file, so stats taken at the
 // commit would hide an edit made meanwhile in the same second for good.
-import { appendFileSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, copyFileSync, renameSync, statSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -34,6 +34,7 @@ import { isOwnerRunning, ownerLine } from './lock-owner.ts';
 import type { LockOwner } from './lock-owner.ts';
 import { prepareObject } from './objects.ts';
 import type { PreparedObject } from './objects.ts';
+import { removeStaleGitPackTemps } from './pack-temps.ts';
 import { removeStalePackTemps } from './pack-writer.ts';
 import { dropLastReflogEntry, headReflogs } from './reflog.ts';
 import { acquireLock, gitTempPath, LOCK_WAIT_MS, readHead, readRef, removeStaleGitTemps, updateRef } from './refs.ts';
@@ -77,6 +78,16 @@ export interface WriterOptions {
   splitIndex?: boolean;
   /** Create missing reflogs (git's core.logAllRefUpdates); existing ones are always extended. */
   createReflogs?: boolean;
+}
+
+/** index.lock held for a git command that moves the branch and then rewrites the index (CommitWriter.holdIndex()). */
+export interface IndexHold {
+  /** A copy of `.git/index` for the command to work on (its GIT_INDEX_FILE), in `.git`. */
+  indexFile: string;
+  /** Puts the copy in place as `.git/index` and drops the lock. */
+  install(): void;
+  /** Drops the copy and the lock, leaving `.git/index` as it was. */
+  release(): void;
 }
 
 /** What start-up recovery found in `.git/index.lock` and did about it. */
@@ -163,6 +174,49 @@ export class CommitWriter {
     return this.exclusive(() => this.writePendingIndex());
   }
 
+  /**
+   * Writes the index that commits left pending, then holds index.lock for a
+   * branch move (a push, an upstream sync) until install() or release():
+   * from the moment the branch moves until the index follows it, a
+   * developer's `git commit` would commit the old index onto the new
+   * branch, undoing what came in. The git command that rewrites the index
+   * works on a copy (`indexFile`). Between the index write and taking the
+   * lock again the branch has not moved yet: index and HEAD agree. Throws
+   * `conflict` while a git command holds the lock, or what writing the
+   * pending index throws.
+   */
+  holdIndex(): Promise<IndexHold> {
+    return this.exclusive(async () => {
+      await this.writePendingIndex();
+      const lock = await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs);
+      const indexFile = gitTempPath(this.gitdir);
+      try {
+        copyFileSync(this.indexPath, indexFile);
+      } catch (error) {
+        // Without an index git starts from an empty one, as it would have.
+        if (!isNotFound(error)) {
+          lock.release();
+          throw error;
+        }
+      }
+      return {
+        indexFile,
+        install: () => {
+          try {
+            this.replaceIndex(indexFile);
+          } finally {
+            removeQuietly(indexFile);
+            lock.release();
+          }
+        },
+        release: () => {
+          removeQuietly(indexFile);
+          lock.release();
+        },
+      };
+    });
+  }
+
   private async commit(plan: CommitPlan): Promise<WrittenCommit> {
     const held = this.pending === undefined ? undefined : await this.keepPending(this.pending);
     const lock = held?.lock ?? (await acquireLock(this.gitdir, this.lockPath, ownerLine(), this.lockWaitMs));
@@ -239,6 +293,7 @@ export class CommitWriter {
   // else at their paths, which is kept.
   private async keepPending(pending: PendingIndex): Promise<PendingIndex> {
     if (pending.lock.isHeld()) return pending;
+    pending.lock.abandon();
     const lock = await acquireLock(this.gitdir, this.lockPath, ownerLine() + pending.journals.join(''), this.lockWaitMs);
     try {
       const stamp = stampOf(this.indexPath);
@@ -273,6 +328,7 @@ export class CommitWriter {
     if (found.kind === 'none') {
       await removeStaleGitTemps(this.gitdir);
       removeStalePackTemps(this.packDir);
+      removeStaleGitPackTemps(this.packDir);
       return { kind: 'none' };
     }
     if (found.kind === 'foreign') return { kind: 'foreign-lock', ageMs: found.ageMs };
@@ -286,6 +342,7 @@ export class CommitWriter {
     }
     await removeStaleGitTemps(this.gitdir, 0);
     removeStalePackTemps(this.packDir, 0);
+    removeStaleGitPackTemps(this.packDir);
     removeQuietly(this.lockPath);
     return recovery;
   }

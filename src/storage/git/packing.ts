@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { reniceTree, signalTree } from '../../lib/process-tree.ts';
+import { packTempsOpenIn, removePackTemps } from './pack-temps.ts';
 
 /** What the packer needs to know about what this process wrote: loose objects, and packs (commit-packs.ts roll-ups) with their bytes. */
 export interface WrittenObjects {
@@ -125,6 +126,8 @@ export class Packer {
   private retry: NodeJS.Timeout | undefined;
   // Lowers a run at full priority to NICENESS once the writes paused.
   private yieldCpu: NodeJS.Timeout | undefined;
+  // The temp files of a stopped run, removed once it has exited (pack-temps.ts).
+  private stoppedTemps: string[] = [];
 
   // The git CLI's check, made before the first run (see usableGit()).
   private git: Promise<{ lowPriority: string[] } | undefined> | undefined;
@@ -187,16 +190,16 @@ export class Packer {
     if (this.child === undefined || this.stopped || this.readsBefore !== Number.POSITIVE_INFINITY || bytes <= (this.options.heldBackPerRun ?? HELD_BACK_PER_RUN)) return;
     this.stopped = true;
     this.options.logger?.info('a background git repack was stopped: it held back too many commit packs before it listed what it packs; it starts again once the writes pause', { heldBackBytes: bytes });
-    stopGit(this.child);
+    this.stoppedTemps.push(...stopGit(this.child, this.gitdir));
   }
 
-  /** Stops a run in progress and the processes it started (git removes its temp files on SIGTERM) and waits for it to end. */
+  /** Stops a run in progress and the processes it started, removes the temp files they leave, and waits for it to end. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.startupRun);
     clearTimeout(this.retry);
     clearTimeout(this.yieldCpu);
-    if (this.child !== undefined) stopGit(this.child);
+    if (this.child !== undefined) this.stoppedTemps.push(...stopGit(this.child, this.gitdir));
     await this.running;
   }
 
@@ -279,6 +282,7 @@ export class Packer {
       child.once('error', () => resolve(-1));
       child.once('close', resolve);
     });
+    removePackTemps(this.stoppedTemps.splice(0));
     if (code !== 0 && !this.closed && !this.stopped) this.options.logger?.error('packing the content repository failed; it is retried after the next commits', { exitCode: code, stderr: stderr.trim() });
     return code === 0;
   }
@@ -293,10 +297,14 @@ export class Packer {
   }
 }
 
-// SIGTERM to git repack and the processes it started (its pack-objects);
-// git removes its temp files.
-function stopGit(child: ChildProcess): void {
-  if (child.pid !== undefined) signalTree(child.pid, 'SIGTERM');
+// SIGTERM to git repack and the processes it started (its pack-objects).
+// git repack removes its temp files, pack-objects leaves its `tmp_pack_*`:
+// returns the temp files they had open (pack-temps.ts).
+function stopGit(child: ChildProcess, gitdir: string): string[] {
+  if (child.pid === undefined) return [];
+  const temps = packTempsOpenIn(child.pid, path.join(gitdir, 'objects', 'pack'));
+  signalTree(child.pid, 'SIGTERM');
+  return temps;
 }
 
 // Calls `enumerated` once git's trace2 report (JSON lines) says its

@@ -1,7 +1,7 @@
 // HEAD and branch refs, read cheaply (one or two small files, no git
 // command) and updated with git's own lock-file protocol, so the server and
 // a developer's git CLI never overwrite each other's commits silently.
-import { closeSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -86,12 +86,12 @@ export async function updateRef(gitdir: string, ref: string, next: string, expec
   writeSpare(spare, `${next}\n`);
   let lock: HeldLock;
   try {
-    lock = await placeLockPatiently(spare, `${file}.lock`, `${next}\n`, options.waitMs);
+    lock = (await placeLockPatiently(spare, `${file}.lock`, `${next}\n`, options.waitMs)).lock;
   } catch (error) {
     if (!isNotFound(error)) throw error;
     // The ref's folder (refs/heads/<prefix>/) does not exist yet.
     mkdirSync(path.dirname(file), { recursive: true });
-    lock = await placeLockPatiently(spare, `${file}.lock`, `${next}\n`, options.waitMs);
+    lock = (await placeLockPatiently(spare, `${file}.lock`, `${next}\n`, options.waitMs)).lock;
   } finally {
     removeQuietly(spare);
   }
@@ -116,36 +116,64 @@ export interface HeldLock {
   /** Removes the lock file without committing it; never throws. */
   release(): void;
   /**
-   * Whether the lock file still begins with what this process created it
-   * with: false once it was deleted by hand (git's advice when a lock is in
-   * its way), also when another process has created its own since.
+   * Whether the lock file is still the one this process created: false once
+   * it was deleted by hand (git's advice when a lock is in its way), also
+   * when another process has created its own since.
    */
   isHeld(): boolean;
+  /** Lets go of a lock that is not held any more (isHeld() false), leaving its path alone. */
+  abandon(): void;
 }
 
 /**
- * Creates a git lock file (`index.lock`, `<ref>.lock`) exclusively with
- * `content` already in it (a temp file in `gitdir` hard-linked into place),
- * waiting a while (`waitMs`) when another git process holds it. Throws
- * `conflict` when it stays taken.
+ * Creates a git lock file (`index.lock`) exclusively with `content` already
+ * in it (a temp file in `gitdir` hard-linked into place), waiting a while
+ * (`waitMs`) when another git process holds it. Throws `conflict` when it
+ * stays taken. The file stays open until release() or abandon(): its inode
+ * number cannot be reused meanwhile, so isHeld() is one stat of the lock
+ * path (the same inode), not a read of its content, on every commit that
+ * keeps the lock.
  */
 export async function acquireLock(gitdir: string, lockPath: string, content: string, waitMs = LOCK_WAIT_MS): Promise<HeldLock> {
   const temp = gitTempPath(gitdir);
-  writeFileSync(temp, content, { flag: 'wx', mode: 0o644 });
+  const fd = openSync(temp, 'wx', 0o644);
+  let placed: { lock: HeldLock; linked: boolean };
   try {
-    return await placeLockPatiently(temp, lockPath, content, waitMs);
+    writeFileSync(fd, content);
+    placed = await placeLockPatiently(temp, lockPath, content, waitMs);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
   } finally {
     removeQuietly(temp);
   }
+  const { lock, linked } = placed;
+  // Without hard links the file written is another one: its content tells.
+  const ino = fstatSync(fd).ino;
+  let open = true;
+  const isHeld = () => open && (linked ? statSync(lockPath, { throwIfNoEntry: false })?.ino === ino : lock.isHeld());
+  const abandon = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  return {
+    path: lockPath,
+    isHeld,
+    release: () => {
+      lock.release();
+      abandon();
+    },
+    abandon,
+  };
 }
 
 // Links `source` into place as the lock, retrying while another process holds it.
-async function placeLockPatiently(source: string, lockPath: string, content: string, waitMs = LOCK_WAIT_MS): Promise<HeldLock> {
+async function placeLockPatiently(source: string, lockPath: string, content: string, waitMs = LOCK_WAIT_MS): Promise<{ lock: HeldLock; linked: boolean }> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {
-      placeLock(source, lockPath, content);
-      return { path: lockPath, release: () => removeQuietly(lockPath), isHeld: () => beginsWith(lockPath, content) };
+      const linked = placeLock(source, lockPath, content);
+      return { lock: { path: lockPath, release: () => removeQuietly(lockPath), isHeld: () => beginsWith(lockPath, content), abandon: () => undefined }, linked };
     } catch (error) {
       if (errnoCode(error) !== 'EEXIST') throw error;
       if (Date.now() > deadline) {
@@ -207,14 +235,16 @@ export async function removeStaleGitTemps(gitdir: string, minAgeMs = STALE_TEMP_
 
 // link() fails with EEXIST like an exclusive create, and the lock never
 // exists without its content. File systems without hard links get an
-// exclusive create followed by the write.
-function placeLock(temp: string, lockPath: string, content: string): void {
+// exclusive create followed by the write. Returns whether it linked.
+function placeLock(temp: string, lockPath: string, content: string): boolean {
   try {
     linkSync(temp, lockPath);
+    return true;
   } catch (error) {
     const code = errnoCode(error);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
     writeFileSync(lockPath, content, { flag: 'wx', mode: 0o644 });
+    return false;
   }
 }
 
