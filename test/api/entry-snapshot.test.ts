@@ -104,6 +104,16 @@ describe('entry snapshot', () => {
     expect(titleOf(await start(), 'hello')).to.equal('Hello again');
   });
 
+  it('keeps the unchanged entries in the snapshot that a start with a changed file writes', async () => {
+    await start();
+    await externalCommit(repo, { write: { [HELLO]: post('Hello again') } }, 'Edit hello by hand');
+    await start();
+    await doctorSnapshot((record) => (record.entry.title = `${record.entry.title} (from the snapshot)`));
+    const started = await start();
+    expect(titleOf(started, 'no-id')).to.equal('No id (from the snapshot)');
+    expect(titleOf(started, 'hello')).to.equal('Hello again (from the snapshot)');
+  });
+
   it('parses an entry whose translation file changed', async () => {
     await start();
     await externalCommit(repo, { write: { 'default/entries/posts/hello.de.md': '---\ntitle: Hallo nochmal\n---\n' } }, 'Edit the translation by hand');

@@ -365,6 +365,8 @@ export class ContentIndex {
       }
       seenIds.add(entry.id);
       entries.push(entry);
+      // A file whose blob could not be read was parsed as absent: that parse is not the files'.
+      if (set.every(({ file }) => taken.has(slug) || texts.get(file.path) !== undefined)) this.snapshot?.keep(type, set.map(({ file }) => file), entry);
     }
     return entries;
   }
@@ -388,7 +390,7 @@ export class ContentIndex {
     return sets;
   }
 
-  // A file whose blob cannot be read counts as absent; an entry parsed from all of its files goes into the snapshot.
+  // A file whose blob cannot be read counts as absent.
   private parseEntry(workspace: string, type: ContentType, slug: string, set: EntryFiles, texts: Map<string, string | undefined>): StoredEntry | undefined {
     const path = `${entriesDir(workspace, type.name)}/${slug}.md`;
     let root: string | undefined;
@@ -405,9 +407,7 @@ export class ContentIndex {
       }
       return undefined;
     }
-    const entry = this.usable(workspace, checkEntryFiles(path, { slug, root, translations }, type));
-    if (entry && set.every(({ file }) => texts.get(file.path) !== undefined)) this.snapshot?.keep(type, set.map(({ file }) => file), entry);
-    return entry;
+    return this.usable(workspace, checkEntryFiles(path, { slug, root, translations }, type));
   }
 
   // A file that breaks a rule is skipped, and each of its problems reported.
