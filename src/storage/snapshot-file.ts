@@ -140,8 +140,9 @@ export function codeFingerprint(codeFolder = path.dirname(path.dirname(fileURLTo
     .sort();
   const locks = [path.join(root, 'package-lock.json'), path.join(root, 'node_modules', '.package-lock.json')].filter((file) => existsSync(file));
   for (const file of [...files, ...locks]) {
-    const { size, mtimeNs } = statSync(file, { bigint: true });
-    hash.update(`\n${path.relative(root, file)} ${size} ${mtimeNs}`);
+    // mtimeMs keeps microseconds; the bigint stats' nanoseconds cost twice the time.
+    const { size, mtimeMs } = statSync(file);
+    hash.update(`\n${path.relative(root, file)} ${size} ${mtimeMs}`);
   }
   return hash.digest('base64url');
 }
