@@ -27,7 +27,7 @@ export function entrySnapshotStamp(): string {
   return JSON.stringify({ format: FORMAT, zone });
 }
 
-/** One line of a snapshot: an entry as its parse gave it, and the key of that parse. */
+/** One record of a snapshot: an entry as its parse gave it, and the key of that parse. */
 export interface SnapshotRecord {
   key: string;
   entry: StoredEntry;
@@ -88,11 +88,11 @@ export class EntrySnapshot {
   take(type: ContentType, files: readonly ListedFile[]): StoredEntry | undefined {
     const key = this.keyOf(type, files);
     const entry = key === undefined ? undefined : this.stored.get(key);
-    if (entry === undefined) {
+    if (key === undefined || entry === undefined) {
       this.misses += 1;
       return undefined;
     }
-    this.stored.delete(key as string);
+    this.stored.delete(key);
     return entry;
   }
 
