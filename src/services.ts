@@ -15,9 +15,11 @@ import type { Logger } from './lib/logger.ts';
 import { once } from './lib/once.ts';
 import { findPackageRoot } from './lib/package-root.ts';
 import { ContentRepo } from './storage/content-repo.ts';
+import { SnapshotFile } from './storage/snapshot-file.ts';
 import { StateStore } from './storage/state-store.ts';
 import { reindexChangedPaths, watchExternalCommits } from './domain/content/external-commits.ts';
 import { CommitDates } from './domain/content/commit-dates.ts';
+import { readEntrySnapshot, saveEntrySnapshotSoon } from './domain/content/entry-snapshot.ts';
 import { ProblemRegister } from './domain/content/problem-register.ts';
 import { AccountStore } from './domain/auth/account-store.ts';
 import { stateAvatarFiles } from './domain/auth/avatar-files.ts';
@@ -182,7 +184,12 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   // A replica never commits: its content is its primary's.
   if (config.role === 'primary') await workspaces.ensure(config.defaultWorkspace, config.defaultWorkspace === 'default' ? 'Default' : config.defaultWorkspace);
   const loadedFrom = await repo.head();
+  // Entries whose files and type are those of the last start come from its snapshot, unparsed (docs/performance.md).
+  const snapshotFile = new SnapshotFile(path.join(config.dataDir, 'cache', 'entries.snapshot'));
+  content.useSnapshot(await readEntrySnapshot(snapshotFile, logger));
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
+  const snapshot = content.endSnapshot();
+  const snapshotSave = snapshot ? saveEntrySnapshotSoon(snapshotFile, snapshot, logger) : undefined;
   for (const folder of await repo.listFolders('')) await content.checkFolderName(folder);
   // Only when no outside commit landed while loading is it certain which commit the indexes hold (reads at a ref, the changes feed).
   writer.markIndexed((await repo.head()) === loadedFrom ? loadedFrom : undefined);
@@ -387,6 +394,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       await webhookDispatcher.close();
       // Batched "last used" and "last seen" times are written before exit.
       await tokens.flush();
+      await snapshotSave?.now();
       await sessions.flush();
       await activity.flush();
       // Last: queued commits finish and background packing stops.

@@ -95,17 +95,18 @@ export const SYSTEM_AUTHOR: GitAuthor = Object.freeze({ name: 'git-cms', email: 
 const README = '# Content\n\nThis repository holds the content of a git-cms server: one folder per workspace.\n';
 const NEW_REPOSITORY: RepositoryFormat = { preciousObjects: false, logAllRefUpdates: true };
 
-/** A file and its utf8 text (undefined when its blob cannot be read). */
-export interface FileText {
+/** A file as a tree lists it: its path and blob id (undefined where no commit is read: a working folder, cms check). */
+export interface ListedFile {
   path: string;
-  text: string | undefined;
+  oid?: string;
 }
 
 /** The reads of one commit's files, as filesAt() hands them out; the HEAD reads of ContentRepo have the same shape. */
 export interface TreeFiles {
   readFile(file: string): Promise<string | undefined>;
   readFiles(files: string[]): Promise<(string | undefined)[]>;
-  readFilesUnder(prefix: string): Promise<FileText[]>;
+  listFileIds(prefix: string): Promise<ListedFile[]>;
+  readListed(files: readonly ListedFile[]): Promise<(string | undefined)[]>;
   listFiles(prefix: string): Promise<string[]>;
   listFilesIn(prefix: string): Promise<string[]>;
   listFolders(prefix: string): Promise<string[]>;
@@ -249,13 +250,19 @@ export class ContentRepo {
     return this.atHead.readFiles(files);
   }
 
+  /** listFiles() with the blob id of each file, from the same listing. Throws `invalid_request` for an unsafe prefix. */
+  listFileIds(prefix: string): Promise<ListedFile[]> {
+    return this.atHead.listFileIds(prefix);
+  }
+
   /**
-   * listFiles() and readFiles() of what it lists, from one listing: the blob
-   * ids come with the names, so a start does not look each of a type's
-   * hundred thousand files up again. Throws `invalid_request` for an unsafe prefix or path.
+   * The texts of files listFileIds() listed, in order, read by their blob
+   * ids: a start does not look each of a type's hundred thousand files up
+   * again, and reads only those it has not parsed before (the entry
+   * snapshot). Throws `invalid_request` for an unsafe path.
    */
-  readFilesUnder(prefix: string): Promise<FileText[]> {
-    return this.atHead.readFilesUnder(prefix);
+  readListed(files: readonly ListedFile[]): Promise<(string | undefined)[]> {
+    return this.atHead.readListed(files);
   }
 
   /** Every regular file under the folder `prefix` ('' for all) at HEAD: repo-relative, sorted; [] when missing. */
@@ -576,15 +583,13 @@ export class ContentRepo {
           return this.readBlobsOf(checked, oids);
         });
       },
-      readFilesUnder: async (prefix) => {
-        const folder = checkFolder(prefix);
-        return this.fileReads(async () => {
-          const tree = await treeOf();
-          const listed = tree === undefined ? [] : await this.history.listFileIds(tree, folder, { regularOnly: true });
-          const checked = listed.map(({ path: file }) => checkRepoPath(file));
-          const texts = await this.readBlobsOf(checked, listed.map(({ oid }) => oid));
-          return checked.map((file, position): FileText => ({ path: file, text: texts[position] }));
-        });
+      listFileIds: async (prefix) => {
+        const tree = await treeOf();
+        return tree === undefined ? [] : this.history.listFileIds(tree, checkFolder(prefix), { regularOnly: true });
+      },
+      readListed: async (files) => {
+        const checked = files.map(({ path: file }) => checkRepoPath(file));
+        return this.fileReads(() => this.readBlobsOf(checked, files.map(({ oid }) => oid)));
       },
       listFiles: async (prefix) => {
         const tree = await treeOf();

@@ -44,11 +44,14 @@ export class WorkingFolder {
     return Promise.all(files.map((file) => this.readFile(file)));
   }
 
-  /** Every regular file under the folder `prefix` with its text, as listFiles() and readFiles() give them. */
-  async readFilesUnder(prefix: string): Promise<{ path: string; text: string | undefined }[]> {
-    const files = await this.listFiles(prefix);
-    const texts = await this.readFiles(files);
-    return files.map((file, position) => ({ path: file, text: texts[position] }));
+  /** listFiles() as a commit's tree lists them, without blob ids: the files are read as they are. */
+  async listFileIds(prefix: string): Promise<{ path: string }[]> {
+    return (await this.listFiles(prefix)).map((file) => ({ path: file }));
+  }
+
+  /** readFiles() of what listFileIds() listed. */
+  async readListed(files: readonly { path: string }[]): Promise<(string | undefined)[]> {
+    return this.readFiles(files.map(({ path: file }) => file));
   }
 
   /** Every regular file under the folder `prefix` ('' for all): repo-relative, sorted; [] when missing. */

@@ -163,7 +163,7 @@ describe('ContentRepo', () => {
       expect(await repo.readFiles([`${POSTS}/d.md`, `${POSTS}/link.md`])).to.deep.equal([entry('d', 'D'), undefined]);
     });
 
-    it('reads the files under a folder from one listing exactly as listing and reading them does', async () => {
+    it('lists the files under a folder with their blob ids and reads them by those exactly as listing and reading them does', async () => {
       await commit([
         ...['c', 'a', 'b'].map((slug) => ({ path: `${POSTS}/${slug}.md`, content: entry(slug, slug.toUpperCase()) })),
         { path: `${POSTS}/sub/deep.md`, content: entry('deep', 'Deep') },
@@ -178,12 +178,16 @@ describe('ContentRepo', () => {
       for (const prefix of [POSTS, `${POSTS}/`, 'blog', '', 'nope']) {
         const paths = await repo.listFiles(prefix);
         const texts = await repo.readFiles(paths);
-        expect(await repo.readFilesUnder(prefix), prefix).to.deep.equal(paths.map((file, position) => ({ path: file, text: texts[position] })));
+        const listed = await repo.listFileIds(prefix);
+        expect(listed.map(({ path: file }) => file), prefix).to.deep.equal(paths);
+        expect(await repo.readListed(listed), prefix).to.deep.equal(texts);
       }
-      expect((await repo.readFilesUnder(POSTS)).map(({ path: file }) => file)).to.deep.equal([`${POSTS}/a-b.md`, `${POSTS}/a.md`, `${POSTS}/b.md`, `${POSTS}/c.md`, `${POSTS}/sub/deep.md`]);
+      expect((await repo.listFileIds(POSTS)).map(({ path: file }) => file)).to.deep.equal([`${POSTS}/a-b.md`, `${POSTS}/a.md`, `${POSTS}/b.md`, `${POSTS}/c.md`, `${POSTS}/sub/deep.md`]);
       const atFirst = await repo.filesAt(first);
-      expect(await atFirst.readFilesUnder(POSTS)).to.deep.equal(await repo.readFilesUnder(POSTS));
-      expect((await caughtAppError(repo.readFilesUnder('../x'))).code).to.equal('invalid_request');
+      expect(await atFirst.listFileIds(POSTS)).to.deep.equal(await repo.listFileIds(POSTS));
+      expect(await atFirst.readListed(await atFirst.listFileIds(POSTS))).to.deep.equal(await repo.readListed(await repo.listFileIds(POSTS)));
+      expect((await caughtAppError(repo.listFileIds('../x'))).code).to.equal('invalid_request');
+      expect((await caughtAppError(repo.readListed([{ path: '../x', oid: '0'.repeat(40) }]))).code).to.equal('invalid_request');
     });
 
     it('reads files at earlier commits and lists nothing for missing folders', async () => {

@@ -187,7 +187,8 @@ describe('Re-reading outside commits', () => {
         return repo.readFile(file);
       },
       readFiles: repo.readFiles.bind(repo),
-      readFilesUnder: repo.readFilesUnder.bind(repo),
+      listFileIds: repo.listFileIds.bind(repo),
+      readListed: repo.readListed.bind(repo),
       listFiles: repo.listFiles.bind(repo),
       listFilesIn: repo.listFilesIn.bind(repo),
       listFolders: repo.listFolders.bind(repo),

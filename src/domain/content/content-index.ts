@@ -2,18 +2,18 @@
 // per workspace, each content type with a TypeIndex of its active entries.
 // It is loaded once at start, updated by the services after each commit, and
 // re-indexed path by path when commits arrive from outside the server.
-import type { ChangedPath } from '../../storage/content-repo.ts';
+import type { ChangedPath, ListedFile } from '../../storage/content-repo.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { TypeIndex } from '../query/type-index.ts';
 import type { ContentType } from '../model/content-type.ts';
 import { typeFilesAmong, typesDir } from '../model/type-files.ts';
-import type { EntryFileSet } from '../model/entry-from-files.ts';
 import { entriesDir, groupBySlug, parseEntryPath } from '../model/entry-paths.ts';
 import { workspaceFilePath } from '../model/workspace-file.ts';
 import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import type { ContentFiles, ReadAt } from './content-writer.ts';
 import { CommitDates } from './commit-dates.ts';
+import type { EntrySnapshot } from './entry-snapshot.ts';
 import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, checkWorkspaceFolder, isDotFile, MISNAMED_TYPE_FILE, workspaceFilesJudgedAgain, type Checked, type FileProblem } from './file-rules.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
@@ -49,11 +49,15 @@ export interface WarmSearchOptions {
   sliceMs?: number;
 }
 
+// One entry's files in listing order, root file first, each with the locale its name gives.
+type EntryFiles = { file: ListedFile; locale: string | undefined }[];
+
 /** The in-memory content of every workspace; the read model of all entry reads. */
 export class ContentIndex {
   private readonly workspaces = new Map<string, Map<string, IndexedType>>();
   private warming: Promise<void> | undefined;
   private warmAgain = false;
+  private snapshot: EntrySnapshot | undefined;
 
   constructor(
     private readonly repo: ContentFiles,
@@ -89,6 +93,22 @@ export class ContentIndex {
     for (const path of await files.listFilesIn(`${workspace}/entries`)) this.reportStray(workspace, path, NOT_DIRECTLY_IN_FOLDER);
     this.workspaces.set(workspace, types);
     await this.checkWorkspaceFile(workspace, files);
+  }
+
+  /**
+   * Has the loads until endSnapshot() take entries from `snapshot` instead
+   * of reading and parsing their files, where it holds the same files'
+   * parse, and keep every entry they index in it for the next snapshot.
+   */
+  useSnapshot(snapshot: EntrySnapshot): void {
+    this.snapshot = snapshot;
+  }
+
+  /** The snapshot useSnapshot() gave, with what the loads since kept; later loads parse every entry. */
+  endSnapshot(): EntrySnapshot | undefined {
+    const snapshot = this.snapshot;
+    this.snapshot = undefined;
+    return snapshot;
   }
 
   /**
@@ -240,7 +260,7 @@ export class ContentIndex {
       const indexed = this.findType(workspace, typeName);
       if (!indexed) continue;
       // One listing per type, however many of its entries the commit touched.
-      const filesBySlug = groupBySlug(await files.listFiles(entriesDir(workspace, indexed.type.name)), (path) => path);
+      const filesBySlug = groupBySlug(await files.listFileIds(entriesDir(workspace, indexed.type.name)), (file) => file.path);
       // Every old entry first: an entry renamed to a touched slug that is reloaded earlier would be gone from its old one.
       for (const slug of slugs) {
         const previous = indexed.index.getBySlug(slug);
@@ -256,9 +276,8 @@ export class ContentIndex {
   }
 
   // The files are read before the index changes, so a read meanwhile sees the old entry, never none.
-  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string, files: ContentFiles, paths: string[], committedAt?: string): Promise<StoredEntry | undefined> {
-    const texts = await files.readFiles(paths);
-    const [entry] = this.parseEntryFiles(workspace, indexed.type, paths.map((path, position) => ({ path, text: texts[position] })));
+  private async reloadEntry(workspace: string, indexed: IndexedType, slug: string, files: ContentFiles, listed: ListedFile[], committedAt?: string): Promise<StoredEntry | undefined> {
+    const [entry] = await this.entriesOf(workspace, indexed.type, files, listed);
     const previous = indexed.index.getBySlug(slug);
     if (entry) {
       const path = `${entriesDir(workspace, indexed.type.name)}/${slug}.md`;
@@ -313,51 +332,82 @@ export class ContentIndex {
   }
 
   private async readEntries(workspace: string, files: ContentFiles, type: ContentType): Promise<StoredEntry[]> {
-    const entries = this.parseEntryFiles(workspace, type, await files.readFilesUnder(entriesDir(workspace, type.name)));
+    const entries = await this.entriesOf(workspace, type, files, await files.listFileIds(entriesDir(workspace, type.name)));
     if (this.commitDates.isEmpty) return entries;
     for (const entry of entries) entry.updated_at = this.commitDates.updatedAt(`${entriesDir(workspace, type.name)}/${entry.slug}.md`, entry.updated_at);
     return entries;
   }
 
-  private parseEntryFiles(workspace: string, type: ContentType, files: { path: string; text: string | undefined }[]): StoredEntry[] {
-    const sets = new Map<string, { root?: string; translations: Record<string, string> }>();
-    for (const { path, text } of files) {
-      const entryPath = parseEntryPath(path);
-      if (!entryPath?.file) {
-        this.reportStray(workspace, path, entryPath ? NOT_AN_ENTRY_NAME : NOT_DIRECTLY_IN_FOLDER);
-        continue;
-      }
-      const { file } = entryPath;
-      if (text === undefined) continue;
-      const set = sets.get(file.slug) ?? { translations: {} };
-      if (file.locale) set.translations[file.locale] = text;
-      else set.root = text;
-      sets.set(file.slug, set);
+  // The entries of `listed` (the files of a type's folder, or of one entry):
+  // each taken from the snapshot when it holds the parse of the very same
+  // files, else read and parsed. The ids are checked in listing order either
+  // way, so the same entry wins a shared id with or without a snapshot.
+  private async entriesOf(workspace: string, type: ContentType, files: ContentFiles, listed: ListedFile[]): Promise<StoredEntry[]> {
+    const sets = this.entryFileSets(workspace, listed);
+    const taken = new Map<string, StoredEntry>();
+    const toRead: ListedFile[] = [];
+    for (const [slug, set] of sets) {
+      const entry = this.snapshot?.take(type, set.map(({ file }) => file));
+      if (entry) taken.set(slug, entry);
+      else toRead.push(...set.map(({ file }) => file));
     }
+    const read = await files.readListed(toRead);
+    const texts = new Map(toRead.map(({ path }, position) => [path, read[position]]));
     const entries: StoredEntry[] = [];
     const seenIds = new Set<string>();
     for (const [slug, set] of sets) {
-      const path = `${entriesDir(workspace, type.name)}/${slug}.md`;
-      if (set.root === undefined) {
-        for (const locale of Object.keys(set.translations)) {
-          this.reportProblem({ workspace, path: `${entriesDir(workspace, type.name)}/${slug}.${locale}.md`, message: `A translation needs its entry file ${slug}.md beside it.` });
-        }
-        continue;
-      }
-      const entry = this.parseEntry(workspace, path, { slug, root: set.root, translations: set.translations }, type);
+      const entry = taken.get(slug) ?? this.parseEntry(workspace, type, slug, set, texts);
       if (!entry) continue;
+      const path = `${entriesDir(workspace, type.name)}/${slug}.md`;
       if (seenIds.has(entry.id)) {
         this.reportProblem({ workspace, path, message: `The id "${entry.id}" is used by another entry.` });
         continue;
       }
       seenIds.add(entry.id);
       entries.push(entry);
+      // A file whose blob could not be read was parsed as absent: that parse is not the files'.
+      if (set.every(({ file }) => taken.has(slug) || texts.get(file.path) !== undefined)) this.snapshot?.keep(type, set.map(({ file }) => file), entry);
     }
     return entries;
   }
 
-  private parseEntry(workspace: string, path: string, files: EntryFileSet, type: ContentType): StoredEntry | undefined {
-    return this.usable(workspace, checkEntryFiles(path, files, type));
+  // The files of each slug, in listing order; a file that is no entry file is reported.
+  private entryFileSets(workspace: string, listed: ListedFile[]): Map<string, EntryFiles> {
+    const sets = new Map<string, EntryFiles>();
+    for (const file of listed) {
+      const entryPath = parseEntryPath(file.path);
+      if (!entryPath?.file) {
+        this.reportStray(workspace, file.path, entryPath ? NOT_AN_ENTRY_NAME : NOT_DIRECTLY_IN_FOLDER);
+        continue;
+      }
+      const { slug, locale } = entryPath.file;
+      const set = sets.get(slug) ?? [];
+      // The root file first: `a.md` sorts after `a.de.md`.
+      if (locale === undefined) set.unshift({ file, locale });
+      else set.push({ file, locale });
+      sets.set(slug, set);
+    }
+    return sets;
+  }
+
+  // A file whose blob cannot be read counts as absent.
+  private parseEntry(workspace: string, type: ContentType, slug: string, set: EntryFiles, texts: Map<string, string | undefined>): StoredEntry | undefined {
+    const path = `${entriesDir(workspace, type.name)}/${slug}.md`;
+    let root: string | undefined;
+    const translations: Record<string, string> = {};
+    for (const { file, locale } of set) {
+      const text = texts.get(file.path);
+      if (text === undefined) continue;
+      if (locale === undefined) root = text;
+      else translations[locale] = text;
+    }
+    if (root === undefined) {
+      for (const locale of Object.keys(translations)) {
+        this.reportProblem({ workspace, path: `${entriesDir(workspace, type.name)}/${slug}.${locale}.md`, message: `A translation needs its entry file ${slug}.md beside it.` });
+      }
+      return undefined;
+    }
+    return this.usable(workspace, checkEntryFiles(path, { slug, root, translations }, type));
   }
 
   // A file that breaks a rule is skipped, and each of its problems reported.

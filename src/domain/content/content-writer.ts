@@ -15,7 +15,7 @@ import type { DomainEvent, EventBus, WorkspaceChange } from '../model/events.ts'
 export type ContentReader = Omit<ContentRepo, 'commitChanges' | 'serialize' | 'watchHead' | 'markReceived' | 'close'>;
 
 /** The reads that loading content needs: the repo at HEAD, or a working tree as `cms check` reads it. */
-export type ContentFiles = Pick<ContentReader, 'readFile' | 'readFiles' | 'readFilesUnder' | 'listFiles' | 'listFilesIn' | 'listFolders'>;
+export type ContentFiles = Pick<ContentReader, 'readFile' | 'readFiles' | 'listFileIds' | 'readListed' | 'listFiles' | 'listFilesIn' | 'listFolders'>;
 
 /** Who a change is by: the acting principal, or the server itself (first start, type order, the publish scheduler), whose commits git-cms authors (SYSTEM_AUTHOR). */
 export type ChangeAuthor = Principal | 'system';

@@ -1,0 +1,209 @@
+// The start-up snapshot of parsed entries (docs/performance.md, "The
+// entry snapshot at start"): what parsing each entry's files gave at the
+// last start, keyed by everything that parse depends on, so the next start
+// reads and parses only the entries whose files or type changed. The file
+// itself is storage/snapshot-file.ts's; the rules of what may be used are here.
+import { createHash } from 'node:crypto';
+import type { Logger } from '../../lib/logger.ts';
+import type { ListedFile } from '../../storage/content-repo.ts';
+import type { SnapshotFile } from '../../storage/snapshot-file.ts';
+import type { ContentType } from '../model/content-type.ts';
+import type { StoredEntry } from '../model/entry.ts';
+
+// Raised whenever what a record holds, or what its key covers, changes shape.
+const FORMAT = 1;
+
+// Winter and summer days, then and now: the zone's name and offsets on them tell time zones apart.
+const ZONE_PROBES = [Date.UTC(2000, 0, 1), Date.UTC(2000, 6, 1), Date.UTC(2030, 0, 1), Date.UTC(2030, 6, 1)];
+
+/**
+ * What the parse depends on besides the files, the type and the server's
+ * code (which snapshot-file.ts fingerprints): the record format and the
+ * time zone, in which Date.parse reads a date written without one (told by
+ * Date's own words for it: asking Intl for its name costs a start 35 ms).
+ */
+export function entrySnapshotStamp(): string {
+  const zone = ZONE_PROBES.map((time) => new Date(time).toString().replace(/^.*? GMT/, 'GMT'));
+  return JSON.stringify({ format: FORMAT, zone });
+}
+
+/** One record of a snapshot: an entry as its parse gave it, and the key of that parse. */
+export interface SnapshotRecord {
+  key: string;
+  entry: StoredEntry;
+}
+
+// An entry the index took (from the snapshot or a parse), with updated_at as
+// the parse gave it: the index then sets it from the commit dates.
+interface Kept {
+  key: string;
+  entry: StoredEntry;
+  parsedUpdatedAt: string;
+}
+
+/**
+ * The entries a start may take instead of parsing, and those it took or
+ * parsed, for the next snapshot. Every entry handed out is a fresh object
+ * (each record is used once). A start without a snapshot file uses an
+ * empty one, which still collects what the next start can use.
+ */
+export class EntrySnapshot {
+  private readonly kept: Kept[] = [];
+  private readonly fingerprints = new WeakMap<ContentType, string>();
+  private misses = 0;
+
+  private constructor(private readonly stored: Map<string, StoredEntry>) {}
+
+  static empty(): EntrySnapshot {
+    return new EntrySnapshot(new Map());
+  }
+
+  /** The snapshot of records read from a file; undefined when any of them is not a record (the file is not used at all). */
+  static fromRecords(records: readonly unknown[]): EntrySnapshot | undefined {
+    const stored = new Map<string, StoredEntry>();
+    for (const record of records) {
+      if (!isRecord(record)) return undefined;
+      stored.set(record.key, record.entry);
+    }
+    return new EntrySnapshot(stored);
+  }
+
+  /**
+   * Drops the records no load took, once the start's loads are done, and
+   * says whether the next snapshot differs from the one read: an entry was
+   * parsed, or a record was left (a changed or removed file).
+   */
+  endLoading(): boolean {
+    const isOutdated = this.misses > 0 || this.stored.size > 0;
+    this.stored.clear();
+    return isOutdated;
+  }
+
+  /**
+   * The entry the files `files` of one entry (root file first, in listing
+   * order) parse to under `type`, when the snapshot holds it: taken out, so
+   * the caller owns the object. Undefined when it does not, or when a file
+   * has no blob id (a working folder's).
+   */
+  take(type: ContentType, files: readonly ListedFile[]): StoredEntry | undefined {
+    const key = this.keyOf(type, files);
+    const entry = key === undefined ? undefined : this.stored.get(key);
+    if (key === undefined || entry === undefined) {
+      this.misses += 1;
+      return undefined;
+    }
+    this.stored.delete(key);
+    return entry;
+  }
+
+  /**
+   * Remembers `entry`, just taken or parsed without any problem from
+   * `files`, for the next snapshot; call it before updated_at is changed.
+   * Entries stay unchanged in the index (a write makes a new object), so
+   * holding them costs nothing until records() is written.
+   */
+  keep(type: ContentType, files: readonly ListedFile[], entry: StoredEntry): void {
+    const key = this.keyOf(type, files);
+    if (key !== undefined) this.kept.push({ key, entry, parsedUpdatedAt: entry.updated_at });
+  }
+
+  /** Each kept entry as its parse gave it, for the next snapshot; then forgets them. */
+  *records(): Generator<SnapshotRecord> {
+    const kept = this.kept.splice(0);
+    for (const { key, entry, parsedUpdatedAt } of kept) yield { key, entry: { ...entry, updated_at: parsedUpdatedAt } };
+  }
+
+  // The type's definition, the entry's path and each file's blob: what checkEntryFiles() reads.
+  private keyOf(type: ContentType, files: readonly ListedFile[]): string | undefined {
+    let key = this.fingerprintOf(type);
+    for (const { path, oid } of files) {
+      if (oid === undefined) return undefined;
+      key += `\n${path} ${oid}`;
+    }
+    return key;
+  }
+
+  private fingerprintOf(type: ContentType): string {
+    let fingerprint = this.fingerprints.get(type);
+    if (fingerprint === undefined) {
+      fingerprint = createHash('sha1').update(canonicalJson(type)).digest('base64url');
+      this.fingerprints.set(type, fingerprint);
+    }
+    return fingerprint;
+  }
+}
+
+/** Where snapshots are kept: storage/snapshot-file.ts. */
+export type SnapshotStore = Pick<SnapshotFile, 'read' | 'write'>;
+
+/** What a start does with its snapshot once loaded: write it now (at close) if it is still due. */
+export interface SnapshotSave {
+  now(): Promise<void>;
+}
+
+// Past the start's own work (the search warm-up), and soon enough that a kill -9 later still leaves the snapshot.
+const SAVE_DELAY_MS = 10_000;
+
+/**
+ * The snapshot the last start left, or an empty one when there is none or
+ * it cannot be used (another build, damaged, foreign), which is logged and
+ * costs only the parse it would have spared.
+ */
+export async function readEntrySnapshot(store: SnapshotStore, logger: Logger): Promise<EntrySnapshot> {
+  const read = await store.read(entrySnapshotStamp());
+  if ('unusable' in read) {
+    if (read.unusable !== 'missing') logger.info('ignored the entry snapshot; this start parses every entry', { reason: read.unusable });
+    return EntrySnapshot.empty();
+  }
+  const snapshot = EntrySnapshot.fromRecords(read.values);
+  if (!snapshot) logger.info('ignored the entry snapshot; this start parses every entry', { reason: 'a line of it is no entry record' });
+  return snapshot ?? EntrySnapshot.empty();
+}
+
+/**
+ * Writes what the start's loads kept when it differs from what they read,
+ * `delayMs` later in the background (a slice at a time), or at once when
+ * now() is called first (a graceful close). Failures are logged, never thrown.
+ */
+export function saveEntrySnapshotSoon(store: SnapshotStore, snapshot: EntrySnapshot, logger: Logger, delayMs = SAVE_DELAY_MS): SnapshotSave {
+  if (!snapshot.endLoading()) return { now: async () => undefined };
+  let saving: Promise<void> | undefined;
+  const save = () =>
+    (saving ??= store.write(entrySnapshotStamp(), snapshot.records()).then(
+      (entries) => logger.info('wrote the entry snapshot', { entries }),
+      (error: unknown) => logger.error('could not write the entry snapshot; the next start parses the entries it lacks', { error }),
+    ));
+  const timer = setTimeout(() => void save(), delayMs);
+  timer.unref();
+  return {
+    now: () => {
+      clearTimeout(timer);
+      return save();
+    },
+  };
+}
+
+// JSON with every object's keys sorted: one text for one definition, however its keys were ordered.
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object).filter((key) => object[key] !== undefined).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(object[key])}`).join(',')}}`;
+}
+
+// The shape of a record, checked so that a hand-edited or foreign file cannot put a malformed entry in the index.
+function isRecord(value: unknown): value is SnapshotRecord {
+  if (!isObject(value) || typeof value.key !== 'string' || !isObject(value.entry)) return false;
+  const { entry } = value;
+  return (
+    ['id', 'slug', 'type', 'status', 'title', 'created_at', 'updated_at'].every((key) => typeof entry[key] === 'string') &&
+    (entry.published_at === null || typeof entry.published_at === 'string') &&
+    isObject(entry.data) &&
+    isObject(entry.translations)
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
