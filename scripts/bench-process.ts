@@ -16,8 +16,8 @@ export interface ChildServer {
 
 const ORIGIN = /(http:\/\/127\.0\.0\.1:\d+)/;
 
-/** Spawns `node <args>` and resolves when it prints its origin; rejects if it exits first or takes over 30 s. */
-export function startChild(args: string[], env: Record<string, string> = {}): Promise<ChildServer> {
+/** Spawns `node <args>` and resolves when it prints its origin; rejects if it exits first or takes over `timeoutMs`. */
+export function startChild(args: string[], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ChildServer> {
   const started = performance.now();
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let errors = '';
@@ -25,7 +25,7 @@ export function startChild(args: string[], env: Record<string, string> = {}): Pr
     errors += chunk.toString();
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start within 30 s: ${errors}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start within ${timeoutMs / 1000} s: ${errors}`)), timeoutMs);
     let output = '';
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${errors}`)));
     child.stdout?.on('data', (chunk: Buffer) => {
