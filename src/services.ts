@@ -33,7 +33,7 @@ import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher.ts';
 import { WebhookActions } from './domain/webhooks/webhook-actions.ts';
 import { WebhookService } from './domain/webhooks/webhook-service.ts';
 import type { BackupService } from './domain/backups/backup-service.ts';
-import { UpdateService } from './domain/updates/update-service.ts';
+import type { UpdateService } from './domain/updates/update-service.ts';
 import { FileFolder } from './storage/file-folder.ts';
 import { ImageVariants } from './domain/media/image-variants.ts';
 import { MediaLibrary } from './domain/media/media-library.ts';
@@ -104,8 +104,8 @@ export interface Services {
   webhookActions: WebhookActions;
   /** Backup archives in state/backups and their restore; its modules load when first asked for (with the admin API), not by every start; a load that fails is tried again by the next caller. */
   backups: () => Promise<BackupService>;
-  /** Update checks against CMS_UPDATE_FEED, staged downloads and unpacked releases. */
-  updates: UpdateService;
+  /** Update checks against CMS_UPDATE_FEED, staged downloads and unpacked releases; like `backups`, its modules load with the first admin request. */
+  updates: () => Promise<UpdateService>;
   /** The media library: uploads, metadata, categories and file serving. */
   media: MediaService;
   /** The activity log; `record()` is open to any service (webhook failures use type `webhook.failed`). */
@@ -348,12 +348,15 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     webhookDispatcher,
     webhookActions: new WebhookActions(webhooks, webhookDispatcher),
     backups,
-    updates: new UpdateService({
-      feedUrl: config.updateFeed,
-      currentVersion: health.info.version,
-      state,
-      staging: updateStaging,
-      releases: () => FileFolder.open(config.releasesDir),
+    updates: once(async () => {
+      const { UpdateService } = await import('./domain/updates/update-service.ts');
+      return new UpdateService({
+        feedUrl: config.updateFeed,
+        currentVersion: health.info.version,
+        state,
+        staging: updateStaging,
+        releases: () => FileFolder.open(config.releasesDir),
+      });
     }),
     media,
     activity,

@@ -28,7 +28,7 @@ describe('parts loaded on first use', () => {
     return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
   };
 
-  it('answers the admin requests that arrive together first, and the admin API and its backups work on', async () => {
+  it('answers the admin requests that arrive together first, and the admin API, its backups and its updates work on', async () => {
     const first = await Promise.all(Array.from({ length: 5 }, () => answer('/admin/api/me')));
     expect(first.map(({ status, body }) => [status, body.error?.code])).to.deep.equal(Array.from({ length: 5 }, () => [503, 'not_set_up']));
 
@@ -39,6 +39,8 @@ describe('parts loaded on first use', () => {
     expect([me.status, me.body.data?.username]).to.deep.equal([200, ADMIN_USERNAME]);
     const backups = await answer('/admin/api/backups', { headers: { cookie } });
     expect([backups.status, backups.body.data]).to.deep.equal([200, []]);
+    const update = await answer('/admin/api/update', { headers: { cookie } });
+    expect([update.status, update.body.data?.state]).to.deep.equal([200, 'not_configured']);
   });
 
   it('builds the OpenAPI documents for the requests that arrive together first', async () => {
