@@ -28,7 +28,7 @@ describe('parts loaded on first use', () => {
     return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
   };
 
-  it('answers the admin requests that arrive together first, and the admin API, its backups and its updates work on', async () => {
+  it('answers the admin requests that arrive together first, and the admin API and the services only it uses work on', async () => {
     const first = await Promise.all(Array.from({ length: 5 }, () => answer('/admin/api/me')));
     expect(first.map(({ status, body }) => [status, body.error?.code])).to.deep.equal(Array.from({ length: 5 }, () => [503, 'not_set_up']));
 
@@ -41,6 +41,10 @@ describe('parts loaded on first use', () => {
     expect([backups.status, backups.body.data]).to.deep.equal([200, []]);
     const update = await answer('/admin/api/update', { headers: { cookie } });
     expect([update.status, update.body.data?.state]).to.deep.equal([200, 'not_configured']);
+    const [roles, dashboard, app] = await Promise.all(['/admin/api/roles', '/admin/api/dashboard', '/admin/api/app'].map((url) => answer(url, { headers: { cookie } })));
+    expect([roles.status, dashboard.status, app.status]).to.deep.equal([200, 200, 200]);
+    expect(roles.body.data.map((role: { id: string }) => role.id)).to.include('admin');
+    expect(app.body.data.default_workspace).to.equal('default');
   });
 
   it('builds the OpenAPI documents for the requests that arrive together first', async () => {
