@@ -4,21 +4,11 @@ import YAML from 'yaml';
 import { readBlockYaml } from '../../src/domain/model/block-yaml.ts';
 import { typeToYaml } from '../../src/domain/model/type-files.ts';
 import { writeYaml } from '../../src/domain/model/yaml-text.ts';
+import { readsAsYamlDoes } from '../helpers/yaml-reference.ts';
 
 // The line reader must read whatever it takes exactly as YAML does (the `yaml` package, yaml-text.ts's reference) and leave the rest to js-yaml.
 describe('the line reader of nested YAML files', () => {
-  const yamlOutcome = (text: string) => {
-    try {
-      return { value: YAML.parse(text) as unknown };
-    } catch {
-      return { error: true };
-    }
-  };
-  const agrees = (text: string) => {
-    const fast = readBlockYaml(text);
-    if (fast !== undefined) expect({ value: fast }, JSON.stringify(text)).to.deep.equal(yamlOutcome(text));
-    return fast !== undefined;
-  };
+  const agrees = (text: string) => readsAsYamlDoes(readBlockYaml, text);
 
   it('takes the type files and workspace files the server writes, so a start loads no js-yaml', () => {
     const type = {
