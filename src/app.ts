@@ -76,11 +76,12 @@ function createApp(config: Config, services: Services, answers: ResponseCache): 
   const publicRouter = createPublicRouter(services, config, [mediaFiles], answers);
   app.use(publicRouter.routes());
   app.use(publicRouter.allowedMethods());
-  // The admin API, and the backups it alone serves, load with its first request: a start's first answer rarely needs them (docs/architecture.md).
+  // The admin API, and the services it alone uses (backups, updates and the rest of services.adminOnly), load with its first request: a start's first answer rarely needs them (docs/architecture.md).
   app.use(
     mountOnFirstRequest(ADMIN_PREFIX, async () => {
       const { createAdminRouter } = await import('./api/admin.ts');
-      return createAdminRouter({ ...services, backups: await services.backups() }, config);
+      const [backups, updates, adminOnly] = await Promise.all([services.backups(), services.updates(), services.adminOnly()]);
+      return createAdminRouter({ ...services, ...adminOnly, backups, updates }, config);
     }),
   );
   const adminApp = createAdminAppRouter(services.adminApp);

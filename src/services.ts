@@ -25,17 +25,17 @@ import { AccountStore } from './domain/auth/account-store.ts';
 import { stateAvatarFiles } from './domain/auth/avatar-files.ts';
 import { LoginService } from './domain/auth/login-service.ts';
 import { LoginThrottle } from './domain/auth/login-throttle.ts';
-import { ProfileService } from './domain/auth/profile-service.ts';
-import { RoleService } from './domain/auth/role-service.ts';
+import type { ProfileService } from './domain/auth/profile-service.ts';
+import type { RoleService } from './domain/auth/role-service.ts';
 import { loadSessionKeys } from './domain/auth/session-keys.ts';
 import { SessionStore } from './domain/auth/session-store.ts';
 import { TokenService } from './domain/auth/token-service.ts';
 import { UserService } from './domain/auth/user-service.ts';
 import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher.ts';
-import { WebhookActions } from './domain/webhooks/webhook-actions.ts';
+import type { WebhookActions } from './domain/webhooks/webhook-actions.ts';
 import { WebhookService } from './domain/webhooks/webhook-service.ts';
 import type { BackupService } from './domain/backups/backup-service.ts';
-import { UpdateService } from './domain/updates/update-service.ts';
+import type { UpdateService } from './domain/updates/update-service.ts';
 import { FileFolder } from './storage/file-folder.ts';
 import { ImageVariants } from './domain/media/image-variants.ts';
 import { MediaLibrary } from './domain/media/media-library.ts';
@@ -50,16 +50,16 @@ import { VariantStore } from './storage/variant-store.ts';
 import { ActivityLog } from './domain/activity/activity-log.ts';
 import { recordDomainEvents, recordLoginAttempts, recordSkippedFiles } from './domain/activity/activity-feeds.ts';
 import { PublishScheduler } from './domain/activity/publish-scheduler.ts';
-import { AppInfoService } from './domain/dashboard/app-info.ts';
-import { DashboardService } from './domain/dashboard/dashboard-service.ts';
-import { RevisionService } from './domain/history/revision-service.ts';
-import { TrashService } from './domain/trash/trash-service.ts';
+import type { AppInfoService } from './domain/dashboard/app-info.ts';
+import type { DashboardService } from './domain/dashboard/dashboard-service.ts';
+import type { RevisionService } from './domain/history/revision-service.ts';
+import type { TrashService } from './domain/trash/trash-service.ts';
 import { AppBundle, loadSwaggerUi } from './storage/app-bundle.ts';
 import { DOCS_PAGE_HTML, DOCS_PAGE_SCRIPT } from './api/openapi/docs-page.ts';
 import { LiveFeed } from './domain/live/live-feed.ts';
 import { GitHttpService } from './domain/git/git-http-service.ts';
-import { GitStatusService } from './domain/git/git-status.ts';
-import { ReleaseService } from './domain/git/release-service.ts';
+import type { GitStatusService } from './domain/git/git-status.ts';
+import type { ReleaseService } from './domain/git/release-service.ts';
 import { RefReads } from './domain/history/ref-reads.ts';
 import { UpstreamSync } from './domain/git/upstream-sync.ts';
 import { displayUrl, GitPeer } from './storage/git-cli/git-peer.ts';
@@ -91,32 +91,26 @@ export interface Services {
   /** Users and roles held in memory (state folder). */
   accounts: AccountStore;
   users: UserService;
-  roles: RoleService;
   tokens: TokenService;
   /** Server-side admin sessions (koa-session's external store). */
   sessions: SessionStore;
   /** Keys that sign the session cookie (app.keys). */
   sessionKeys: string[];
   login: LoginService;
-  profiles: ProfileService;
   /** Configured webhooks and the delivery log. */
   webhooks: WebhookService;
   /** The persistent webhook delivery queue, fed by `events`. */
   webhookDispatcher: WebhookDispatcher;
-  /** Test deliveries and retries by hand. */
-  webhookActions: WebhookActions;
   /** Backup archives in state/backups and their restore; its modules load when first asked for (with the admin API), not by every start; a load that fails is tried again by the next caller. */
   backups: () => Promise<BackupService>;
-  /** Update checks against CMS_UPDATE_FEED, staged downloads and unpacked releases. */
-  updates: UpdateService;
+  /** The services only the admin API uses, built with its first request like `backups`. */
+  adminOnly: () => Promise<AdminOnlyServices>;
+  /** Update checks against CMS_UPDATE_FEED, staged downloads and unpacked releases; like `backups`, its modules load with the first admin request. */
+  updates: () => Promise<UpdateService>;
   /** The media library: uploads, metadata, categories and file serving. */
   media: MediaService;
   /** The activity log; `record()` is open to any service (webhook failures use type `webhook.failed`). */
   activity: ActivityLog;
-  trash: TrashService;
-  revisions: RevisionService;
-  dashboard: DashboardService;
-  appInfo: AppInfoService;
   /** Announces scheduled entries as their publish time passes. */
   scheduler: PublishScheduler;
   /** The admin app's open live-event streams, fed by `events`; close() ends them. */
@@ -127,12 +121,8 @@ export interface Services {
   apiDocs: () => Promise<AppBundle>;
   /** Git over HTTP: clone, fetch and push of the content repo (503 git_unavailable without the git CLI). */
   git: GitHttpService;
-  /** GET /admin/api/git and POST /admin/api/git/sync. */
-  gitStatus: GitStatusService;
   /** Reads of types and entries at `?ref=` (a commit, tag or branch). */
   refs: RefReads;
-  /** Releases: annotated tags on HEAD (/admin/api/releases). */
-  releases: ReleaseService;
   /** The sync with CMS_GIT_UPSTREAM (a replica's primary), when one is configured and git is installed. */
   upstream: UpstreamSync | undefined;
   /** On a primary: what replicas poll (/replication/v1). */
@@ -141,6 +131,22 @@ export interface Services {
   replica: ReplicaFollower | undefined;
   /** Stops background work (the external-commit watcher, pending state writes). */
   close(): Promise<void>;
+}
+
+/** The services only the admin API uses: their modules load with its first request (docs/architecture.md, "Loaded on first use"). */
+export interface AdminOnlyServices {
+  roles: RoleService;
+  profiles: ProfileService;
+  /** Test deliveries and retries by hand. */
+  webhookActions: WebhookActions;
+  trash: TrashService;
+  revisions: RevisionService;
+  dashboard: DashboardService;
+  appInfo: AppInfoService;
+  /** GET /admin/api/git and POST /admin/api/git/sync. */
+  gitStatus: GitStatusService;
+  /** Releases: annotated tags on HEAD (/admin/api/releases). */
+  releases: ReleaseService;
 }
 
 /**
@@ -348,37 +354,55 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     events,
     accounts,
     users,
-    roles: new RoleService(accounts),
     tokens,
     sessions,
     sessionKeys,
     login: new LoginService({ accounts, users, workspaces, throttle: new LoginThrottle(), defaultWorkspace: config.defaultWorkspace, onAttempt: recordLoginAttempts(activity) }),
-    profiles: new ProfileService(users, stateAvatarFiles(state)),
     webhooks,
     webhookDispatcher,
-    webhookActions: new WebhookActions(webhooks, webhookDispatcher),
     backups,
-    updates: new UpdateService({
-      feedUrl: config.updateFeed,
-      currentVersion: health.info.version,
-      state,
-      staging: updateStaging,
-      releases: () => FileFolder.open(config.releasesDir),
+    adminOnly: once(async () => {
+      const [{ RoleService }, { ProfileService }, { WebhookActions }, { TrashService }, { RevisionService }, { DashboardService }, { AppInfoService }, { GitStatusService }, { ReleaseService }] = await Promise.all([
+        import('./domain/auth/role-service.ts'),
+        import('./domain/auth/profile-service.ts'),
+        import('./domain/webhooks/webhook-actions.ts'),
+        import('./domain/trash/trash-service.ts'),
+        import('./domain/history/revision-service.ts'),
+        import('./domain/dashboard/dashboard-service.ts'),
+        import('./domain/dashboard/app-info.ts'),
+        import('./domain/git/git-status.ts'),
+        import('./domain/git/release-service.ts'),
+      ]);
+      return {
+        roles: new RoleService(accounts),
+        profiles: new ProfileService(users, stateAvatarFiles(state)),
+        webhookActions: new WebhookActions(webhooks, webhookDispatcher),
+        trash: new TrashService(repo, writer, content),
+        revisions: new RevisionService(repo, writer, content, Date.now, scheduler),
+        dashboard: new DashboardService({ content, workspaces, types, activity, media: mediaSizes, problems }),
+        appInfo: new AppInfoService({ config, health, repoHead: async () => ({ branch: await repo.currentBranch(), head: await repo.head() }) }),
+        gitStatus: new GitStatusService({ role: config.role, isGitAvailable: peer !== undefined, repo, http: git, upstream }),
+        releases: new ReleaseService({ peer, repo, writer }),
+      };
+    }),
+    updates: once(async () => {
+      const { UpdateService } = await import('./domain/updates/update-service.ts');
+      return new UpdateService({
+        feedUrl: config.updateFeed,
+        currentVersion: health.info.version,
+        state,
+        staging: updateStaging,
+        releases: () => FileFolder.open(config.releasesDir),
+      });
     }),
     media,
     activity,
-    trash: new TrashService(repo, writer, content),
-    revisions: new RevisionService(repo, writer, content, Date.now, scheduler),
-    dashboard: new DashboardService({ content, workspaces, types, activity, media: mediaSizes, problems }),
-    appInfo: new AppInfoService({ config, health, repoHead: async () => ({ branch: await repo.currentBranch(), head: await repo.head() }) }),
     scheduler,
     live,
     adminApp,
     apiDocs,
     git,
-    gitStatus: new GitStatusService({ role: config.role, isGitAvailable: peer !== undefined, repo, http: git, upstream }),
     refs: new RefReads({ repo, writer, current: { content, entries, types } }),
-    releases: new ReleaseService({ peer, repo, writer }),
     upstream,
     replication,
     replica,

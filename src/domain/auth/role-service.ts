@@ -60,7 +60,7 @@ export class RoleService {
     const label = checkLabel(input.label);
     const permissions = validateGrants(input.permissions);
     assertHoldsAtLeast(principal, permissions, 'create this role');
-    const id = input.id ?? uniqueSlug(slugify(label).slice(0, 60), (candidate) => this.accounts.findRole(candidate) !== undefined);
+    const id = input.id ?? uniqueSlug((await slugify(label)).slice(0, 60), (candidate) => this.accounts.findRole(candidate) !== undefined);
     if (!ROLE_ID.test(id)) throw new AppError('validation_failed', 'The role id is not valid.', { fields: { id: 'Use 1 to 64 lowercase letters, digits and hyphens.' } });
     if (this.accounts.findRole(id)) throw new AppError('conflict', `A role "${id}" already exists.`);
     const now = new Date().toISOString();

@@ -20,7 +20,7 @@ export interface ChangeContext {
 }
 
 /** The entry a create makes. Throws validation_failed or conflict. */
-export function buildCreatedEntry(indexed: IndexedType, input: EntryInput, context: ChangeContext): StoredEntry {
+export async function buildCreatedEntry(indexed: IndexedType, input: EntryInput, context: ChangeContext): Promise<StoredEntry> {
   const { type } = indexed;
   const errors: FieldErrors = {};
   const checked = validateFieldValues(applyDefaults(input.values, type.fields), type.fields, { partial: false });
@@ -29,7 +29,7 @@ export function buildCreatedEntry(indexed: IndexedType, input: EntryInput, conte
   if (input.status === 'scheduled' && !input.published_at) errors.published_at = 'A scheduled entry needs a published_at date.';
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
   const title = input.title ?? '';
-  const { id, slug } = nameNewEntry(indexed, input.slug, title);
+  const { id, slug } = await nameNewEntry(indexed, input.slug, title);
   const status = input.status ?? 'draft';
   const entry: StoredEntry = {
     id,
@@ -55,7 +55,7 @@ export function buildCreatedEntry(indexed: IndexedType, input: EntryInput, conte
 
 // A single page's entry is named after its type; any other takes the slug it
 // was given or a free one made from its title. Throws conflict.
-function nameNewEntry(indexed: IndexedType, givenSlug: string | undefined, title: string): { id: string; slug: string } {
+async function nameNewEntry(indexed: IndexedType, givenSlug: string | undefined, title: string): Promise<{ id: string; slug: string }> {
   const { type, index } = indexed;
   if (type.singleton) {
     if (index.size > 0) throw new AppError('conflict', `The single page "${type.name}" already has its entry.`);
@@ -65,7 +65,8 @@ function nameNewEntry(indexed: IndexedType, givenSlug: string | undefined, title
     if (index.getBySlug(givenSlug)) throw new AppError('conflict', `The slug "${givenSlug}" is already used in "${type.name}".`);
     return { id: newEntryId(), slug: givenSlug };
   }
-  return { id: newEntryId(), slug: uniqueSlug(slugify(title), (candidate) => !!index.getBySlug(candidate)) };
+  const base = await slugify(title);
+  return { id: newEntryId(), slug: uniqueSlug(base, (candidate) => !!index.getBySlug(candidate)) };
 }
 
 /** The entry an update makes (partial). Throws validation_failed or conflict. */

@@ -98,7 +98,7 @@ export class EntryService {
     return this.writer.transaction(async (tx) => {
       const indexed = this.content.getType(workspace, typeName);
       const now = this.now();
-      const entry = buildCreatedEntry(indexed, input, { actor: actorIdOf(principal), now: new Date(now).toISOString() });
+      const entry = await buildCreatedEntry(indexed, input, { actor: actorIdOf(principal), now: new Date(now).toISOString() });
       checkReferences(entry, indexed, (name) => this.content.findType(workspace, name), Object.keys(indexed.type.fields));
       await this.commit(tx, principal, workspace, {
         entry,

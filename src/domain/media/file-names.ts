@@ -1,8 +1,8 @@
 // Media file names: what a stored name may look like, how an uploaded file's
 // name is made safe (lowercase ASCII words joined by hyphens, plus the
 // extension), and how it is made unique in a workspace with -2, -3, ….
-import slugifyText from '@sindresorhus/slugify';
 import { MEDIA_FILENAME_PATTERN } from '../model/field-values.ts';
+import { loadSlugifyText } from '../model/slug.ts';
 
 /** The longest base name (before the extension) made from an uploaded file's name. */
 export const MAX_BASE_LENGTH = 100;
@@ -38,9 +38,11 @@ export interface SafeNameParts {
 /**
  * Splits an uploaded file's original name: the last path segment (both
  * separators), its lowercased extension, and the rest transliterated to
- * lowercase ASCII words joined by hyphens, at most 100 characters, or `file`. Throws nothing.
+ * lowercase ASCII words joined by hyphens, at most 100 characters, or `file`.
+ * Rejects only when the slug library cannot be loaded.
  */
-export function safeNameParts(originalName: string): SafeNameParts {
+export async function safeNameParts(originalName: string): Promise<SafeNameParts> {
+  const slugifyText = await loadSlugifyText();
   const last = (originalName.split(/[/\\]/).pop() ?? '').normalize('NFKC');
   const extension = extensionOf(last);
   const stem = extension === undefined ? last : last.slice(0, -(extension.length + 1));

@@ -47,7 +47,7 @@ export async function prepareUpload(store: MediaStore, allowed: AllowedTypes, fi
   if (size === 0) {
     throw new AppError('validation_failed', `The file "${shown.slice(0, 80)}" is empty.`, { fields: { 'media[]': 'Empty files cannot be uploaded.' } });
   }
-  const { base, extension } = safeNameParts(file.originalName);
+  const { base, extension } = await safeNameParts(file.originalName);
   const head = await store.readStagedHead(file.stagedId, HEAD_BYTES);
   const type = await sniffMediaType({ head, stream: () => store.streamStaged(file.stagedId) }, extension);
   if (!type || !allowed.has(type.mime)) {

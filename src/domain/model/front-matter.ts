@@ -4,7 +4,8 @@
 import { createRequire } from 'node:module';
 import type matterModule from 'gray-matter';
 import { writeSimpleYaml } from './front-matter-writer.ts';
-import { assertBounded, isPlainKey, MAX_YAML_VALUES, plainScalar, readYaml, writeYaml } from './yaml-text.ts';
+import { assertBounded, MAX_YAML_VALUES, readYaml, writeYaml } from './yaml-text.ts';
+import { ASCII_LINES, flowSequence, isPlainKey, KEY, LINE_SEPARATOR, NON_PRINTABLE, quotedOrPlain, UNSAFE_LINE } from './yaml-scalars.ts';
 
 // gray-matter loads with the first front matter that needs it
 // (synchronously, like sanitize-html): the files the server writes and
@@ -86,53 +87,8 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
   return keys > 0 ? result : undefined;
 }
 
-// What js-yaml refuses to read at all (its own pattern); `yaml` reads such a file.
-const NON_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFEFF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
-// Lines of printable ASCII (nearly every file) hold none of that, which this finds faster.
-const ASCII_LINES = /^[\n\x20-\x7e]*$/;
-// Tabs, carriage returns and blanks at the end of a line take YAML's whitespace rules, which are js-yaml's to apply.
-const UNSAFE_LINE = /[\t\r]|[^\S\n](?:\n|$)/;
-// A line that neither a key nor a list item can hold (what a regex's `.` does not match besides \n and \r): js-yaml reads the file.
-const LINE_SEPARATOR = /[\u2028\u2029]/;
 const LIST_ITEM = '  - ';
-const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SPACE = 0x20;
-// A plain scalar that cannot start or continue any other YAML construct.
-const PLAIN = /^(?:[A-Za-z0-9~]|[-+.][0-9.])[A-Za-z0-9 _.:+\/-]*$/;
-
-// An item of a one-line flow sequence and what follows it: a comma (and
-// spaces) before the next item, or the closing bracket at the end of the line.
-const FLOW_ITEM = /(?:"([^"\\]*)"|'([^']*)'|([^,"'[\]{}]+))(, *|\]$)/y;
-
-// `[]` or `[item, item]` whose items are quoted without escapes or plain.
-// A plain item takes no `:` (`[a: b]` is a mapping), no blank at its end
-// and no comma-less gap; an empty item (`[a,,b]`, `[a,]`), nesting, a
-// comment or anything after the bracket is left to js-yaml.
-function flowSequence(text: string): unknown[] | undefined {
-  if (text === '[]') return [];
-  const items: unknown[] = [];
-  FLOW_ITEM.lastIndex = 1;
-  for (let match = FLOW_ITEM.exec(text); match; match = FLOW_ITEM.exec(text)) {
-    const [, double, single, plain, after] = match;
-    if (plain !== undefined && (plain.includes(':') || plain.endsWith(' ') || !PLAIN.test(plain))) return undefined;
-    items.push(plain === undefined ? (double ?? single) : plainScalar(plain));
-    if (after === ']') return items;
-  }
-  return undefined;
-}
-
-// A quoted or plain scalar's value (never undefined, which YAML has not), or undefined when it is neither.
-function quotedOrPlain(text: string): unknown {
-  const quote = text[0];
-  if (quote === '"' || quote === "'") {
-    // Quoted without escapes: `"` and `\\` inside double quotes, `'` inside single ones, are js-yaml's to read.
-    const inner = text.slice(1, -1);
-    const closed = text.length >= 2 && text[text.length - 1] === quote && !inner.includes(quote);
-    return closed && (quote === "'" || !inner.includes('\\')) ? inner : undefined;
-  }
-  if (!PLAIN.test(text) || text.includes(': ') || text.endsWith(':')) return undefined;
-  return plainScalar(text);
-}
 
 const ENGINES = { yaml: { parse: parseYaml, stringify: writeYaml } };
 // `---js` would have gray-matter run the block as JavaScript (its built-in

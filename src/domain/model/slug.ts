@@ -1,6 +1,7 @@
 // Slug rules: how a slug is made from a title, what a valid written slug is,
 // and how collisions in a collection are resolved with -2, -3, … suffixes.
-import slugifyText from '@sindresorhus/slugify';
+import type slugifyModule from '@sindresorhus/slugify';
+import { once } from '../../lib/once.ts';
 
 /** The pattern of a slug the server writes or accepts on write. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -21,11 +22,20 @@ export const FALLBACK_SLUG = 'entry';
 export const IDENTIFIER_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
+ * @sindresorhus/slugify, loaded with the first slug made from free text: its
+ * transliteration tables cost every start ~40 ms of CPU before its first
+ * answer, and only writes make slugs (docs/architecture.md, "Loaded on first use").
+ */
+export const loadSlugifyText = once(async (): Promise<typeof slugifyModule> => (await import('@sindresorhus/slugify')).default);
+
+/**
  * A slug made from free text: transliterated to lowercase ASCII, words joined
  * by hyphens, at most 80 characters (cut at a hyphen where possible), or
- * `entry` when nothing is left. Used for slugs generated from titles. Throws nothing.
+ * `entry` when nothing is left. Used for slugs generated from titles. Rejects
+ * only when the library cannot be loaded.
  */
-export function slugify(text: string): string {
+export async function slugify(text: string): Promise<string> {
+  const slugifyText = await loadSlugifyText();
   // NFKC first so full-width and compatibility forms become plain letters.
   const raw = slugifyText(text.normalize('NFKC'), { decamelize: false });
   // Defensive: keep the output inside SLUG_PATTERN whatever the library returns.
