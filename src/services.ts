@@ -19,7 +19,7 @@ import { SnapshotFile } from './storage/snapshot-file.ts';
 import { StateStore } from './storage/state-store.ts';
 import { reindexChangedPaths, watchExternalCommits } from './domain/content/external-commits.ts';
 import { CommitDates } from './domain/content/commit-dates.ts';
-import { readEntrySnapshot, saveEntrySnapshotSoon } from './domain/content/entry-snapshot.ts';
+import { EntrySnapshotSaver, readEntrySnapshot } from './domain/content/entry-snapshot.ts';
 import { ProblemRegister } from './domain/content/problem-register.ts';
 import { AccountStore } from './domain/auth/account-store.ts';
 import { stateAvatarFiles } from './domain/auth/avatar-files.ts';
@@ -192,10 +192,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const loadedFrom = await repo.head();
   // Entries whose files and type are those of the last start come from its snapshot, unparsed (docs/performance.md).
   const snapshotFile = new SnapshotFile(path.join(config.dataDir, 'cache', 'entries.snapshot'));
-  content.useSnapshot(await readEntrySnapshot(snapshotFile, logger));
+  const snapshot = await readEntrySnapshot(snapshotFile, logger);
+  content.useSnapshot(snapshot);
   for (const workspace of workspaces.listAll()) await content.loadWorkspace(workspace.slug);
-  const snapshot = content.endSnapshot();
-  const snapshotSave = snapshot ? saveEntrySnapshotSoon(snapshotFile, snapshot, logger) : undefined;
+  const snapshotSaver = new EntrySnapshotSaver(snapshotFile, { records: (signal) => content.snapshotRecords(signal), head: () => repo.head(), entryCount: () => content.entryCount() }, logger, {
+    head: loadedFrom,
+    outdated: snapshot.endLoading(),
+  });
   for (const folder of await repo.listFolders('')) await content.checkFolderName(folder);
   // Only when no outside commit landed while loading is it certain which commit the indexes hold (reads at a ref, the changes feed).
   writer.markIndexed((await repo.head()) === loadedFrom ? loadedFrom : undefined);
@@ -418,7 +421,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       await webhookDispatcher.close();
       // Batched "last used" and "last seen" times are written before exit.
       await tokens.flush();
-      await snapshotSave?.now();
+      await snapshotSaver.close();
       await sessions.flush();
       await activity.flush();
       // Last: queued commits finish and background packing stops.

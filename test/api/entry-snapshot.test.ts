@@ -6,10 +6,13 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { entrySnapshotStamp, type SnapshotRecord } from '../../src/domain/content/entry-snapshot.ts';
+import { EntrySnapshotSaver, entrySnapshotStamp, type SnapshotRecord } from '../../src/domain/content/entry-snapshot.ts';
+import { createLogger } from '../../src/lib/logger.ts';
 import type { StoredEntry } from '../../src/domain/model/entry.ts';
 import { codeFingerprint, SnapshotFile } from '../../src/storage/snapshot-file.ts';
+import { buildAdminServer, FULL_ACCESS } from '../helpers/auth.ts';
 import { externalCommit } from '../helpers/git.ts';
+import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { removeAtExit } from '../helpers/temp-folders.ts';
 
@@ -96,6 +99,26 @@ describe('entry snapshot', () => {
     await start();
     await doctorSnapshot((record) => (record.entry.title = `${record.entry.title} (from the snapshot)`));
     expect(titleOf(await start(), 'hello')).to.equal('Hello (from the snapshot)');
+  });
+
+  it('holds what the server wrote and what commits from outside brought while it ran, not only what its start read', async () => {
+    await start();
+    const { server, token } = await buildAdminServer({ dataDir, token: FULL_ACCESS });
+    try {
+      const created = await server.request('POST', '/api/v1/workspaces/default/content/posts', { body: { title: 'Made here', slug: 'made-here', data: { content: 'Written through the API.' } }, token });
+      expect(created.status, created.text).to.equal(201);
+      await externalCommit(repo, { write: { 'default/entries/posts/by-hand.md': post('By hand') } }, 'Add a post by hand');
+      await pollUntil(async () => server.services.content.entries('default').some((entry) => entry.slug === 'by-hand'), (arrived) => arrived);
+    } finally {
+      await server.close({ keepData: true });
+    }
+    await doctorSnapshot((record) => (record.entry.title = `${record.entry.title} (from the snapshot)`));
+    const started = await start();
+    expect(titleOf(started, 'made-here')).to.equal('Made here (from the snapshot)');
+    expect(titleOf(started, 'by-hand')).to.equal('By hand (from the snapshot)');
+    await doctorSnapshot((record) => (record.entry.title = record.entry.title.replace(' (from the snapshot)', '')));
+    const fromSnapshot = await start();
+    expect(fromSnapshot).to.deep.equal(await startWithoutSnapshot());
   });
 
   it('parses an entry whose file changed', async () => {
@@ -197,5 +220,44 @@ describe('code fingerprint', () => {
     await writeFile(path.join(folder, 'a.js'), 'export const a = 22;\n');
     await utimes(path.join(folder, 'a.js'), new Date(2000, 0, 1), new Date(2000, 0, 1));
     expect(codeFingerprint(folder), 'a longer file').to.not.equal(rewritten);
+  });
+});
+
+describe('entry snapshot saver', () => {
+  const silent = createLogger('silent');
+  let folder: string;
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'cms-saver-'));
+    removeAtExit(folder);
+  });
+
+  it('writes once HEAD stood still for a whole look, never while commits go on, and not again for the same HEAD', async () => {
+    const file = new SnapshotFile(path.join(folder, 'entries.snapshot'));
+    let looks = 0;
+    const writtenAtLook: number[] = [];
+    // HEAD moves at each of the first five looks (a burst of commits), then stays.
+    const head = async () => `commit-${Math.min((looks += 1), 5)}`;
+    const records = async () => {
+      writtenAtLook.push(looks);
+      return [];
+    };
+    const saver = new EntrySnapshotSaver(file, { records, head, entryCount: () => 0 }, silent, { head: 'commit-0', outdated: false }, 5);
+    try {
+      await pollUntil(async () => looks, (count) => count >= 12);
+      expect(writtenAtLook).to.deep.equal([6]);
+      expect('values' in (await file.read(entrySnapshotStamp()))).to.equal(true);
+    } finally {
+      await saver.close();
+    }
+  });
+
+  it('writes a due snapshot at a graceful close only when it is small: the next start waits for the closing server', async () => {
+    const writes: number[] = [];
+    for (const count of [10, 20_001]) {
+      const file = new SnapshotFile(path.join(folder, `entries-${count}.snapshot`));
+      const saver = new EntrySnapshotSaver(file, { records: async () => (writes.push(count), []), head: async () => 'commit-1', entryCount: () => count }, silent, { head: 'commit-1', outdated: true }, 3_600_000);
+      await saver.close();
+    }
+    expect(writes).to.deep.equal([10]);
   });
 });

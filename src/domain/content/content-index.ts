@@ -2,6 +2,7 @@
 // per workspace, each content type with a TypeIndex of its active entries.
 // It is loaded once at start, updated by the services after each commit, and
 // re-indexed path by path when commits arrive from outside the server.
+import { isDeepStrictEqual } from 'node:util';
 import type { ChangedPath, ListedFile } from '../../storage/content-repo.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { TypeIndex } from '../query/type-index.ts';
@@ -13,7 +14,7 @@ import type { StoredEntry } from '../model/entry.ts';
 import { entryVersion } from '../model/entry-version.ts';
 import type { ContentFiles, ReadAt } from './content-writer.ts';
 import { CommitDates } from './commit-dates.ts';
-import type { EntrySnapshot } from './entry-snapshot.ts';
+import type { EntrySnapshot, SnapshotRecord } from './entry-snapshot.ts';
 import { checkEntryFiles, checkTypeFile, checkWorkspaceFile, checkWorkspaceFolder, isDotFile, MISNAMED_TYPE_FILE, workspaceFilesJudgedAgain, type Checked, type FileProblem } from './file-rules.ts';
 
 const NOT_AN_ENTRY_NAME = 'The file name is not an entry file name: lowercase letters, digits and hyphens, then .md (or .{locale}.md for a translation).';
@@ -96,19 +97,54 @@ export class ContentIndex {
   }
 
   /**
-   * Has the loads until endSnapshot() take entries from `snapshot` instead
-   * of reading and parsing their files, where it holds the same files'
-   * parse, and keep every entry they index in it for the next snapshot.
+   * Has the start's loads take entries from `snapshot` instead of reading
+   * and parsing their files, where it holds the same files' parse, and
+   * every load from now on keep what it indexes in it (snapshotRecords()).
    */
   useSnapshot(snapshot: EntrySnapshot): void {
     this.snapshot = snapshot;
   }
 
-  /** The snapshot useSnapshot() gave, with what the loads since kept; later loads parse every entry. */
-  endSnapshot(): EntrySnapshot | undefined {
+  /**
+   * The records of the next entry snapshot: every entry of every indexed
+   * type at HEAD whose files parse without a problem, from the parses the
+   * loads kept where the files are the same, else read and parsed now, a
+   * slice at a time (entries written through the API: the index holds what
+   * the write built). One that parses to the very entry the index holds
+   * (but for updated_at, which comes from the commit dates) is kept by
+   * reference, so the next snapshot does not parse it again. Reports no
+   * problem: the loads did. Undefined once `signal` aborts.
+   */
+  async snapshotRecords(signal: AbortSignal, sliceMs = 5): Promise<SnapshotRecord[] | undefined> {
     const snapshot = this.snapshot;
-    this.snapshot = undefined;
-    return snapshot;
+    if (snapshot === undefined) return [];
+    const records: SnapshotRecord[] = [];
+    const roots = new Set<string>();
+    let sliceStart = performance.now();
+    for (const [workspace, types] of this.workspaces) {
+      for (const { type, index } of types.values()) {
+        const sets = this.entryFileSets(workspace, await this.repo.listFileIds(entriesDir(workspace, type.name)), false);
+        for (const [slug, set] of sets) {
+          if (signal.aborted) return undefined;
+          const files = set.map(({ file }) => file);
+          roots.add(files[0].path);
+          const record = snapshot.recordOf(type, files) ?? (await this.parseForSnapshot(snapshot, type, slug, set, index.getBySlug(slug)));
+          if (record) records.push(record);
+          if (performance.now() - sliceStart < sliceMs) continue;
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+      }
+    }
+    snapshot.forgetAllBut(roots);
+    return records;
+  }
+
+  /** How many entries the index holds, in every workspace. */
+  entryCount(): number {
+    let count = 0;
+    for (const types of this.workspaces.values()) for (const { index } of types.values()) count += index.size;
+    return count;
   }
 
   /**
@@ -371,13 +407,13 @@ export class ContentIndex {
     return entries;
   }
 
-  // The files of each slug, in listing order; a file that is no entry file is reported.
-  private entryFileSets(workspace: string, listed: ListedFile[]): Map<string, EntryFiles> {
+  // The files of each slug, in listing order; a file that is no entry file is reported (unless `report` is false).
+  private entryFileSets(workspace: string, listed: ListedFile[], report = true): Map<string, EntryFiles> {
     const sets = new Map<string, EntryFiles>();
     for (const file of listed) {
       const entryPath = parseEntryPath(file.path);
       if (!entryPath?.file) {
-        this.reportStray(workspace, file.path, entryPath ? NOT_AN_ENTRY_NAME : NOT_DIRECTLY_IN_FOLDER);
+        if (report) this.reportStray(workspace, file.path, entryPath ? NOT_AN_ENTRY_NAME : NOT_DIRECTLY_IN_FOLDER);
         continue;
       }
       const { slug, locale } = entryPath.file;
@@ -408,6 +444,24 @@ export class ContentIndex {
       return undefined;
     }
     return this.usable(workspace, checkEntryFiles(path, { slug, root, translations }, type));
+  }
+
+  // The record of an entry the loads did not parse (or whose files changed
+  // since): its files read and parsed without reporting anything; none when
+  // a file cannot be read or the parse finds a problem. `current` is what
+  // the index holds under its slug: kept in place of the parse when they
+  // are the same entry.
+  private async parseForSnapshot(snapshot: EntrySnapshot, type: ContentType, slug: string, set: EntryFiles, current: StoredEntry | undefined): Promise<SnapshotRecord | undefined> {
+    const files = set.map(({ file }) => file);
+    const texts = await this.repo.readListed(files);
+    const root = set[0].locale === undefined ? texts[0] : undefined;
+    if (root === undefined || texts.includes(undefined)) return undefined;
+    const translations = Object.fromEntries(set.slice(1).map(({ locale }, position) => [locale, texts[position + 1]]));
+    const checked = checkEntryFiles(files[0].path, { slug, root, translations }, type);
+    if (!checked.ok) return undefined;
+    const parsed = checked.value;
+    if (current !== undefined && isDeepStrictEqual({ ...current, updated_at: parsed.updated_at }, parsed)) snapshot.keep(type, files, current, parsed.updated_at);
+    return snapshot.recordOfParse(type, files, parsed);
   }
 
   // A file that breaks a rule is skipped, and each of its problems reported.

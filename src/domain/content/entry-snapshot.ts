@@ -42,13 +42,15 @@ interface Kept {
 }
 
 /**
- * The entries a start may take instead of parsing, and those it took or
- * parsed, for the next snapshot. Every entry handed out is a fresh object
- * (each record is used once). A start without a snapshot file uses an
- * empty one, which still collects what the next start can use.
+ * The entries a start may take instead of parsing, and the parses the
+ * index holds for the next snapshot, for as long as the server runs (start
+ * loads and commits from outside alike). Every entry handed out is a fresh
+ * object (each record is used once). A start without a snapshot file uses
+ * an empty one, which still collects what the next start can use.
  */
 export class EntrySnapshot {
-  private readonly kept: Kept[] = [];
+  // By the path of the entry's root file: a newer parse of an entry replaces the older one.
+  private readonly kept = new Map<string, Kept>();
   private readonly fingerprints = new WeakMap<ContentType, string>();
   private misses = 0;
 
@@ -98,19 +100,31 @@ export class EntrySnapshot {
 
   /**
    * Remembers `entry`, just taken or parsed without any problem from
-   * `files`, for the next snapshot; call it before updated_at is changed.
-   * Entries stay unchanged in the index (a write makes a new object), so
-   * holding them costs nothing until records() is written.
+   * `files`, for the next snapshot; call it before updated_at is changed,
+   * or say what the parse gave (`parsedUpdatedAt`). Entries stay unchanged
+   * in the index (a write makes a new object), so holding them costs nothing.
    */
-  keep(type: ContentType, files: readonly ListedFile[], entry: StoredEntry): void {
+  keep(type: ContentType, files: readonly ListedFile[], entry: StoredEntry, parsedUpdatedAt = entry.updated_at): void {
     const key = this.keyOf(type, files);
-    if (key !== undefined) this.kept.push({ key, entry, parsedUpdatedAt: entry.updated_at });
+    if (key !== undefined) this.kept.set(files[0].path, { key, entry, parsedUpdatedAt });
   }
 
-  /** Each kept entry as its parse gave it, for the next snapshot; then forgets them. */
-  *records(): Generator<SnapshotRecord> {
-    const kept = this.kept.splice(0);
-    for (const { key, entry, parsedUpdatedAt } of kept) yield { key, entry: { ...entry, updated_at: parsedUpdatedAt } };
+  /** The record of the entry whose files are `files`, when a parse of these very files is kept; undefined otherwise. */
+  recordOf(type: ContentType, files: readonly ListedFile[]): SnapshotRecord | undefined {
+    const kept = this.kept.get(files[0].path);
+    if (kept === undefined || kept.key !== this.keyOf(type, files)) return undefined;
+    return { key: kept.key, entry: { ...kept.entry, updated_at: kept.parsedUpdatedAt } };
+  }
+
+  /** The record of a parse made for the snapshot only (not kept): an entry whose index object was built by a write. */
+  recordOfParse(type: ContentType, files: readonly ListedFile[], entry: StoredEntry): SnapshotRecord | undefined {
+    const key = this.keyOf(type, files);
+    return key === undefined ? undefined : { key, entry };
+  }
+
+  /** Forgets the kept parses of entries whose root file is not in `listed` (root paths): removed since. */
+  forgetAllBut(listed: ReadonlySet<string>): void {
+    for (const path of this.kept.keys()) if (!listed.has(path)) this.kept.delete(path);
   }
 
   // The type's definition, the entry's path and each file's blob: what checkEntryFiles() reads.
@@ -136,13 +150,85 @@ export class EntrySnapshot {
 /** Where snapshots are kept: storage/snapshot-file.ts. */
 export type SnapshotStore = Pick<SnapshotFile, 'read' | 'write'>;
 
-/** What a start does with its snapshot once loaded: write it now (at close) if it is still due. */
-export interface SnapshotSave {
-  now(): Promise<void>;
+/** What the saver writes, and when: ContentIndex.snapshotRecords() and the repo's HEAD (services.ts). */
+export interface SnapshotSources {
+  /** The records of the next snapshot; undefined once `signal` aborted. */
+  records(signal: AbortSignal): Promise<SnapshotRecord[] | undefined>;
+  head(): Promise<string | undefined>;
+  /** How many entries the index holds: a graceful close writes only a small snapshot. */
+  entryCount(): number;
 }
 
-// Past the start's own work (the search warm-up), and soon enough that a kill -9 later still leaves the snapshot.
-const SAVE_DELAY_MS = 10_000;
+// How often the saver looks at HEAD. It writes once HEAD stood still for a
+// whole look and differs from what the snapshot holds: 5–10 s after a start
+// or after the last commit of a burst, past the start's own work and the
+// burst's writes, whatever wrote them (the API, a push, a commit by hand).
+const LOOK_EVERY_MS = 5_000;
+// A graceful close writes a due snapshot only up to this many entries (~0.3
+// s at 10,000 posts): the next start waits for the data lock the closing
+// server holds. Larger ones are written by the looks alone.
+const SAVED_AT_CLOSE_MAX_ENTRIES = 20_000;
+
+/**
+ * Keeps the snapshot file up to date with the index while the server runs,
+ * in the background; a start that took every entry from the file it read
+ * (`from.outdated` false) writes nothing until something changes. Failures
+ * are logged, never thrown.
+ */
+export class EntrySnapshotSaver {
+  private seen: string | undefined;
+  private saved: string | undefined;
+  private saving: Promise<void> | undefined;
+  private stopSaving = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: SnapshotStore,
+    private readonly sources: SnapshotSources,
+    private readonly logger: Logger,
+    from: { head: string | undefined; outdated: boolean },
+    lookEveryMs = LOOK_EVERY_MS,
+  ) {
+    this.seen = from.head;
+    this.saved = from.outdated ? undefined : from.head;
+    this.timer = setInterval(() => void this.look(), lookEveryMs);
+    this.timer.unref();
+  }
+
+  /** At a graceful close: stops looking, stops a write in progress at its next slice, and writes a due snapshot when it is small. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.stopSaving.abort();
+    await this.saving;
+    this.stopSaving = new AbortController();
+    const head = await this.sources.head().catch(() => this.saved);
+    if (head !== this.saved && this.sources.entryCount() <= SAVED_AT_CLOSE_MAX_ENTRIES) await this.save(head);
+  }
+
+  private async look(): Promise<void> {
+    if (this.saving !== undefined) return;
+    const head = await this.sources.head().catch(() => this.seen);
+    if (head !== this.seen) this.seen = head;
+    else if (head !== this.saved) await this.save(head);
+  }
+
+  private save(head: string | undefined): Promise<void> {
+    this.saving ??= this.write(head)
+      .catch((error: unknown) => this.logger.error('could not write the entry snapshot; the next start parses the entries it lacks', { error }))
+      .finally(() => {
+        this.saving = undefined;
+      });
+    return this.saving;
+  }
+
+  private async write(head: string | undefined): Promise<void> {
+    const records = await this.sources.records(this.stopSaving.signal);
+    if (records === undefined) return;
+    const entries = await this.store.write(entrySnapshotStamp(), records);
+    this.saved = head;
+    this.logger.info('wrote the entry snapshot', { entries });
+  }
+}
 
 /**
  * The snapshot the last start left, or an empty one when there is none or
@@ -158,29 +244,6 @@ export async function readEntrySnapshot(store: SnapshotStore, logger: Logger): P
   const snapshot = EntrySnapshot.fromRecords(read.values);
   if (!snapshot) logger.info('ignored the entry snapshot; this start parses every entry', { reason: 'a line of it is no entry record' });
   return snapshot ?? EntrySnapshot.empty();
-}
-
-/**
- * Writes what the start's loads kept when it differs from what they read,
- * `delayMs` later in the background (a slice at a time), or at once when
- * now() is called first (a graceful close). Failures are logged, never thrown.
- */
-export function saveEntrySnapshotSoon(store: SnapshotStore, snapshot: EntrySnapshot, logger: Logger, delayMs = SAVE_DELAY_MS): SnapshotSave {
-  if (!snapshot.endLoading()) return { now: async () => undefined };
-  let saving: Promise<void> | undefined;
-  const save = () =>
-    (saving ??= store.write(entrySnapshotStamp(), snapshot.records()).then(
-      (entries) => logger.info('wrote the entry snapshot', { entries }),
-      (error: unknown) => logger.error('could not write the entry snapshot; the next start parses the entries it lacks', { error }),
-    ));
-  const timer = setTimeout(() => void save(), delayMs);
-  timer.unref();
-  return {
-    now: () => {
-      clearTimeout(timer);
-      return save();
-    },
-  };
 }
 
 // JSON with every object's keys sorted: one text for one definition, however its keys were ordered.
