@@ -1,8 +1,9 @@
 // The start-up snapshot of parsed entries (docs/performance.md, "The
-// entry snapshot at start"): what parsing each entry's files gave at the
-// last start, keyed by everything that parse depends on, so the next start
-// reads and parses only the entries whose files or type changed. The file
-// itself is storage/snapshot-file.ts's; the rules of what may be used are here.
+// entry snapshot at start"): what parsing each entry's files gives, kept up
+// to date while the server runs and keyed by everything that parse depends
+// on, so a start reads and parses only the entries whose files or type
+// changed since it was written. The file itself is storage/snapshot-file.ts's;
+// the rules of what may be used, and when it is written, are here.
 import { createHash } from 'node:crypto';
 import type { Logger } from '../../lib/logger.ts';
 import type { ListedFile } from '../../storage/content-repo.ts';
