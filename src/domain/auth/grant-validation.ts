@@ -5,6 +5,7 @@ import { AppError, type FieldErrors } from '../../errors/app-error.ts';
 import { ENTRY_STATUSES } from '../model/entry.ts';
 import { LOCALE_PATTERN } from '../model/content-type.ts';
 import type { Grant, GrantConditions } from './principal.ts';
+import { isPlainObject } from '../../lib/plain-object.ts';
 
 /** Every action a grant may name (SPEC "Authentication", API.md "Tokens and grants"). */
 export const KNOWN_ACTIONS: readonly string[] = Object.freeze([
@@ -60,7 +61,7 @@ export function validateGrants(input: unknown, path = 'permissions'): Grant[] {
 }
 
 function checkGrant(item: unknown, at: string, errors: FieldErrors): Grant {
-  if (!isRecord(item)) {
+  if (!isPlainObject(item)) {
     errors[at] = 'A grant must be an object with effect, actions and resources.';
     return { effect: 'deny', actions: [], resources: [] };
   }
@@ -95,7 +96,7 @@ function checkList(value: unknown, at: string, errors: FieldErrors, problemOf: (
 }
 
 function checkConditions(value: unknown, at: string, errors: FieldErrors): GrantConditions {
-  if (!isRecord(value)) {
+  if (!isPlainObject(value)) {
     errors[at] = 'Conditions must be an object.';
     return {};
   }
@@ -165,8 +166,4 @@ function statusProblem(status: string): string | undefined {
 
 function localeProblem(locale: string): string | undefined {
   return LOCALE_PATTERN.test(locale) ? undefined : `Invalid locale "${locale.slice(0, 40)}".`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

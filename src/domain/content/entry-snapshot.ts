@@ -10,6 +10,7 @@ import type { ListedFile } from '../../storage/content-repo.ts';
 import type { SnapshotFile } from '../../storage/snapshot-file.ts';
 import type { ContentType } from '../model/content-type.ts';
 import type { StoredEntry } from '../model/entry.ts';
+import { isPlainObject } from '../../lib/plain-object.ts';
 
 // Raised whenever what a record holds, or what its key covers, changes shape.
 const FORMAT = 1;
@@ -258,16 +259,12 @@ function canonicalJson(value: unknown): string {
 
 // The shape of a record, checked so that a hand-edited or foreign file cannot put a malformed entry in the index.
 function isRecord(value: unknown): value is SnapshotRecord {
-  if (!isObject(value) || typeof value.key !== 'string' || !isObject(value.entry)) return false;
+  if (!isPlainObject(value) || typeof value.key !== 'string' || !isPlainObject(value.entry)) return false;
   const { entry } = value;
   return (
     ['id', 'slug', 'type', 'status', 'title', 'created_at', 'updated_at'].every((key) => typeof entry[key] === 'string') &&
     (entry.published_at === null || typeof entry.published_at === 'string') &&
-    isObject(entry.data) &&
-    isObject(entry.translations)
+    isPlainObject(entry.data) &&
+    isPlainObject(entry.translations)
   );
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

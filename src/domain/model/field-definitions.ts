@@ -7,6 +7,7 @@ import { isEmptyValue, validateFieldValue } from './field-values.ts';
 import { FIELD_TYPES, SYSTEM_KEYS, TEXT_LIKE_FIELD_TYPES } from './content-type.ts';
 import type { FieldDefinition, FieldType, SelectOption } from './content-type.ts';
 import { didYouMean, misspeltKey } from './misspelt-keys.ts';
+import { isPlainObject } from '../../lib/plain-object.ts';
 
 /** Allowed field names: identifiers that work as YAML keys and template variables. */
 export const FIELD_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -37,10 +38,6 @@ export interface FieldDefinitionsResult {
 }
 
 type Props = Record<string, unknown>;
-
-function isPlainObject(value: unknown): value is Props {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isFieldType(value: unknown): value is FieldType {
   return typeof value === 'string' && (FIELD_TYPES as readonly string[]).includes(value);

@@ -7,6 +7,7 @@ import { LOCALE_PATTERN, TEXT_LIKE_FIELD_TYPES } from './content-type.ts';
 import type { ContentType, FieldDefinition, Visibility } from './content-type.ts';
 import { checkFieldDefinitions } from './field-definitions.ts';
 import { didYouMean, misspeltKey } from './misspelt-keys.ts';
+import { isPlainObject } from '../../lib/plain-object.ts';
 
 /** Content type names: lowercase letters, digits and hyphens (the admin rule, safe as a file name). */
 export const TYPE_NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
@@ -33,10 +34,6 @@ export interface ContentTypeInputOptions {
 }
 
 type Body = Record<string, unknown>;
-
-function isPlainObject(value: unknown): value is Body {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * A content type named `name` with every other property at its default. Used

@@ -1,0 +1,4 @@
+/** Whether `value` is an object with keys, as JSON and YAML mappings are: not null, not an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
