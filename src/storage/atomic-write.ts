@@ -1,6 +1,6 @@
 // Crash-safe file replacement: readers see the old file or the new one, never
 // a half-written one. Used for working-tree files, git refs and state files.
-import { closeSync, linkSync, openSync, renameSync, unlinkSync, writeFileSync, writevSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writevSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../lib/errno.ts';
@@ -97,6 +97,36 @@ function dropWritten(chunks: Uint8Array[], bytes: number): Uint8Array[] {
     i += 1;
   }
   return rest === 0 ? chunks.slice(i) : [chunks[i].subarray(rest), ...chunks.slice(i + 1)];
+}
+
+/**
+ * The files in `folder` whose names `isTemp` accepts, last written at least
+ * `minAgeMs` before `now`: what a killed writer left (a live one's temp
+ * file is younger). None when the folder cannot be read; a file gone or
+ * unreadable meanwhile is passed over.
+ */
+export function staleFiles(folder: string, isTemp: (name: string) => boolean, minAgeMs: number, now = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names
+    .filter(isTemp)
+    .map((name) => path.join(folder, name))
+    .filter((file) => {
+      const modified = modifiedAt(file);
+      return modified !== undefined && now - modified >= minAgeMs;
+    });
+}
+
+function modifiedAt(file: string): number | undefined {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Deletes a file if it is there; never throws (already gone, or an unwritable folder). */

@@ -326,7 +326,7 @@ export class CommitWriter {
   async recover(): Promise<Recovery> {
     const found = readLockFile(this.lockPath);
     if (found.kind === 'none') {
-      await removeStaleGitTemps(this.gitdir);
+      removeStaleGitTemps(this.gitdir);
       removeStalePackTemps(this.packDir);
       removeStaleGitPackTemps(this.packDir);
       return { kind: 'none' };
@@ -340,7 +340,7 @@ export class CommitWriter {
       recovery = await this.finishOrUndo(last);
       await this.repairIndex([...new Set(found.journals.flatMap((journal) => [...journal.files.keys()]))]);
     }
-    await removeStaleGitTemps(this.gitdir, 0);
+    removeStaleGitTemps(this.gitdir, 0);
     removeStalePackTemps(this.packDir, 0);
     removeStaleGitPackTemps(this.packDir);
     removeQuietly(this.lockPath);

@@ -6,10 +6,10 @@
 // stops it (packing.ts), and old ones at start; never one a process still
 // has open, nor a young one, which may be a running git's (a developer's
 // `git gc`, a fetch, a push being received).
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { filesOpenByAnyProcess, filesOpenInTree } from '../../lib/process-tree.ts';
-import { removeQuietly } from '../atomic-write.ts';
+import { removeQuietly, staleFiles } from '../atomic-write.ts';
 
 const GIT_PACK_TEMP = /^(tmp_(pack|idx|rev|mtimes|bitmap)_[A-Za-z0-9]{6}|\.tmp-\d+-pack-.*)$/;
 // git writes a temp pack as it goes and renames it within moments of the
@@ -29,17 +29,11 @@ export function removePackTemps(files: string[]): void {
 
 /** Removes git's temp files in `packDir` last written over an hour ago that no process (that /proc lets us see) has open. */
 export function removeStaleGitPackTemps(packDir: string, now = Date.now()): void {
-  let names: string[];
-  try {
-    names = readdirSync(packDir);
-  } catch {
-    return;
-  }
-  const stale = names.filter((name) => GIT_PACK_TEMP.test(name) && now - (statSync(path.join(packDir, name), { throwIfNoEntry: false })?.mtimeMs ?? now) >= STALE_AGE_MS);
+  const stale = staleFiles(packDir, (name) => GIT_PACK_TEMP.test(name), STALE_AGE_MS, now);
   if (stale.length === 0) return;
   const open = new Set(filesOpenByAnyProcess());
   const folder = realFolder(packDir);
-  removePackTemps(stale.map((name) => path.join(folder, name)).filter((file) => !open.has(file)));
+  removePackTemps(stale.map((file) => path.join(folder, path.basename(file))).filter((file) => !open.has(file)));
 }
 
 // /proc names open files by their real path.

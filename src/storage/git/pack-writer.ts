@@ -6,11 +6,11 @@
 // pack instead of one per object: creating files is most of what a commit
 // costs on disk.
 import { createHash } from 'node:crypto';
-import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, inflateSync } from 'node:zlib';
 import { tempSuffix } from '../../lib/temp-suffix.ts';
-import { createFileFromChunks, removeQuietly } from '../atomic-write.ts';
+import { createFileFromChunks, removeQuietly, staleFiles } from '../atomic-write.ts';
 import { deflateFitted, deflateUnlessCompressed } from './deflate.ts';
 import { STORED_ABOVE_BYTES } from './objects.ts';
 import type { GitObjectType } from './objects.ts';
@@ -106,18 +106,7 @@ export function writePack(packDir: string, objects: PackObject[], options: { fas
 
 /** Removes temp files of packs whose writer died before renaming them (older than an hour unless `minAgeMs` says otherwise). */
 export function removeStalePackTemps(packDir: string, minAgeMs = STALE_TEMP_AGE_MS, now = Date.now()): void {
-  let names: string[];
-  try {
-    names = readdirSync(packDir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(TEMP_PREFIX)) continue;
-    const file = path.join(packDir, name);
-    const modified = statSafe(file);
-    if (modified !== undefined && now - modified >= minAgeMs) removeQuietly(file);
-  }
+  for (const file of staleFiles(packDir, (name) => name.startsWith(TEMP_PREFIX), minAgeMs, now)) removeQuietly(file);
 }
 
 // The entry's header (type and size, plus the distance back to the delta
@@ -200,14 +189,6 @@ function encodeIndex(entries: { oid: Buffer; offset: number; crc: number }[], pa
 
 function tempPath(packDir: string): string {
   return path.join(packDir, `${TEMP_PREFIX}${tempSuffix()}`);
-}
-
-function statSafe(file: string): number | undefined {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The body of a whole (not delta) entry as writePack() made it: the type-and-size header, then one zlib stream. */

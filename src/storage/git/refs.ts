@@ -2,13 +2,12 @@
 // command) and updated with git's own lock-file protocol, so the server and
 // a developer's git CLI never overwrite each other's commits silently.
 import { closeSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
 import { tempSuffix } from '../../lib/temp-suffix.ts';
-import { linkQuietly, removeQuietly } from '../atomic-write.ts';
+import { linkQuietly, removeQuietly, staleFiles } from '../atomic-write.ts';
 import { appendReflogs, type ReflogEntry } from './reflog.ts';
 
 /** Where HEAD points: a branch ref (`refs/heads/main`) or `HEAD` itself when detached. */
@@ -224,13 +223,8 @@ export function gitTempPath(gitdir: string): string {
  * `minAgeMs`: leftovers of a process that died between creating and renaming
  * one. A younger file may belong to a commit in progress.
  */
-export async function removeStaleGitTemps(gitdir: string, minAgeMs = STALE_TEMP_AGE_MS, now = Date.now()): Promise<void> {
-  for (const name of await readdir(gitdir)) {
-    if (!GIT_TEMP_FILE.test(name)) continue;
-    const file = path.join(gitdir, name);
-    const modified = (await stat(file).catch(() => undefined))?.mtimeMs;
-    if (modified !== undefined && now - modified >= minAgeMs) removeQuietly(file);
-  }
+export function removeStaleGitTemps(gitdir: string, minAgeMs = STALE_TEMP_AGE_MS, now = Date.now()): void {
+  for (const file of staleFiles(gitdir, (name) => GIT_TEMP_FILE.test(name), minAgeMs, now)) removeQuietly(file);
 }
 
 // link() fails with EEXIST like an exclusive create, and the lock never
