@@ -429,14 +429,7 @@ export class ContentIndex {
   // A file whose blob cannot be read counts as absent.
   private parseEntry(workspace: string, type: ContentType, slug: string, set: EntryFiles, texts: Map<string, string | undefined>): StoredEntry | undefined {
     const path = `${entriesDir(workspace, type.name)}/${slug}.md`;
-    let root: string | undefined;
-    const translations: Record<string, string> = {};
-    for (const { file, locale } of set) {
-      const text = texts.get(file.path);
-      if (text === undefined) continue;
-      if (locale === undefined) root = text;
-      else translations[locale] = text;
-    }
+    const { root, translations } = entryTexts(set, set.map(({ file }) => texts.get(file.path)));
     if (root === undefined) {
       for (const locale of Object.keys(translations)) {
         this.reportProblem({ workspace, path: `${entriesDir(workspace, type.name)}/${slug}.${locale}.md`, message: `A translation needs its entry file ${slug}.md beside it.` });
@@ -454,9 +447,8 @@ export class ContentIndex {
   private async parseForSnapshot(snapshot: EntrySnapshot, type: ContentType, slug: string, set: EntryFiles, current: StoredEntry | undefined): Promise<SnapshotRecord | undefined> {
     const files = set.map(({ file }) => file);
     const texts = await this.repo.readListed(files);
-    const root = set[0].locale === undefined ? texts[0] : undefined;
+    const { root, translations } = entryTexts(set, texts);
     if (root === undefined || texts.includes(undefined)) return undefined;
-    const translations = Object.fromEntries(set.slice(1).map(({ locale }, position) => [locale, texts[position + 1]]));
     const checked = checkEntryFiles(files[0].path, { slug, root, translations }, type);
     if (!checked.ok) return undefined;
     const parsed = checked.value;
@@ -472,6 +464,21 @@ export class ContentIndex {
     for (const problem of checked.problems) this.reportProblem({ workspace, ...problem });
     return undefined;
   }
+}
+
+// The texts of one entry's files (`texts`, in the order of `set`) as
+// checkEntryFiles() takes them; a file without text (its blob could not be
+// read) counts as absent.
+function entryTexts(set: EntryFiles, texts: readonly (string | undefined)[]): { root?: string; translations: Record<string, string> } {
+  let root: string | undefined;
+  const translations: Record<string, string> = {};
+  set.forEach(({ locale }, position) => {
+    const text = texts[position];
+    if (text === undefined) return;
+    if (locale === undefined) root = text;
+    else translations[locale] = text;
+  });
+  return { root, translations };
 }
 
 // A slug rename is one entry leaving one file and arriving in another, so
