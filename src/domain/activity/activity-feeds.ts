@@ -6,6 +6,7 @@ import type { ProblemReporter } from '../content/content-index.ts';
 import { formatProblem } from '../content/file-rules.ts';
 import type { DomainEvent, EventBus, EventType, WorkspaceChange } from '../model/events.ts';
 import type { ActivityInput, ActivityLog } from './activity-log.ts';
+import { counted } from '../../lib/counted.ts';
 
 /** The activity type of a file that could not be read (entry, type or media metadata) and was skipped. */
 export const SKIPPED_FILE_ACTIVITY = 'content.file_skipped';
@@ -122,10 +123,6 @@ export function describeWorkspaceChange(change: WorkspaceChange, events: readonl
   Object.assign(details, { types, events: [...new Set(events.map((event) => event.type))] });
   const message = `The workspace "${workspace}" was removed by a commit: ${counted(types, 'type', 'types')} and ${counted(count, 'entry', 'entries')} went.`;
   return { ...base, type: 'content.deleted', message };
-}
-
-function counted(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 /** The activity record of a domain event: `content.updated` → "Updated posts/hello-world."; with `publication`, the event it joins (describeEvents). */

@@ -10,6 +10,7 @@ import type { ActivityInput } from '../activity/activity-log.ts';
 import { actorIdOf } from '../auth/principal.ts';
 import type { WorkspaceMove } from '../model/events.ts';
 import type { RestoreProgress, RestoreRequest, RestoreStep } from './backup-restore.ts';
+import { counted } from '../../lib/counted.ts';
 
 // What the counts of RestoreOutcome.restored count, one and many.
 const COUNTED: Record<string, [string, string]> = {
@@ -47,7 +48,7 @@ const MAX_REASON = 300;
  */
 export function restoreActivity(request: RestoreRequest, progress: RestoreProgress): ActivityInput {
   const { outcome, workspaces } = progress;
-  const restored = Object.entries(outcome.restored).filter(([, count]) => count > 0).map(([part, count]) => counted(part, count));
+  const restored = Object.entries(outcome.restored).filter(([, count]) => count > 0).map(([part, count]) => countedPart(part, count));
   const kept = Object.values(outcome.kept).reduce((sum, count) => sum + count, 0);
   const moved = workspaces.map(({ workspace, change }) => `; ${MOVED[change]} the workspace "${workspace}"`).join('');
   const message = `Restored the backup "${outcome.name}": ${restored.length > 0 ? restored.join(', ') : 'nothing'}${kept > 0 ? `; ${kept} kept as they were` : ''}${moved}.`;
@@ -88,7 +89,7 @@ export function restoreFailedActivity(request: RestoreRequest, progress: Restore
   return { level: 'error', type: 'backup.restore_failed', message, user_id: actorIdOf(request.principal) ?? null, details };
 }
 
-function counted(part: string, count: number): string {
+function countedPart(part: string, count: number): string {
   const [one, many] = COUNTED[part] ?? [part, part];
-  return `${count} ${count === 1 ? one : many}`;
+  return counted(count, one, many);
 }

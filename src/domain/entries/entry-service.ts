@@ -22,6 +22,7 @@ import { entryVersion } from '../model/entry-version.ts';
 import { commitEntryChange, entryEvents, entryFileChanges, trashFileChanges } from './entry-writes.ts';
 import { isPubliclyVisible, type ResolvedEntry, type StoredEntry } from '../model/entry.ts';
 import { presentMedia, type MediaPresenter } from './media-urls.ts';
+import { counted } from '../../lib/counted.ts';
 
 export type { MediaPresenter } from './media-urls.ts';
 
@@ -188,7 +189,7 @@ export class EntryService {
         workspace,
         type: type.name,
         ids: targets.map((entry) => entry.id),
-        message: `${bulkUpdateVerb(changes, now, announced)} ${changes.length} ${plural(changes.length)} in ${type.name}`,
+        message: `${bulkUpdateVerb(changes, now, announced)} ${counted(changes.length, 'entry', 'entries')} in ${type.name}`,
         changes: files,
         apply: () => changes.forEach(({ after }) => indexed.index.upsert(after)),
         events: changes.flatMap(({ before, after }) => entryEvents(workspace, after, ['content.updated', ...publicationEvents(before, after, now, announced)], before.slug)),
@@ -212,7 +213,7 @@ export class EntryService {
       const now = this.now();
       const announced = announcedIn(this.announcements, workspace);
       const files = targets.flatMap((entry) => this.trashChanges(principal, workspace, indexed.type, entry, now));
-      const message = `Delete ${targets.length} ${plural(targets.length)} from ${indexed.type.name}`;
+      const message = `Delete ${counted(targets.length, 'entry', 'entries')} from ${indexed.type.name}`;
       await commitEntryChange(tx, principal, {
         workspace,
         type: indexed.type.name,
@@ -343,10 +344,6 @@ interface SingleEntryWrite {
   events: EventType[];
   /** The slug before an update; the events name it when it changed. */
   previousSlug?: string;
-}
-
-function plural(count: number): string {
-  return count === 1 ? 'entry' : 'entries';
 }
 
 function payloadOf(input: EntryInput) {

@@ -21,6 +21,7 @@ import { holdWriteLock, type HeldLock } from './held-lock.ts';
 
 export type { GitService } from '../../storage/git-cli/git-peer.ts';
 import { validatePush } from './push-validation.ts';
+import { counted } from '../../lib/counted.ts';
 
 /** What the git HTTP service works with; `peer` is undefined when the git CLI is missing. */
 export interface GitHttpDeps {
@@ -137,7 +138,7 @@ export class GitHttpService {
       const validationMs = performance.now() - started;
       if (problems.length > 0) {
         lock.release();
-        return refuse([...problems.map(formatProblem), `The push was refused (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}); nothing was changed.`]);
+        return refuse([...problems.map(formatProblem), `The push was refused (${counted(problems.length, 'problem', 'problems')}); nothing was changed.`]);
       }
       await peer.branches.beginMove(branch, head, served.to);
       const changed = (await files.changedPaths(head, served.to)).length;
@@ -163,7 +164,7 @@ export class GitHttpService {
       this.deps.logger.info('took in a push', { from, to, files: landing.files, validationMs: this.lastPush.validation_ms });
       void this.deps.activity.record({
         type: 'git.push',
-        message: `Pushed ${from.slice(0, 7)}..${to.slice(0, 7)} to ${branch} (${landing.files} ${landing.files === 1 ? 'file' : 'files'}).`,
+        message: `Pushed ${from.slice(0, 7)}..${to.slice(0, 7)} to ${branch} (${counted(landing.files, 'file', 'files')}).`,
         user_id: actorIdOf(landing.principal) ?? null,
         details: { branch, from, to, files: landing.files },
       });

@@ -11,6 +11,7 @@ import type { MediaStore } from '../../storage/media-store.ts';
 import type { ContentWriter } from '../content/content-writer.ts';
 import type { MediaLibrary } from './media-library.ts';
 import type { MediaWriter } from './media-writer.ts';
+import { counted } from '../../lib/counted.ts';
 
 /** What backfillHashes() reads and writes with. */
 export interface HashBackfillDeps {
@@ -65,7 +66,7 @@ export async function backfillHashes(deps: HashBackfillDeps, workspace: string, 
       return current && current.sha256 === null ? [{ ...current, sha256 }] : [];
     });
     if (put.length === 0) return undefined;
-    const message = `Record the SHA-256 of ${put.length} media ${put.length === 1 ? 'file' : 'files'}`;
+    const message = `Record the SHA-256 of ${counted(put.length, 'media file', 'media files')}`;
     return (await deps.mediaWriter.apply(tx, 'system', workspace, { message, put, events: [] })).oid;
   });
   return result;

@@ -7,6 +7,7 @@ import type { MediaStore } from '../../storage/media-store.ts';
 import type { ContentFiles, ContentWriter } from '../content/content-writer.ts';
 import type { MediaLibrary } from './media-library.ts';
 import { mediaCopyDir, mediaCopyPath } from './media-record.ts';
+import { counted } from '../../lib/counted.ts';
 
 const COMMIT_BYTES = 64 * 1024 * 1024;
 
@@ -28,7 +29,7 @@ export async function copyMissingPublicFiles(deps: MediaCopyDeps, workspace: str
     let bytes = 0;
     const commit = async () => {
       if (batch.length === 0) return;
-      const message = `Copy ${batch.length} public media ${batch.length === 1 ? 'file' : 'files'} into the repo`;
+      const message = `Copy ${counted(batch.length, 'public media file', 'public media files')} into the repo`;
       await tx.commit({ by: 'system', message, changes: batch, trailers: { Workspace: workspace } });
       copied += batch.length;
       batch = [];

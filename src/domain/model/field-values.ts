@@ -5,6 +5,7 @@ import type { FieldDefinition, FieldType } from './content-type.ts';
 import type { FieldErrors } from '../../errors/app-error.ts';
 import { sanitizeHtml } from './html-sanitizer.ts';
 import { isValidSlug } from './slug.ts';
+import { counted } from '../../lib/counted.ts';
 
 /** The longest value of a `text` field. */
 export const MAX_TEXT_LENGTH = 10_000;
@@ -150,7 +151,7 @@ function checkJson(subject: string, value: unknown): ValueCheck {
 function checkList(
   subject: string, items: unknown[], itemCheck: (item: unknown) => string | undefined, max = MAX_ITEMS,
 ): ValueCheck {
-  if (items.length > max) return fail(`${subject} must have at most ${max} ${max === 1 ? 'item' : 'items'}.`);
+  if (items.length > max) return fail(`${subject} must have at most ${counted(max, 'item', 'items')}.`);
   for (const item of items) {
     const message = itemCheck(item);
     if (message) return fail(message);
