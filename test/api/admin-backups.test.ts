@@ -360,6 +360,18 @@ describe('admin API: backups', () => {
       return name;
     }
 
+    // Restores the content parts, which must fail as `expected` with the data root as it was and nothing staged. The
+    // history's objects are stored before the commit: when that fails they stay, unreachable, for git gc to drop.
+    async function expectFailedRestore(target: TestServer, session: AdminSession, name: string, expected: { status: number; code: string; objectsStored?: boolean }): Promise<void> {
+      const before = await snapshotDataRoot(target.dataDir);
+      const failed = await adminRequest(target, session, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries', 'media'] });
+      expect(failed.status, failed.text).to.equal(expected.status);
+      expect(failed.body.error.code).to.equal(expected.code);
+      const changed = diffSnapshots(before, await snapshotDataRoot(target.dataDir)).filter((line) => !(expected.objectsStored && line.startsWith('added content/.git/objects/')));
+      expect(changed, 'nothing stored changed').to.deep.equal([]);
+      expect(await readdir(stagingOf(target.dataDir)), 'nothing left in staging').to.deep.equal([]);
+    }
+
     it('drops every staged file when placing fails after the commit: the files not placed leave nothing in staging', async () => {
       const name = await backupOfThreeFiles();
       // b.png cannot be replaced (a folder has its name); c.png is staged and would be placed after it.
@@ -379,13 +391,7 @@ describe('admin API: backups', () => {
       const folder = path.join(server.dataDir, 'media', 'default');
       await rm(folder, { recursive: true, force: true });
       await writeFile(folder, 'not a folder');
-      const before = await snapshotDataRoot(server.dataDir);
-
-      const failed = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries', 'media'] });
-      expect(failed.status).to.equal(500);
-      expect(failed.body.error.code).to.equal('internal_error');
-      expect(diffSnapshots(before, await snapshotDataRoot(server.dataDir)), 'nothing stored changed').to.deep.equal([]);
-      expect(await readdir(stagingOf(server.dataDir)), 'nothing left in staging').to.deep.equal([]);
+      await expectFailedRestore(server, admin, name, { status: 500, code: 'internal_error' });
       const activity = await pollUntil(() => adminRequest(server, admin, 'GET', '/activity?type=backup.restore_failed'), (response) => response.body.data.length > 0);
       expect(activity.body.data[0].details).to.include({ step: 'preparing_media', commit: null });
       expect((await adminRequest(server, admin, 'GET', '/content-types')).body.data).to.deep.equal([]);
@@ -400,16 +406,8 @@ describe('admin API: backups', () => {
       // A file where the restore commits a record: the commit fails after the media folder was made.
       const repo = contentRepoOf(fresh.dataDir);
       await mkdir(path.join(repo, 'default', 'media', 'a.png.yaml', 'by-hand'), { recursive: true });
-      const before = await snapshotDataRoot(fresh.dataDir);
-
-      const failed = await adminRequest(fresh, freshAdmin, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries', 'media'] });
-      expect(failed.status).to.equal(409);
-      expect(failed.body.error.code).to.equal('conflict');
-      // The history's objects were stored before the commit: unreachable, they change nothing, and git gc drops them.
-      const changed = diffSnapshots(before, await snapshotDataRoot(fresh.dataDir)).filter((line) => !line.startsWith('added content/.git/objects/'));
-      expect(changed, 'nothing stored changed').to.deep.equal([]);
+      await expectFailedRestore(fresh, freshAdmin, name, { status: 409, code: 'conflict', objectsStored: true });
       expect(await readdir(path.join(fresh.dataDir, 'media')), 'no media folder left').to.deep.equal(['.staging']);
-      expect(await readdir(stagingOf(fresh.dataDir)), 'nothing left in staging').to.deep.equal([]);
     });
 
     it('fails with nothing stored when a media file of the archive is damaged after others were staged', async () => {
@@ -421,13 +419,7 @@ describe('admin API: backups', () => {
       // Its headers promise more bytes than it holds: reading it fails once a.png and b.png are staged.
       damaged!.declaredSize = damaged!.data.length + 10;
       await writeFile(archive, buildZip(entries));
-      const before = await snapshotDataRoot(server.dataDir);
-
-      const failed = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries', 'media'] });
-      expect(failed.status).to.equal(422);
-      expect(failed.body.error.code).to.equal('validation_failed');
-      expect(diffSnapshots(before, await snapshotDataRoot(server.dataDir)), 'nothing stored changed').to.deep.equal([]);
-      expect(await readdir(stagingOf(server.dataDir)), 'nothing left in staging').to.deep.equal([]);
+      await expectFailedRestore(server, admin, name, { status: 422, code: 'validation_failed' });
     });
 
     it('clears what a killed restore left in the staging folder at the next start, and touches nothing else', async () => {
