@@ -4,7 +4,7 @@
 // rename). Every path goes through safe-path.ts; symlinks are never followed.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { access, mkdir, open, readdir, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
@@ -123,6 +123,19 @@ export class MediaStore {
     const target = this.pathOf('file', workspace, filename);
     await mkdir(path.dirname(target), { recursive: true });
     await rename(this.stagedPath(id), target);
+  }
+
+  /**
+   * Makes media/{ws}/ ready for files to be placed in it before anything
+   * that needs them is committed (a restore): creates it and checks that it
+   * may be written. Returns whether it made the folder (removeEmptyFolder
+   * undoes that); throws the file system's error when it cannot be used.
+   */
+  async prepareFolder(workspace: string): Promise<boolean> {
+    const folder = this.folderOf('file', workspace);
+    const made = await mkdir(folder, { recursive: true });
+    await access(folder, constants.W_OK);
+    return made !== undefined;
   }
 
   /** Whether a file exists (a symlink counts, so it is never overwritten). */

@@ -3,13 +3,13 @@
 // entries, media, webhooks and revision history, in the same server and in a
 // fresh one; hostile archives made in the test are refused with nothing written.
 import { expect } from 'chai';
-import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { login, userWithGrants } from '../helpers/admin-users.ts';
 import { contentRepoOf, externalCommit, git } from '../helpers/git.ts';
 import { diffSnapshots, snapshotDataRoot } from '../helpers/snapshot.ts';
-import type { TestResponse, TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { buildZip, entriesOf, manifestOf } from '../helpers/zip.ts';
 import { makePng, multipartBody, uploadMedia } from './media-fixtures.ts';
@@ -332,12 +332,10 @@ describe('admin API: backups', () => {
     expect(refused.details).to.include({ backup: name, step: 'checking', code: 'validation_failed', commit: null });
     expect(refused.details.fields).to.have.property('parts');
 
-    // The workspace's media folder made a file: the restore commits the records, then cannot place the binary.
+    // A folder under the name of the photo, which the restore may replace: it commits the records, then cannot place the binary.
     expect((await adminRequest(server, admin, 'DELETE', '/media/photo.png')).status).to.equal(200);
-    const folder = path.join(server.dataDir, 'media', 'default');
-    await rm(folder, { recursive: true, force: true });
-    await writeFile(folder, 'not a folder');
-    const failed = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['media'] });
+    await mkdir(path.join(server.dataDir, 'media', 'default', 'photo.png', 'by-hand'), { recursive: true });
+    const failed = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['media'], overwrite: true });
     expect(failed.status).to.equal(500);
     expect(failed.body.error.code).to.equal('internal_error');
     const [line] = (await pollUntil(() => activity('?type=backup.restore_failed'), (body) => body.data.length > 1)).data;
@@ -346,6 +344,99 @@ describe('admin API: backups', () => {
     expect(line.details.restored).to.include({ media: 1 });
     expect(line.message).to.include(`Restoring the backup "${name}" failed while placing its media files, after its content was committed`);
     expect(JSON.stringify(line)).not.to.include(server.dataDir).and.not.to.include('/media/');
+  });
+
+  describe('a restore that fails, and one that was killed', () => {
+    const stagingOf = (dataDir: string) => path.join(dataDir, 'media', '.staging');
+
+    // Three media files (a.png, b.png, c.png, placed in that order) and the posts type, backed up, then the files deleted.
+    async function backupOfThreeFiles(): Promise<string> {
+      await populate();
+      for (const filename of ['a.png', 'b.png', 'c.png']) {
+        expect((await uploadMedia(server, [{ filename, bytes: await makePng(10 + filename.charCodeAt(0) % 10, 10) }], { session: admin })).status).to.equal(201);
+      }
+      const { name } = (await createBackup({ parts: ['content_types', 'entries', 'media'] })).body.data;
+      for (const filename of ['a.png', 'b.png', 'c.png', 'photo.png']) expect((await adminRequest(server, admin, 'DELETE', `/media/${filename}`)).status).to.equal(200);
+      return name;
+    }
+
+    // Restores the content parts, which must fail as `expected` with the data root as it was and nothing staged. The
+    // history's objects are stored before the commit: when that fails they stay, unreachable, for git gc to drop.
+    async function expectFailedRestore(target: TestServer, session: AdminSession, name: string, expected: { status: number; code: string; objectsStored?: boolean }): Promise<void> {
+      const before = await snapshotDataRoot(target.dataDir);
+      const failed = await adminRequest(target, session, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries', 'media'] });
+      expect(failed.status, failed.text).to.equal(expected.status);
+      expect(failed.body.error.code).to.equal(expected.code);
+      const changed = diffSnapshots(before, await snapshotDataRoot(target.dataDir)).filter((line) => !(expected.objectsStored && line.startsWith('added content/.git/objects/')));
+      expect(changed, 'nothing stored changed').to.deep.equal([]);
+      expect(await readdir(stagingOf(target.dataDir)), 'nothing left in staging').to.deep.equal([]);
+    }
+
+    it('drops every staged file when placing fails after the commit: the files not placed leave nothing in staging', async () => {
+      const name = await backupOfThreeFiles();
+      // b.png cannot be replaced (a folder has its name); c.png is staged and would be placed after it.
+      await mkdir(path.join(server.dataDir, 'media', 'default', 'b.png', 'by-hand'), { recursive: true });
+      const failed = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['media'], overwrite: true });
+      expect(failed.status).to.equal(500);
+      expect(failed.body.error.code).to.equal('internal_error');
+      expect(await readdir(stagingOf(server.dataDir)), 'nothing left in staging').to.deep.equal([]);
+      expect((await fetch(`${server.baseUrl}/media/default/a.png`)).status, 'placed before the failure').to.equal(200);
+      expect((await fetch(`${server.baseUrl}/media/default/c.png`)).status, 'not placed').to.equal(404);
+    });
+
+    it('fails before its commit when a media folder cannot take the files: stored data as before, nothing staged', async () => {
+      const name = await backupOfThreeFiles();
+      expect((await server.request('DELETE', '/api/v1/workspaces/default/content-types/posts', { token })).status).to.equal(200);
+      // The workspace's media folder made a file: no binary could be placed in it.
+      const folder = path.join(server.dataDir, 'media', 'default');
+      await rm(folder, { recursive: true, force: true });
+      await writeFile(folder, 'not a folder');
+      await expectFailedRestore(server, admin, name, { status: 500, code: 'internal_error' });
+      const activity = await pollUntil(() => adminRequest(server, admin, 'GET', '/activity?type=backup.restore_failed'), (response) => response.body.data.length > 0);
+      expect(activity.body.data[0].details).to.include({ step: 'preparing_media', commit: null });
+      expect((await adminRequest(server, admin, 'GET', '/content-types')).body.data).to.deep.equal([]);
+    });
+
+    it('removes the media folder it made for the files when its commit then fails', async () => {
+      const name = await backupOfThreeFiles();
+      const { server: fresh, admin: freshAdmin } = await buildAdminServer();
+      others.push(fresh);
+      expect((await uploadBackup(fresh, freshAdmin, await readFile(path.join(server.dataDir, 'state', 'backups', name)), name)).status).to.equal(201);
+      await rm(path.join(fresh.dataDir, 'media', 'default'), { recursive: true, force: true });
+      // A file where the restore commits a record: the commit fails after the media folder was made.
+      const repo = contentRepoOf(fresh.dataDir);
+      await mkdir(path.join(repo, 'default', 'media', 'a.png.yaml', 'by-hand'), { recursive: true });
+      await expectFailedRestore(fresh, freshAdmin, name, { status: 409, code: 'conflict', objectsStored: true });
+      expect(await readdir(path.join(fresh.dataDir, 'media')), 'no media folder left').to.deep.equal(['.staging']);
+    });
+
+    it('fails with nothing stored when a media file of the archive is damaged after others were staged', async () => {
+      const name = await backupOfThreeFiles();
+      const archive = path.join(server.dataDir, 'state', 'backups', name);
+      const entries = await entriesOf(archive);
+      const damaged = entries.find((entry) => entry.name === 'media/default/c.png');
+      expect(damaged, 'the backup holds c.png').not.to.equal(undefined);
+      // Its headers promise more bytes than it holds: reading it fails once a.png and b.png are staged.
+      damaged!.declaredSize = damaged!.data.length + 10;
+      await writeFile(archive, buildZip(entries));
+      await expectFailedRestore(server, admin, name, { status: 422, code: 'validation_failed' });
+    });
+
+    it('clears what a killed restore left in the staging folder at the next start, and touches nothing else', async () => {
+      await populate();
+      await server.close({ keepData: true });
+      // What a restore killed while staging leaves: staged binaries, one half written.
+      const staging = stagingOf(server.dataDir);
+      await writeFile(path.join(staging, 'a'.repeat(32)), await makePng(12, 12));
+      await writeFile(path.join(staging, 'b'.repeat(32)), Buffer.from('half a file'));
+      const before = await snapshotDataRoot(server.dataDir);
+
+      server = await startTestServer({ dataDir: server.dataDir });
+      expect(await readdir(staging), 'the staging folder is empty').to.deep.equal([]);
+      const after = await snapshotDataRoot(server.dataDir);
+      expect(diffSnapshots(before, after)).to.deep.equal([`removed media/.staging/${'a'.repeat(32)}`, `removed media/.staging/${'b'.repeat(32)}`]);
+      expect((await fetch(`${server.baseUrl}/media/default/photo.png`)).status, 'the stored files are served').to.equal(200);
+    });
   });
 
   it('keeps existing records without overwrite and replaces them with it', async () => {

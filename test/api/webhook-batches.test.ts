@@ -1,8 +1,9 @@
 // Webhooks for site builds (issue 13 item 7): every delivery names the commit
 // that caused it, and a webhook set to `batch` gets one `content.batch` per
 // commit listing every entry it changed: for a bulk write, a commit made with
-// plain git in the content folder and a push over HTTP. A receiving HTTP
-// server on port 0 records what arrives.
+// plain git in the content folder and a push over HTTP; and one `media.batch`
+// per change listing its media files: an upload of several, a backup
+// restore. A receiving HTTP server on port 0 records what arrives.
 import { expect } from 'chai';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { cloneFrom, commitIn, mustGit, removeFolders, repoUrl } from '../helpers/git-client.ts';
@@ -11,6 +12,7 @@ import { startLocalHttp, type LocalHttpServer, type ReceivedRequest } from '../h
 import { pollUntil } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { awaitDeliveries } from '../helpers/webhook-deliveries.ts';
+import { makePng, uploadMedia } from './media-fixtures.ts';
 
 const FAST = { CMS_WEBHOOK_RETRY_BASE_MS: '20', CMS_WEBHOOK_TIMEOUT_MS: '300' };
 const POSTS = '/api/v1/workspaces/default/content/posts';
@@ -235,6 +237,56 @@ describe('webhooks for site builds: commit ids and content.batch', function () {
     ]);
     expect(await changesOf(() => adminRequest(server, admin, 'DELETE', '/workspaces/shop'))).to.deep.equal([{ type: 'posts', ...shelved, change: 'unpublished', events: ['content.unpublished'] }]);
     expect(await changesOf(() => adminRequest(server, admin, 'PUT', '/workspaces/shop', { archived: false }))).to.deep.equal([{ type: 'posts', ...shelved, change: 'published', events: ['content.published'] }]);
+  });
+
+  it('delivers the media files a restore places as one media.batch to batched webhooks subscribed to a media event, and one event per file to the others', async () => {
+    const uploaded = await uploadMedia(server, [
+      { filename: 'a.png', bytes: await makePng(10, 10) },
+      { filename: 'b.png', bytes: await makePng(11, 10) },
+      { filename: 'c.png', bytes: await makePng(12, 10) },
+    ], { session: admin });
+    expect(uploaded.status, uploaded.text).to.equal(201);
+    const filenames = (uploaded.body.data as { filename: string }[]).map((item) => item.filename).sort();
+    const backup = await adminRequest(server, admin, 'POST', '/backups', { parts: ['media'] });
+    expect(backup.status).to.equal(201);
+    for (const filename of filenames) expect((await adminRequest(server, admin, 'DELETE', `/media/${filename}`)).status).to.equal(200);
+    await configure([
+      { url: `${receiver.url}/media-only`, events: ['media.uploaded'], batch: true },
+      { url: `${receiver.url}/everything`, events: ['*'], batch: true },
+      { url: `${receiver.url}/entries-only`, events: ['content.created', 'media.deleted'], batch: true },
+      { url: `${receiver.url}/each`, events: ['media.uploaded'] },
+    ]);
+
+    const restored = await adminRequest(server, admin, 'POST', `/backups/${backup.body.data.name}/restore`, { parts: ['media'] });
+    expect(restored.status, restored.text).to.equal(200);
+    await received(5);
+    const changes = filenames.map((filename) => ({ filename, change: 'uploaded', events: ['media.uploaded'] }));
+    for (const url of ['/media-only', '/everything']) {
+      const batches = bodiesAt(receiver.requests, url);
+      expect(batches, url).to.have.length(1);
+      expect(batches[0]).to.have.all.keys('event', 'occurred_at', 'workspace', 'commit', 'data');
+      // The binaries are placed after the restore's commit, not by it (docs/operations.md "Restore").
+      expect(batches[0]).to.include({ event: 'media.batch', workspace: 'default', commit: null });
+      expect([...(batches[0].data.changes as { filename: string }[])].sort((x, y) => x.filename.localeCompare(y.filename))).to.deep.equal(changes);
+      expect(receiver.requests.find((request) => request.url === url)?.headers['x-service-event']).to.equal('media.batch');
+    }
+    expect(bodiesAt(receiver.requests, '/entries-only'), 'no media event it subscribes to').to.deep.equal([]);
+    const each = bodiesAt(receiver.requests, '/each');
+    expect(each.map((body) => `${body.event} ${body.data.filename}`).sort()).to.deep.equal(filenames.map((filename) => `media.uploaded ${filename}`));
+  });
+
+  it('delivers the media files of one upload as one media.batch naming its commit', async () => {
+    await configure([{ url: `${receiver.url}/batch`, events: ['media.uploaded'], batch: true }]);
+    const uploaded = await uploadMedia(server, [
+      { filename: 'one.png', bytes: await makePng(10, 10) },
+      { filename: 'two.png', bytes: await makePng(11, 10) },
+    ], { session: admin });
+    expect(uploaded.status, uploaded.text).to.equal(201);
+    await received(1);
+    const [batch] = bodiesAt(receiver.requests, '/batch');
+    expect(receiver.requests).to.have.length(1);
+    expect(batch).to.include({ event: 'media.batch', workspace: 'default', commit: await headOid(repo) });
+    expect(batch.data.changes).to.deep.equal((uploaded.body.data as { filename: string }[]).map(({ filename }) => ({ filename, change: 'uploaded', events: ['media.uploaded'] })));
   });
 
   it('batches the scheduler\'s publish commit like any other, and sends events no commit caused with commit null', async () => {

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { checkRelease, compareVersions } from '../../src/domain/updates/update-feed.ts';
 import type { DomainEvent } from '../../src/domain/model/events.ts';
+import { mediaBatchBody, mediaBatches } from '../../src/domain/webhooks/media-batches.ts';
 import { commitBatches } from '../../src/domain/webhooks/webhook-batches.ts';
 import { deliveryBody, signBody } from '../../src/domain/webhooks/webhook-dispatcher.ts';
 import { normalizeWebhooks, type WebhookRecord } from '../../src/domain/webhooks/webhook-service.ts';
@@ -85,6 +86,28 @@ describe('webhooks', () => {
       },
       { workspace: 'docs', commit: 'c1', occurredAt: NOW, types: ['content.restored'], changes: [{ type: 'posts', id: 'e', slug: 'slug-e', change: 'restored', events: ['content.restored'] }] },
     ]);
+  });
+
+  it('folds the media events of a group into one media.batch per workspace and commit, one change per file', () => {
+    const event = (type: DomainEvent['type'], filename: string, extra: Partial<DomainEvent> = {}): DomainEvent => ({ type, workspace: 'blog', occurredAt: NOW, data: { filename }, ...extra });
+    const batches = mediaBatches([
+      event('media.uploaded', 'a.png'),
+      event('media.updated', 'a.png'),
+      event('media.updated', 'new.png', { data: { filename: 'new.png', previous_filename: 'old.png' } }),
+      event('content.updated', 'x', { commit: 'c1', data: { type: 'posts', id: 'x', slug: 'x' } }),
+      event('media.deleted', 'b.png', { workspace: 'docs', commit: 'c2' }),
+    ]);
+    expect(batches).to.deep.equal([
+      {
+        workspace: 'blog', commit: null, occurredAt: NOW, types: ['media.uploaded', 'media.updated'],
+        changes: [
+          { filename: 'a.png', change: 'uploaded', events: ['media.uploaded', 'media.updated'] },
+          { filename: 'new.png', change: 'updated', events: ['media.updated'], previous_filename: 'old.png' },
+        ],
+      },
+      { workspace: 'docs', commit: 'c2', occurredAt: NOW, types: ['media.deleted'], changes: [{ filename: 'b.png', change: 'deleted', events: ['media.deleted'] }] },
+    ]);
+    expect(JSON.parse(mediaBatchBody(batches[1]))).to.deep.equal({ event: 'media.batch', occurred_at: NOW, workspace: 'docs', commit: 'c2', data: { changes: batches[1].changes } });
   });
 
   it('refuses to batch a content event it has no change kind for, rather than making one up from its name', () => {

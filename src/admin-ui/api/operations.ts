@@ -8,7 +8,7 @@ export interface Webhook {
   url: string;
   events: string[];
   enabled: boolean;
-  /** One content.batch per commit instead of one event per entry. */
+  /** One content.batch per commit instead of one event per entry, and one media.batch per change instead of one per file. */
   batch: boolean;
   has_secret: boolean;
 }

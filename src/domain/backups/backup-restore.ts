@@ -1,9 +1,10 @@
 // Restoring an archive: everything is read and checked first (content lines,
 // history, state records, media names); then media binaries are staged (each
-// checked against its record's SHA-256 on the way), the
-// history is imported, and the content parts become one commit — a merge
-// whose second parent is the backup's HEAD, so restored entries keep their
-// revisions. Only after that commit are binaries placed and state written.
+// checked against its record's SHA-256 on the way) and the folders they go to
+// made ready, the history is imported, and the content parts become one
+// commit — a merge whose second parent is the backup's HEAD, so restored
+// entries keep their revisions. Only after that commit are binaries placed
+// and state written. Nothing staged outlives the restore, whatever fails.
 import { pipeline } from 'node:stream/promises';
 import { validationFailed } from '../../errors/app-error.ts';
 import { nameList } from '../../lib/name-list.ts';
@@ -54,7 +55,7 @@ export interface RestoreOutcome {
 }
 
 /** The steps of a restore, in order: everything is checked before the first write (`staging_media`). */
-export type RestoreStep = 'checking' | 'staging_media' | 'committing' | 'placing_media' | 'webhooks' | 'users';
+export type RestoreStep = 'checking' | 'staging_media' | 'preparing_media' | 'committing' | 'placing_media' | 'webhooks' | 'users';
 
 /**
  * How far a restore got: the step it is at (the one it failed in), what it
@@ -113,14 +114,13 @@ async function restoreHeld(targets: RestoreTargets, tx: ContentTransaction, rest
   progress.step = 'staging_media';
   const staged = plan ? await stageMedia(targets, backup, plan, outcome) : [];
   try {
-    progress.step = 'committing';
-    if (plan) await commitContent(targets, tx, { backup, plan, request, progress });
-  } catch (error) {
+    await prepareAndCommit(targets, tx, { backup, plan, request, progress }, staged);
+    progress.step = 'placing_media';
+    await placeMedia(targets, staged, request);
+  } finally {
+    // A file placed is no longer staged, so this drops only what was not placed.
     await Promise.all(staged.map((item) => targets.media?.discardStaged(item.id)));
-    throw error;
   }
-  progress.step = 'placing_media';
-  await placeMedia(targets, staged, request);
   progress.step = 'webhooks';
   if (checked.webhooks) {
     const tally = await restoreWebhooks(targets.webhooks, checked.webhooks, request.overwrite);
@@ -189,6 +189,23 @@ async function stageMedia(targets: RestoreTargets, backup: OpenedBackup, plan: C
     );
   }
   return staged;
+}
+
+// The media folders are made ready before the commit, so a folder that
+// cannot take the files (not a folder, not writable) fails the restore with
+// nothing written; a folder made for it is removed again when it fails.
+async function prepareAndCommit(targets: RestoreTargets, tx: ContentTransaction, restore: { backup: OpenedBackup; plan: ContentPlan | undefined; request: RestoreRequest; progress: RestoreProgress }, staged: StagedMedia[]): Promise<void> {
+  const { media } = targets;
+  const made: string[] = [];
+  try {
+    restore.progress.step = 'preparing_media';
+    for (const workspace of new Set(staged.map((item) => item.workspace))) if (await media?.prepareFolder(workspace)) made.push(workspace);
+    restore.progress.step = 'committing';
+    if (restore.plan) await commitContent(targets, tx, { ...restore, plan: restore.plan });
+  } catch (error) {
+    await Promise.all(made.map((workspace) => media?.removeEmptyFolder('file', workspace)));
+    throw error;
+  }
 }
 
 async function commitContent(targets: RestoreTargets, tx: ContentTransaction, restore: { backup: OpenedBackup; plan: ContentPlan; request: RestoreRequest; progress: RestoreProgress }): Promise<void> {

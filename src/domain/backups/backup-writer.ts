@@ -32,6 +32,8 @@ export interface MediaFiles {
   createStaged(maxBytes: number): { id: string; stream: Writable };
   placeStaged(id: string, workspace: string, filename: string): Promise<void>;
   discardStaged(id: string): Promise<void>;
+  prepareFolder(workspace: string): Promise<boolean>;
+  removeEmptyFolder(kind: 'file', workspace: string): Promise<void>;
   remove(kind: 'file' | 'thumb', workspace: string, filename: string): Promise<void>;
 }
 

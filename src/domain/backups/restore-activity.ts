@@ -29,6 +29,7 @@ const MOVED: Record<WorkspaceMove, string> = { archived: 'archived', restored: '
 const STEPS: Record<RestoreStep, string> = {
   checking: 'checking the backup',
   staging_media: 'reading its media files',
+  preparing_media: 'preparing the folders of its media files',
   committing: 'committing its content',
   placing_media: 'placing its media files',
   webhooks: 'restoring its webhooks',

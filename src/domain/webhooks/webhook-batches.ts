@@ -5,9 +5,11 @@
 // thousands of entries. Each entry is named by what happened to it (its
 // events, and the most telling of them as `change`; docs/operations.md).
 // Events no commit caused (DomainEvent.commit) are not batched: they have
-// nothing to be grouped with.
+// nothing to be grouped with. Media events have their own batch, grouped by
+// the change that told them (media-batches.ts).
 import { AppError } from '../../errors/app-error.ts';
 import type { DomainEvent, EventType } from '../model/events.ts';
+import { foldBatches, foldedBatchBody, type FoldedBatch } from './batch-folding.ts';
 
 /** The event name of a batched delivery (X-Service-Event and the body's `event`). */
 export const BATCH_EVENT = 'content.batch';
@@ -28,15 +30,8 @@ export interface BatchedChange {
   previous_slug?: string;
 }
 
-/** The entry events of one commit in one workspace, folded for batched webhooks. */
-export interface CommitBatch {
-  workspace: string;
-  commit: string;
-  occurredAt: string;
-  /** The event types folded in: a batched webhook gets the batch when it subscribes to one of them. */
-  types: EventType[];
-  changes: BatchedChange[];
-}
+/** The entry events of one commit in one workspace, folded for batched webhooks (`commit` is never null). */
+export type CommitBatch = FoldedBatch<BatchedChange>;
 
 /** Whether a batched webhook gets this event inside a content.batch rather than on its own. */
 export function isBatched(event: DomainEvent): boolean {
@@ -78,33 +73,18 @@ function kindOf(type: EventType): BatchedChangeKind {
 
 /** Folds the batched events of one group (one commit's, or one landing's) into one batch per workspace, entries in first-told order. */
 export function commitBatches(events: readonly DomainEvent[]): CommitBatch[] {
-  const batches = new Map<string, CommitBatch>();
-  const changesById = new Map<string, BatchedChange>();
-  for (const event of events) {
-    if (!isBatched(event) || event.commit === undefined) continue;
-    const key = `${event.workspace}\n${event.commit}`;
-    let batch = batches.get(key);
-    if (batch === undefined) {
-      batch = { workspace: event.workspace, commit: event.commit, occurredAt: event.occurredAt, types: [], changes: [] };
-      batches.set(key, batch);
-    }
-    if (!batch.types.includes(event.type)) batch.types.push(event.type);
-    const { type, id, slug, previous_slug } = event.data;
-    const change = kindOf(event.type);
-    const known = changesById.get(`${key}\n${type}\n${id}`);
-    if (known === undefined) {
-      const item: BatchedChange = { type, id, slug, change, events: [event.type], ...(previous_slug === undefined ? {} : { previous_slug }) };
-      changesById.set(`${key}\n${type}\n${id}`, item);
-      batch.changes.push(item);
-    } else {
-      known.events.push(event.type);
-      if (KIND_RANK[change] > KIND_RANK[known.change]) known.change = change;
-    }
-  }
-  return [...batches.values()];
+  return foldBatches(events, {
+    kindOf: (event) => (isBatched(event) ? kindOf(event.type) : undefined),
+    rank: KIND_RANK,
+    itemKey: (event) => `${event.data.type}\n${event.data.id}`,
+    newItem: (event, change) => {
+      const { type, id, slug, previous_slug } = event.data;
+      return { type, id, slug, change, events: [event.type], ...(previous_slug === undefined ? {} : { previous_slug }) };
+    },
+  });
 }
 
 /** The JSON body of a `content.batch` delivery: the usual envelope with `data.changes`. */
 export function batchBody(batch: CommitBatch): string {
-  return JSON.stringify({ event: BATCH_EVENT, occurred_at: batch.occurredAt, workspace: batch.workspace, commit: batch.commit, data: { changes: batch.changes } });
+  return foldedBatchBody(BATCH_EVENT, batch);
 }

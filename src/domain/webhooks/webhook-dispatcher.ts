@@ -7,6 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { WebhookSettings } from '../../config/config.ts';
 import type { StateStore } from '../../storage/state-store.ts';
 import type { DomainEvent, EventType } from '../model/events.ts';
+import { isMediaType, MEDIA_BATCH_EVENT, mediaBatchBody, mediaBatches } from './media-batches.ts';
 import { BATCH_EVENT, batchBody, commitBatches, isBatched } from './webhook-batches.ts';
 import { DELIVERIES_LOG, type DeliveryAttempt, type WebhookRecord } from './webhook-service.ts';
 
@@ -102,22 +103,20 @@ export class WebhookDispatcher {
   /**
    * Queues the deliveries of one group of events (one commit's): one per
    * enabled webhook subscribed to each event, except that a batched webhook
-   * gets the group's entry events as one `content.batch` per workspace.
+   * gets the group's entry events as one `content.batch` per workspace, and
+   * its media events as one `media.batch` per workspace.
    * Never throws; failures are reported.
    */
   async enqueueGroup(events: readonly DomainEvent[]): Promise<void> {
     if (this.shutdown.signal.aborted) return;
     const wanted: Pick<PendingDelivery, 'webhook_id' | 'event' | 'body'>[] = [];
     for (const event of events) {
-      const hooks = this.options.webhooks.subscribers(event.type).filter((hook) => !(hook.batch === true && isBatched(event)));
+      const hooks = this.options.webhooks.subscribers(event.type).filter((hook) => !(hook.batch === true && (isBatched(event) || isMediaType(event.type))));
       const body = deliveryBody(event);
       for (const hook of hooks) wanted.push({ webhook_id: hook.id, event: event.type, body });
     }
-    for (const batch of commitBatches(events)) {
-      const hooks = new Set(batch.types.flatMap((type) => this.options.webhooks.subscribers(type)).filter((hook) => hook.batch === true));
-      const body = batchBody(batch);
-      for (const hook of hooks) wanted.push({ webhook_id: hook.id, event: BATCH_EVENT, body });
-    }
+    for (const batch of commitBatches(events)) wanted.push(...this.batchDeliveries(batch.types, BATCH_EVENT, batchBody(batch)));
+    for (const batch of mediaBatches(events)) wanted.push(...this.batchDeliveries(batch.types, MEDIA_BATCH_EVENT, mediaBatchBody(batch)));
     if (wanted.length === 0) return;
     const room = Math.max(MAX_PENDING - this.queue.length, 0);
     if (room < wanted.length) {
@@ -160,6 +159,12 @@ export class WebhookDispatcher {
       this.run();
     }
     return delivery.id;
+  }
+
+  // A batch goes once to each batched webhook subscribed to one of the event types it folds.
+  private batchDeliveries(types: readonly EventType[], event: string, body: string): Pick<PendingDelivery, 'webhook_id' | 'event' | 'body'>[] {
+    const hooks = new Set(types.flatMap((type) => this.options.webhooks.subscribers(type)).filter((hook) => hook.batch === true));
+    return [...hooks].map((hook) => ({ webhook_id: hook.id, event, body }));
   }
 
   private backoff(attempts: number): number {

@@ -21,7 +21,8 @@ export interface WebhookRecord {
   enabled: boolean;
   /**
    * Batched delivery: one `content.batch` per commit instead of one event per
-   * entry (webhook-batches.ts). Absent on webhooks stored before it existed: false.
+   * entry (webhook-batches.ts), and one `media.batch` per change instead of one
+   * per media file (media-batches.ts). Absent on webhooks stored before it existed: false.
    */
   batch?: boolean;
   created_at: string;

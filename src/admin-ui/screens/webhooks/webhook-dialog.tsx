@@ -81,7 +81,7 @@ export function WebhookDialog({ webhook, all, events, onClose, onSaved }: Webhoo
         <label class="check">
           <input type="checkbox" checked={batch} aria-describedby="webhook-batch-hint" onChange={(event) => setBatch(event.currentTarget.checked)} /> One event per commit (content.batch)
         </label>
-        <p id="webhook-batch-hint" class="field__hint">For site builds: the entry events of one save or git commit arrive together, as one list.</p>
+        <p id="webhook-batch-hint" class="field__hint">For site builds: the entry events of one save or git commit arrive together, as one list, and so do the media files of one upload, delete or backup restore (media.batch).</p>
         <label class="check">
           <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} /> On
         </label>
