@@ -10,7 +10,6 @@ import type { ListedFile } from '../../storage/content-repo.ts';
 import type { SnapshotFile } from '../../storage/snapshot-file.ts';
 import type { ContentType } from '../model/content-type.ts';
 import type { StoredEntry } from '../model/entry.ts';
-import { collectGarbage } from '../../lib/collect-garbage.ts';
 import { isPlainObject } from '../../lib/plain-object.ts';
 
 // Raised whenever what a record holds, or what its key covers, changes shape.
@@ -191,7 +190,6 @@ export class EntrySnapshotSaver {
     private readonly logger: Logger,
     from: { head: string | undefined; outdated: boolean },
     lookEveryMs = LOOK_EVERY_MS,
-    private readonly afterWrite: () => void = collectGarbage,
   ) {
     this.seen = from.head;
     this.saved = from.outdated ? undefined : from.head;
@@ -231,12 +229,6 @@ export class EntrySnapshotSaver {
     const entries = await this.store.write(entrySnapshotStamp(), records);
     this.saved = head;
     this.logger.info('wrote the entry snapshot', { entries });
-    // A write parses what the API wrote, in slices between requests, so its
-    // garbage outlives young collections (~35 MB of old-generation heap at
-    // 10,000 posts) and V8 keeps it until its memory reducer sees an idle
-    // moment, minutes away on a busy server. One full collection here, once
-    // at the end of a burst, frees it (docs/performance.md).
-    this.afterWrite();
   }
 }
 
