@@ -8,11 +8,10 @@ import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { buildAdminServer, FULL_ACCESS } from '../helpers/auth.ts';
-import { cloneFrom, commitIn, mustGit, removeFolders, repoUrl } from '../helpers/git-client.ts';
+import { cloneFrom, commitIn, mustGit, pushPostsType, removeFolders, repoUrl } from '../helpers/git-client.ts';
 import { contentRepoOf, git, headOid, statusPorcelain } from '../helpers/git.ts';
 import type { TestServer } from '../helpers/server.ts';
 
-const POSTS_TYPE = ['label: Posts', 'fields:', '  views:', '    type: number', ''].join('\n');
 
 function postFile(title: string, views: number): string {
   return ['---', `title: ${JSON.stringify(title)}`, `views: ${views}`, '---', ''].join('\n');
@@ -29,9 +28,7 @@ describe('a push into a content repo with a split index', function () {
     ({ server, token } = await buildAdminServer({ token: FULL_ACCESS, env: { CMS_GIT_SPLIT_INDEX: '1' } }));
     url = repoUrl(server.baseUrl, token);
     repo = contentRepoOf(server.dataDir);
-    const work = await cloneFrom(url);
-    await commitIn(work, { 'default/types/posts.yaml': POSTS_TYPE }, 'Add posts');
-    await mustGit(work, ['push', '--quiet']);
+    await pushPostsType(url);
   });
 
   after(async () => {

@@ -10,11 +10,10 @@ import { expect } from 'chai';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
-import { bareRepository, cloneFrom, commitIn, mustGit, removeFolders, repoUrl } from '../helpers/git-client.ts';
+import { bareRepository, cloneFrom, commitIn, mustGit, POSTS_TYPE, pushPostsType, removeFolders, repoUrl } from '../helpers/git-client.ts';
 import { contentRepoOf, git, headOid, statusPorcelain } from '../helpers/git.ts';
 import type { TestServer } from '../helpers/server.ts';
 
-const POSTS_TYPE = ['label: Posts', 'fields:', '  views:', '    type: number', ''].join('\n');
 const SLOW_WATCH = { CMS_WATCH_INTERVAL_MS: '60000' };
 
 // A folder with a file in it where `file` is to be written: read-tree -u refuses to replace it.
@@ -40,9 +39,7 @@ describe('a branch move whose working tree cannot follow', function () {
     before(async () => {
       ({ server, token } = await buildAdminServer({ token: FULL_ACCESS, env: SLOW_WATCH }));
       url = repoUrl(server.baseUrl, token);
-      const work = await cloneFrom(url);
-      await commitIn(work, { 'default/types/posts.yaml': POSTS_TYPE }, 'Add posts');
-      await mustGit(work, ['push', '--quiet']);
+      await pushPostsType(url);
     });
 
     after(() => server.close());
