@@ -2,8 +2,9 @@
 // priority, without making it a session leader: a detached child (setsid)
 // gets its own scheduler autogroup on Linux, where `nice` then no longer
 // yields the CPU to the server.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import path from 'node:path';
 
 /** Sends `signal` to `pid` and every process under it (found through /proc; elsewhere to `pid` alone). */
 export function signalTree(pid: number, signal: NodeJS.Signals): void {
@@ -25,6 +26,22 @@ export function filesOpenInTree(pid: number): string[] {
 /** The files any process has open, as far as /proc lets this process see (all of them as root). */
 export function filesOpenByAnyProcess(): string[] {
   return processIds().flatMap(filesOpenBy);
+}
+
+/** Those of `files` that no process has open (as filesOpenByAnyProcess() sees), named by their folders' real paths, as /proc names them. */
+export function filesNotOpen(files: string[]): string[] {
+  if (files.length === 0) return [];
+  const open = new Set(filesOpenByAnyProcess());
+  return files.map((file) => path.join(realFolder(path.dirname(file)), path.basename(file))).filter((file) => !open.has(file));
+}
+
+/** `folder` with its symlinks resolved, as /proc names open files; as given (absolute) when it cannot be resolved. */
+export function realFolder(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return path.resolve(folder);
+  }
 }
 
 // The targets of /proc/<pid>/fd/*; none when the process is gone or not ours to see.

@@ -13,11 +13,10 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildAdminServer, FULL_ACCESS } from '../helpers/auth.ts';
-import { cloneFrom, commitIn, mustGit, removeFolders, repoUrl, tempFolder } from '../helpers/git-client.ts';
+import { cloneFrom, commitIn, mustGit, pushPostsType, removeFolders, repoUrl, tempFolder } from '../helpers/git-client.ts';
 import { contentRepoOf, headOid, statusPorcelain } from '../helpers/git.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const POSTS_TYPE = ['label: Posts', 'fields:', '  views:', '    type: number', ''].join('\n');
 
 describe('index.lock during a push', function () {
   this.timeout(60_000);
@@ -52,9 +51,7 @@ describe('index.lock during a push', function () {
     let token: string;
     ({ server, token } = await buildAdminServer({ token: FULL_ACCESS, env: { CMS_GIT_PATH: wrapper } }));
     url = repoUrl(server.baseUrl, token);
-    const work = await cloneFrom(url);
-    await commitIn(work, { 'default/types/posts.yaml': POSTS_TYPE }, 'Add posts');
-    await mustGit(work, ['push', '--quiet']);
+    await pushPostsType(url);
   });
 
   after(async () => {

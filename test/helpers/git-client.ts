@@ -81,6 +81,16 @@ export async function commitIn(dir: string, files: Record<string, string | null>
   return (await mustGit(dir, ['rev-parse', 'HEAD'])).trim();
 }
 
+/** A type `posts` with a number field `views`, as a developer writes it. */
+export const POSTS_TYPE = ['label: Posts', 'fields:', '  views:', '    type: number', ''].join('\n');
+
+/** Clones `url`, adds POSTS_TYPE to the default workspace and pushes it: the start of most push tests. */
+export async function pushPostsType(url: string): Promise<void> {
+  const work = await cloneFrom(url);
+  await commitIn(work, { 'default/types/posts.yaml': POSTS_TYPE }, 'Add posts');
+  await mustGit(work, ['push', '--quiet']);
+}
+
 /** A bare repository in a temp folder, with `main` as its default branch. */
 export async function bareRepository(): Promise<string> {
   const dir = path.join(await tempFolder('cms-bare-'), 'upstream.git');

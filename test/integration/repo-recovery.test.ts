@@ -4,6 +4,7 @@
 // with a real server killed at random moments is test/api/crash-recovery.test.ts.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -160,6 +161,31 @@ describe('content repository recovery at start', () => {
     await commitWith(repo, [{ path: `${POSTS}/f.md`, content: 'F\n' }]);
     await expectCleanRepo(dir);
     await repo.close();
+  });
+
+  // A push's read-tree works on a copy of the index (GIT_INDEX_FILE=.git/cms-….tmp) and locks it as git does: a git killed meanwhile leaves the lock.
+  it('removes git’s lock on a temp copy of the index that a killed git command left, with the copy', async () => {
+    await writeFile(path.join(dir, '.git/cms-0123456789ab.tmp'), 'a copy of the index');
+    await writeFile(path.join(dir, '.git/cms-0123456789ab.tmp.lock'), 'half of a new index');
+    const repo = await open();
+    await expectCleanRepo(dir);
+    await commitWith(repo, [{ path: `${POSTS}/f.md`, content: 'F\n' }]);
+    await expectCleanRepo(dir);
+    await repo.close();
+  });
+
+  it('leaves git’s lock on a temp copy of the index alone while a process has it open', async () => {
+    const lock = path.join(dir, '.git/cms-0123456789ab.tmp.lock');
+    await writeFile(lock, 'a new index being written');
+    const fd = openSync(lock, 'r');
+    try {
+      const repo = await open();
+      expect(existsSync(lock)).to.equal(true);
+      await commitWith(repo, [{ path: `${POSTS}/f.md`, content: 'F\n' }]);
+      await repo.close();
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it('never removes the lock of a git command, says so in the log and answers conflict until it is gone', async () => {

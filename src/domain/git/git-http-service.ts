@@ -21,6 +21,7 @@ import { holdWriteLock, type HeldLock } from './held-lock.ts';
 
 export type { GitService } from '../../storage/git-cli/git-peer.ts';
 import { validatePush } from './push-validation.ts';
+import { unlessWorkingTreeBehind } from './working-tree-behind.ts';
 import { counted } from '../../lib/counted.ts';
 
 /** What the git HTTP service works with; `peer` is undefined when the git CLI is missing. */
@@ -158,7 +159,7 @@ export class GitHttpService {
         await peer.branches.endMove();
         return;
       }
-      await peer.branches.finishMove(from, to);
+      await peer.branches.finishMove(from, to).catch(unlessWorkingTreeBehind(this.deps.logger));
       await lock.tx.receiveCommits(from, to);
       this.lastPush = { at: new Date().toISOString(), from, to, validation_ms: Math.round(landing.validationMs * 10) / 10, files: landing.files };
       this.deps.logger.info('took in a push', { from, to, files: landing.files, validationMs: this.lastPush.validation_ms });

@@ -16,6 +16,7 @@ import { EVERY_WORKSPACE, type EventBus } from '../model/events.ts';
 import { entriesAtCommit } from './commit-entries.ts';
 import { formatProblem } from '../content/file-rules.ts';
 import { validatePush } from './push-validation.ts';
+import { unlessWorkingTreeBehind } from './working-tree-behind.ts';
 
 /** `sync`: a primary's two-way sync; `follow`: a replica only takes its primary's commits. */
 export type SyncMode = 'sync' | 'follow';
@@ -202,7 +203,7 @@ export class UpstreamSync {
   }
 
   private async adopt(tx: ContentTransaction, branch: string, from: string, to: string): Promise<void> {
-    await this.deps.peer.branches.move(branch, from, to);
+    await this.deps.peer.branches.move(branch, from, to).catch(unlessWorkingTreeBehind(this.deps.logger));
     await tx.receiveCommits(from, to);
   }
 

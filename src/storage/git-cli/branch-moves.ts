@@ -28,6 +28,24 @@ interface CommitMeta {
   message: string;
 }
 
+/**
+ * A move whose branch points at the new commit while the working tree could
+ * not follow it (finishMove()): a file in the way, a full disk. The index
+ * follows the branch where it can, so `git status` shows the working tree
+ * behind rather than the new commits undone; the journal stays for the next
+ * start. `cause` is git's failure.
+ */
+export class WorkingTreeBehind extends Error {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+    options: { cause: unknown },
+  ) {
+    super(`The branch moved to ${to} but the content folder's working tree could not follow it: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
+    this.name = 'WorkingTreeBehind';
+  }
+}
+
 /** Branch queries and moves on one non-bare repository. */
 export class BranchMoves {
   private readonly gitdir: string;
@@ -146,20 +164,29 @@ export class BranchMoves {
     }
   }
 
-  /** Brings index and working tree from `from` to `to` (the branch already points at `to`), gives index.lock back and clears the journal. */
+  /**
+   * Brings index and working tree from `from` to `to` (the branch already
+   * points at `to`), gives index.lock back and clears the journal. Throws
+   * WorkingTreeBehind when the working tree cannot follow.
+   */
   async finishMove(from: string, to: string): Promise<void> {
     const env = this.held === undefined ? undefined : { GIT_INDEX_FILE: this.held.indexFile };
     try {
       // The index normally holds fresh file stats; refreshing them (a stat of every file) only when git finds one stale.
       if ((await this.git(['read-tree', '-u', '-m', from, to], [128], env)).code !== 0) {
         await this.git(['update-index', '-q', '--refresh'], [1], env);
-        await this.git(['read-tree', '-u', '-m', from, to], [], env);
+        await this.git(['read-tree', '-u', '-m', from, to], [], env).catch(async (error: unknown) => {
+          // The index alone still follows: a developer's `git commit` must not commit `from`'s files onto `to`.
+          await this.git(['read-tree', '-m', from, to], [], env)
+            .then(() => this.installIndex())
+            .catch(() => undefined);
+          throw error;
+        });
       }
-      this.held?.install();
-      this.held = undefined;
+      this.installIndex();
     } catch (error) {
       this.releaseIndex();
-      throw error;
+      throw new WorkingTreeBehind(from, to, { cause: error });
     }
     await this.endMove();
   }
@@ -168,6 +195,11 @@ export class BranchMoves {
   async endMove(): Promise<void> {
     this.releaseIndex();
     await rm(path.join(this.gitdir, JOURNAL), { force: true });
+  }
+
+  private installIndex(): void {
+    this.held?.install();
+    this.held = undefined;
   }
 
   private releaseIndex(): void {

@@ -18,7 +18,7 @@ export { displayUrl, GitRemote, trackingRef } from './git-remote.ts';
 export type { PushVerdict, QuarantineEnv, RefUpdate } from './push-hooks.ts';
 export { ZERO_OID } from './push-hooks.ts';
 export type { GitService, ServiceRun } from './smart-http.ts';
-export type { BranchMoves } from './branch-moves.ts';
+export { WorkingTreeBehind, type BranchMoves } from './branch-moves.ts';
 export type { NewTag, TagRecord, Tags } from './tags.ts';
 
 /** Where the repository is and where the push hook may be installed. */

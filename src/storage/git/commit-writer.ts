@@ -37,7 +37,7 @@ import type { PreparedObject } from './objects.ts';
 import { removeStaleGitPackTemps } from './pack-temps.ts';
 import { removeStalePackTemps } from './pack-writer.ts';
 import { dropLastReflogEntry, headReflogs } from './reflog.ts';
-import { acquireLock, gitTempPath, LOCK_WAIT_MS, readHead, readRef, removeStaleGitTemps, updateRef } from './refs.ts';
+import { acquireLock, gitTempPath, LOCK_WAIT_MS, readHead, readRef, removeDeadTempIndexLocks, removeStaleGitTemps, updateRef } from './refs.ts';
 import type { HeadState, HeldLock } from './refs.ts';
 import { SplitIndex } from './split-index.ts';
 import { FILE_MODE } from './tree.ts';
@@ -326,6 +326,7 @@ export class CommitWriter {
   async recover(): Promise<Recovery> {
     const found = readLockFile(this.lockPath);
     if (found.kind === 'none') {
+      removeDeadTempIndexLocks(this.gitdir);
       removeStaleGitTemps(this.gitdir);
       removeStalePackTemps(this.packDir);
       removeStaleGitPackTemps(this.packDir);
@@ -340,6 +341,7 @@ export class CommitWriter {
       recovery = await this.finishOrUndo(last);
       await this.repairIndex([...new Set(found.journals.flatMap((journal) => [...journal.files.keys()]))]);
     }
+    removeDeadTempIndexLocks(this.gitdir);
     removeStaleGitTemps(this.gitdir, 0);
     removeStalePackTemps(this.packDir, 0);
     removeStaleGitPackTemps(this.packDir);

@@ -6,9 +6,8 @@
 // stops it (packing.ts), and old ones at start; never one a process still
 // has open, nor a young one, which may be a running git's (a developer's
 // `git gc`, a fetch, a push being received).
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { filesOpenByAnyProcess, filesOpenInTree } from '../../lib/process-tree.ts';
+import { filesNotOpen, filesOpenInTree, realFolder } from '../../lib/process-tree.ts';
 import { removeQuietly, staleFiles } from '../atomic-write.ts';
 
 const GIT_PACK_TEMP = /^(tmp_(pack|idx|rev|mtimes|bitmap)_[A-Za-z0-9]{6}|\.tmp-\d+-pack-.*)$/;
@@ -29,18 +28,5 @@ export function removePackTemps(files: string[]): void {
 
 /** Removes git's temp files in `packDir` last written over an hour ago that no process (that /proc lets us see) has open. */
 export function removeStaleGitPackTemps(packDir: string, now = Date.now()): void {
-  const stale = staleFiles(packDir, (name) => GIT_PACK_TEMP.test(name), STALE_AGE_MS, now);
-  if (stale.length === 0) return;
-  const open = new Set(filesOpenByAnyProcess());
-  const folder = realFolder(packDir);
-  removePackTemps(stale.map((file) => path.join(folder, path.basename(file))).filter((file) => !open.has(file)));
-}
-
-// /proc names open files by their real path.
-function realFolder(folder: string): string {
-  try {
-    return realpathSync(folder);
-  } catch {
-    return path.resolve(folder);
-  }
+  removePackTemps(filesNotOpen(staleFiles(packDir, (name) => GIT_PACK_TEMP.test(name), STALE_AGE_MS, now)));
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../errors/app-error.ts';
 import { errnoCode, isNotFound } from '../../lib/errno.ts';
+import { filesNotOpen } from '../../lib/process-tree.ts';
 import { tempSuffix } from '../../lib/temp-suffix.ts';
 import { linkQuietly, removeQuietly, staleFiles } from '../atomic-write.ts';
 import { appendReflogs, type ReflogEntry } from './reflog.ts';
@@ -41,6 +42,9 @@ const STALE_TEMP_AGE_MS = 60_000;
 const REF_SPARE = 'cms-ref-spare';
 /** Temp files the server creates in `.git` (lock contents, a new index); a crash may leave them behind. */
 export const GIT_TEMP_FILE = /^cms-[0-9a-f]{12}\.tmp$/;
+// git's own lock on such a temp file: a copy of the index that a git command
+// rewrites for the server (GIT_INDEX_FILE, CommitWriter.holdIndex()).
+const GIT_TEMP_INDEX_LOCK = /^cms-[0-9a-f]{12}\.tmp\.lock$/;
 
 // Refs are tiny files read on every commit and every watch tick: synchronous
 // reads take microseconds, while a thread-pool round trip costs far more.
@@ -225,6 +229,20 @@ export function gitTempPath(gitdir: string): string {
  */
 export function removeStaleGitTemps(gitdir: string, minAgeMs = STALE_TEMP_AGE_MS, now = Date.now()): void {
   for (const file of staleFiles(gitdir, (name) => GIT_TEMP_FILE.test(name), minAgeMs, now)) removeQuietly(file);
+}
+
+/**
+ * Removes git's locks on the server's temp index copies that no process has
+ * open, with the copy each was on: leftovers of a git command killed while
+ * it rewrote one (a push's read-tree). git holds a lock file open from its
+ * creation until it renames it into place, so one that is open belongs to a
+ * git still running and is left alone, as git's own rule says.
+ */
+export function removeDeadTempIndexLocks(gitdir: string): void {
+  for (const lock of filesNotOpen(staleFiles(gitdir, (name) => GIT_TEMP_INDEX_LOCK.test(name), 0))) {
+    removeQuietly(lock);
+    removeQuietly(lock.slice(0, -'.lock'.length));
+  }
 }
 
 // link() fails with EEXIST like an exclusive create, and the lock never
