@@ -7,12 +7,12 @@
 // developer's `git commit` cannot undo them. The watch for outside commits
 // is slowed down so that it cannot take the commits in instead.
 import { expect } from 'chai';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { bareRepository, cloneFrom, commitIn, mustGit, POSTS_TYPE, pushPostsType, removeFolders, repoUrl } from '../helpers/git-client.ts';
 import { contentRepoOf, git, headOid, statusPorcelain } from '../helpers/git.ts';
-import type { TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SLOW_WATCH = { CMS_WATCH_INTERVAL_MS: '60000' };
 
@@ -53,6 +53,13 @@ describe('a branch move whose working tree cannot follow', function () {
 
       expect(await headOid(repo)).to.equal(pushed);
       expect((await server.request('GET', '/api/v1/workspaces/default/content/posts/blocked')).status).to.equal(200);
+      await expectIndexAtHead(repo);
+
+      // A restart leaves the developer's files alone: the move is done but for the way being blocked.
+      const { dataDir } = server;
+      await server.close({ keepData: true });
+      server = await startTestServer({ dataDir, env: SLOW_WATCH });
+      expect(await readFile(path.join(repo, 'default/entries/posts/blocked.md', 'in-the-way.txt'), 'utf8')).to.equal('A developer’s note.\n');
       await expectIndexAtHead(repo);
 
       // Once the way is clear, the file comes along and the API writes again.

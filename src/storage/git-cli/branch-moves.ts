@@ -32,8 +32,9 @@ interface CommitMeta {
  * A move whose branch points at the new commit while the working tree could
  * not follow it (finishMove()): a file in the way, a full disk. The index
  * follows the branch where it can, so `git status` shows the working tree
- * behind rather than the new commits undone; the journal stays for the next
- * start. `cause` is git's failure.
+ * behind rather than the new commits undone, and the move's journal is
+ * cleared (when even the index could not follow, it stays for the next
+ * start to finish the move). `cause` is git's failure.
  */
 export class WorkingTreeBehind extends Error {
   constructor(
@@ -171,21 +172,27 @@ export class BranchMoves {
    */
   async finishMove(from: string, to: string): Promise<void> {
     const env = this.held === undefined ? undefined : { GIT_INDEX_FILE: this.held.indexFile };
+    let indexFollowed = false;
     try {
       // The index normally holds fresh file stats; refreshing them (a stat of every file) only when git finds one stale.
       if ((await this.git(['read-tree', '-u', '-m', from, to], [128], env)).code !== 0) {
         await this.git(['update-index', '-q', '--refresh'], [1], env);
         await this.git(['read-tree', '-u', '-m', from, to], [], env).catch(async (error: unknown) => {
           // The index alone still follows: a developer's `git commit` must not commit `from`'s files onto `to`.
-          await this.git(['read-tree', '-m', from, to], [], env)
-            .then(() => this.installIndex())
-            .catch(() => undefined);
+          indexFollowed = await this.git(['read-tree', '-m', from, to], [], env).then(
+            () => (this.installIndex(), true),
+            () => false,
+          );
           throw error;
         });
       }
       this.installIndex();
     } catch (error) {
-      this.releaseIndex();
+      // With branch and index at `to`, only the files in the way lag behind:
+      // a restart finishing the move from its journal (reset --hard) would
+      // throw away what is in their way and every other uncommitted change.
+      if (indexFollowed) await this.endMove();
+      else this.releaseIndex();
       throw new WorkingTreeBehind(from, to, { cause: error });
     }
     await this.endMove();
