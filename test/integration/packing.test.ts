@@ -33,6 +33,24 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+// A test that waits for one background git run: as long as a niced git may
+// take on a loaded machine (~3 s of CPU for 3,000 loose objects; 15–45 s of
+// wall-clock time at load average 10–16).
+const GIT_RUN_TIMEOUT_MS = 120_000;
+
+// The end of a server's start, told by hand (Packer's startupOver), and the end of the first run after it (onPacked).
+function startupByHand() {
+  let end!: () => void;
+  let packed!: () => void;
+  const over = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  const ranOnce = new Promise<void>((resolve) => {
+    packed = resolve;
+  });
+  return { over, end, ranOnce, packed };
+}
+
 async function looseObjectCount(dir: string): Promise<number> {
   return Number(/^count: (\d+)$/m.exec(await git(dir, ['count-objects', '-v']))?.[1]);
 }
@@ -254,29 +272,34 @@ describe('packing the content repository', () => {
     }
   });
 
-  it('packs the loose objects found at start once the start is over, not during it', async () => {
+  it('packs the loose objects found at start once the start is over, not during it', async function () {
+    this.timeout(GIT_RUN_TIMEOUT_MS);
     await git(root, ['init', '-q', dir]);
     const store = new ObjectReader(path.join(dir, '.git/objects')).store;
     for (let i = 0; i < 3000; i += 1) store.write('blob', Buffer.from(`loose object ${i}\n`));
-    const packer = await Packer.start(path.join(dir, '.git'), { objectsPerRun: 1000, startupDelayMs: 1500 });
+    const start = startupByHand();
+    const packer = await Packer.start(path.join(dir, '.git'), { objectsPerRun: 1000, startupOver: start.over, onPacked: start.packed });
     try {
-      expect(await looseObjectCount(dir)).to.equal(3000);
-      expect(await packCount(dir)).to.equal(0);
-      await pollUntil(() => looseObjectCount(dir), (count) => count === 0, { timeoutMs: 20_000 });
-      expect(await packCount(dir)).to.equal(1);
+      expect(packer.mayReadPacksBefore, 'a run during the start').to.equal(undefined);
+      start.end();
+      await start.ranOnce;
+      expect([await looseObjectCount(dir), await packCount(dir)]).to.deep.equal([0, 1]);
     } finally {
       await packer.close();
     }
   });
 
-  it('packs the commit packs a stopped server left behind (more than git gc --auto allows) once the next start is over', async () => {
+  it('packs the commit packs a stopped server left behind (more than git gc --auto allows) once the next start is over', async function () {
+    this.timeout(GIT_RUN_TIMEOUT_MS);
     await withRepo({ packing: { commitsPerRollUp: 1000, packsPerRun: 1000 } }, (repo) => commitVersions(repo, 55, 1).then(() => undefined));
-    const left = await packCount(dir);
-    expect(left).to.be.at.least(55);
-    const packer = await Packer.start(path.join(dir, '.git'), { startupDelayMs: 1500 });
+    expect(await packCount(dir)).to.be.at.least(55);
+    const start = startupByHand();
+    const packer = await Packer.start(path.join(dir, '.git'), { startupOver: start.over, onPacked: start.packed });
     try {
-      expect(await packCount(dir)).to.equal(left);
-      expect(await pollUntil(() => packCount(dir), (count) => count < 10, { timeoutMs: 20_000, intervalMs: 100 })).to.be.below(10);
+      expect(packer.mayReadPacksBefore, 'a run during the start').to.equal(undefined);
+      start.end();
+      await start.ranOnce;
+      expect(await packCount(dir)).to.be.below(10);
     } finally {
       await packer.close();
     }

@@ -140,6 +140,28 @@ describe('storage helpers', () => {
       cache.set('huge', 'x'.repeat(7));
       expect(evicted).to.deep.equal(['b', 'huge']);
     });
+
+    it('keeps the order of use through gets, re-sets and deletes, and evicts from the least recently used end', () => {
+      const evicted: string[] = [];
+      const cache = new LruCache<string, string>(10, (value) => value.length, (key) => evicted.push(key));
+      for (const key of ['a', 'b', 'c', 'd', 'e']) cache.set(key, key.repeat(2));
+      // A hit on the oldest, one in the middle, the newest (already last), and a miss.
+      expect([cache.get('a'), cache.get('c'), cache.get('c'), cache.get('x')]).to.deep.equal(['aa', 'cc', 'cc', undefined]);
+      expect(cache.keys()).to.deep.equal(['b', 'd', 'e', 'a', 'c']);
+      // A re-set moves its key to the newest end with the new weight; a delete unlinks one in the middle.
+      cache.set('d', 'd');
+      expect(cache.delete('e')).to.equal(true);
+      expect([cache.keys(), cache.weight]).to.deep.equal([['b', 'a', 'c', 'd'], 7]);
+      // Room for a value of 7 (14 of 10 held): the oldest go, oldest first, until the weight fits.
+      cache.set('f', 'f'.repeat(7));
+      expect([evicted, cache.keys(), cache.weight]).to.deep.equal([['b', 'a'], ['c', 'd', 'f'], 10]);
+      // A re-set too heavy to hold drops the old value; only the new one is told as evicted.
+      cache.set('d', 'd'.repeat(11));
+      expect([evicted, cache.keys(), cache.size, cache.weight]).to.deep.equal([['b', 'a', 'd'], ['c', 'f'], 2, 9]);
+      cache.clear();
+      cache.set('g', 'g');
+      expect([cache.keys(), cache.weight, cache.get('f')]).to.deep.equal([['g'], 1, undefined]);
+    });
   });
 
   describe('writeFileAtomic', () => {

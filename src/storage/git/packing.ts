@@ -55,8 +55,8 @@ export interface PackerOptions extends PackingSchedule {
   onPacked?: () => void;
   /** Resolves once no pack is being deleted: a run waits for it before git lists the packs. */
   packsSettled?: () => Promise<void>;
-  /** How long loose objects or packs found at start wait for their run (default 15 s). */
-  startupDelayMs?: number;
+  /** Resolves once the start is over: loose objects or packs found at start are packed then (default: STARTUP_DELAY_MS after start()). */
+  startupOver?: Promise<void>;
 }
 
 const run = promisify(execFile);
@@ -149,12 +149,19 @@ export class Packer {
     const packer = new Packer(gitdir, options);
     // Loose objects and packs from before (an older server, commits made with git) are packed once the start is over.
     if ((await estimateLooseObjects(gitdir)) >= packer.objectsPerRun || (await countPacks(gitdir)) > PACKS_AT_START) {
-      packer.startupRun = setTimeout(() => {
+      void (options.startupOver ?? packer.startupDelay()).then(() => {
         if (packer.running === undefined && !packer.closed) packer.run();
-      }, options.startupDelayMs ?? STARTUP_DELAY_MS);
-      packer.startupRun.unref();
+      });
     }
     return packer;
+  }
+
+  // Resolves STARTUP_DELAY_MS from now, unless close() comes first.
+  private startupDelay(): Promise<void> {
+    return new Promise((resolve) => {
+      this.startupRun = setTimeout(resolve, STARTUP_DELAY_MS);
+      this.startupRun.unref();
+    });
   }
 
   /** Tells the packer how much this process has written so far; starts a run in the background when enough piled up. */
