@@ -446,6 +446,16 @@ describe('admin API: backups', () => {
     const copiesIn = async (repo: string): Promise<string[]> => (await git(repo, ['ls-files', COPIES])).split('\n').filter(Boolean);
     const setVisibility = async (filename: string, visibility: string) => expect((await adminRequest(server, admin, 'PUT', '/media/bulk-visibility', { files: [filename], visibility })).status).to.equal(200);
 
+    // A backup of the public photo.png (its bytes returned) and the private secret.png.
+    async function backupWithPrivateFile(): Promise<{ name: string; photo: Buffer }> {
+      await populate();
+      expect((await uploadMedia(server, [{ filename: 'secret.png', bytes: await makePng(9, 9) }], { session: admin })).status).to.equal(201);
+      await setVisibility('secret.png', 'private');
+      const photo = await served('photo.png');
+      const { name } = (await createBackup({ parts: ['content_types', 'entries', 'media'] })).body.data;
+      return { name, photo };
+    }
+
     // The repo is settled, and the next start finds no copy missing: it commits nothing.
     async function expectNoCommitAtStart(repo: string): Promise<void> {
       expect(await git(repo, ['status', '--porcelain'])).to.equal('');
@@ -456,11 +466,7 @@ describe('admin API: backups', () => {
     }
 
     it('are written in the restore commit for the public files it places, and none for private ones', async () => {
-      await populate();
-      expect((await uploadMedia(server, [{ filename: 'secret.png', bytes: await makePng(9, 9) }], { session: admin })).status).to.equal(201);
-      await setVisibility('secret.png', 'private');
-      const photo = await served('photo.png');
-      const { name } = (await createBackup({ parts: ['content_types', 'entries', 'media'] })).body.data;
+      const { name, photo } = await backupWithPrivateFile();
       for (const filename of ['photo.png', 'secret.png']) expect((await adminRequest(server, admin, 'DELETE', `/media/${filename}`)).status).to.equal(200);
       const repo = contentRepoOf(server.dataDir);
       expect(await copiesIn(repo), 'the delete removed the copy').to.deep.equal([]);
@@ -477,11 +483,7 @@ describe('admin API: backups', () => {
     });
 
     it('are replaced by a restore with overwrite, and removed for a file it makes private', async () => {
-      await populate();
-      expect((await uploadMedia(server, [{ filename: 'secret.png', bytes: await makePng(9, 9) }], { session: admin })).status).to.equal(201);
-      await setVisibility('secret.png', 'private');
-      const photo = await served('photo.png');
-      const { name } = (await createBackup({ parts: ['content_types', 'entries', 'media'] })).body.data;
+      const { name, photo } = await backupWithPrivateFile();
       // Since the backup: photo.png holds other bytes, secret.png is public.
       expect((await adminRequest(server, admin, 'DELETE', '/media/photo.png')).status).to.equal(200);
       const upload = await uploadMedia(server, [{ filename: 'photo.png', bytes: await makePng(40, 12) }], { session: admin });
