@@ -36,9 +36,9 @@ export async function restoredCopies(media: MediaFiles, planned: PlannedMedia[],
   return changes;
 }
 
-// Placing keeps a stored binary without overwrite and replaces it with it
-// (placeOne() in backup-restore.ts); a file staged for nothing keeps what is stored.
+// The staged binary is placed unless one exists and overwrite is off, as
+// placeOne() in backup-restore.ts decides; a file not placed keeps what is stored.
 async function bytesOnceRestored(media: MediaFiles, file: PlannedMedia, item: StagedMedia | undefined, overwrite: boolean): Promise<Uint8Array | undefined> {
-  const stored = item && overwrite ? undefined : await media.read('file', file.workspace, file.filename);
-  return stored ?? (item && (await media.readStaged(item.id)));
+  if (item && (overwrite || !(await media.exists('file', file.workspace, file.filename)))) return media.readStaged(item.id);
+  return media.read('file', file.workspace, file.filename);
 }
