@@ -266,6 +266,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       workspaces,
       events,
       media: mediaStore,
+      copiesInRepo: config.media.inRepo,
       accounts,
       tokens,
       webhooks,

@@ -7,7 +7,7 @@ import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminRequest, buildAdminServer, FULL_ACCESS, type AdminSession } from '../helpers/auth.ts';
 import { login, userWithGrants } from '../helpers/admin-users.ts';
-import { contentRepoOf, externalCommit, git } from '../helpers/git.ts';
+import { bytesAt, changedFiles, contentRepoOf, externalCommit, git, headOid } from '../helpers/git.ts';
 import { diffSnapshots, snapshotDataRoot } from '../helpers/snapshot.ts';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -436,6 +436,88 @@ describe('admin API: backups', () => {
       const after = await snapshotDataRoot(server.dataDir);
       expect(diffSnapshots(before, after)).to.deep.equal([`removed media/.staging/${'a'.repeat(32)}`, `removed media/.staging/${'b'.repeat(32)}`]);
       expect((await fetch(`${server.baseUrl}/media/default/photo.png`)).status, 'the stored files are served').to.equal(200);
+    });
+  });
+
+  // The repo copies of public files (docs/static-sites.md): a site built from the repo has the restored images at once.
+  describe('copies of public media files in the content repo', () => {
+    const COPIES = 'default/public/media';
+    const served = async (filename: string): Promise<Buffer> => Buffer.from(await (await fetch(`${server.baseUrl}/media/default/${filename}`)).arrayBuffer());
+    const copiesIn = async (repo: string): Promise<string[]> => (await git(repo, ['ls-files', COPIES])).split('\n').filter(Boolean);
+    const setVisibility = async (filename: string, visibility: string) => expect((await adminRequest(server, admin, 'PUT', '/media/bulk-visibility', { files: [filename], visibility })).status).to.equal(200);
+
+    // A backup of the public photo.png (its bytes returned) and the private secret.png.
+    async function backupWithPrivateFile(): Promise<{ name: string; photo: Buffer }> {
+      await populate();
+      expect((await uploadMedia(server, [{ filename: 'secret.png', bytes: await makePng(9, 9) }], { session: admin })).status).to.equal(201);
+      await setVisibility('secret.png', 'private');
+      const photo = await served('photo.png');
+      const { name } = (await createBackup({ parts: ['content_types', 'entries', 'media'] })).body.data;
+      return { name, photo };
+    }
+
+    // The repo is settled, and the next start finds no copy missing: it commits nothing.
+    async function expectNoCommitAtStart(repo: string): Promise<void> {
+      expect(await git(repo, ['status', '--porcelain'])).to.equal('');
+      const head = await headOid(repo);
+      await server.close({ keepData: true });
+      server = await startTestServer({ dataDir: server.dataDir });
+      expect(await headOid(repo), 'no commit at the next start').to.equal(head);
+    }
+
+    it('are written in the restore commit for the public files it places, and none for private ones', async () => {
+      const { name, photo } = await backupWithPrivateFile();
+      for (const filename of ['photo.png', 'secret.png']) expect((await adminRequest(server, admin, 'DELETE', `/media/${filename}`)).status).to.equal(200);
+      const repo = contentRepoOf(server.dataDir);
+      expect(await copiesIn(repo), 'the delete removed the copy').to.deep.equal([]);
+
+      const restored = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['media'] });
+      expect(restored.status, restored.text).to.equal(200);
+      expect(restored.body.data.restored).to.include({ media: 2 });
+      expect(await headOid(repo), 'one commit').to.equal(restored.body.data.commit);
+      expect((await changedFiles(repo)).map((file) => `${file.status} ${file.path}`)).to.include(`A ${COPIES}/photo.png`);
+      expect(await copiesIn(repo)).to.deep.equal([`${COPIES}/photo.png`]);
+      expect(await bytesAt(repo, `${COPIES}/photo.png`)).to.deep.equal(photo);
+      expect(await served('photo.png')).to.deep.equal(photo);
+      await expectNoCommitAtStart(repo);
+    });
+
+    it('are replaced by a restore with overwrite, and removed for a file it makes private', async () => {
+      const { name, photo } = await backupWithPrivateFile();
+      // Since the backup: photo.png holds other bytes, secret.png is public.
+      expect((await adminRequest(server, admin, 'DELETE', '/media/photo.png')).status).to.equal(200);
+      const upload = await uploadMedia(server, [{ filename: 'photo.png', bytes: await makePng(40, 12) }], { session: admin });
+      expect(upload.body.data[0].filename).to.equal('photo.png');
+      await setVisibility('secret.png', 'public');
+      const repo = contentRepoOf(server.dataDir);
+      expect(await copiesIn(repo)).to.deep.equal([`${COPIES}/photo.png`, `${COPIES}/secret.png`]);
+      expect(await bytesAt(repo, `${COPIES}/photo.png`)).not.to.deep.equal(photo);
+
+      const restored = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['media'], overwrite: true });
+      expect(restored.status, restored.text).to.equal(200);
+      expect(await headOid(repo), 'one commit').to.equal(restored.body.data.commit);
+      expect(await copiesIn(repo)).to.deep.equal([`${COPIES}/photo.png`]);
+      expect(await bytesAt(repo, `${COPIES}/photo.png`)).to.deep.equal(photo);
+      expect(await served('photo.png')).to.deep.equal(photo);
+      await expectNoCommitAtStart(repo);
+    });
+
+    it('are written into a fresh server from an uploaded archive', async () => {
+      await populate();
+      const photo = await served('photo.png');
+      const { name } = (await createBackup()).body.data;
+      const bytes = await readFile(path.join(server.dataDir, 'state', 'backups', name));
+      await server.close();
+      ({ server, admin } = await buildAdminServer());
+      expect((await uploadBackup(server, admin, bytes, name)).status).to.equal(201);
+
+      const restored = await adminRequest(server, admin, 'POST', `/backups/${name}/restore`, { parts: ['content_types', 'entries', 'media'] });
+      expect(restored.status, restored.text).to.equal(200);
+      const repo = contentRepoOf(server.dataDir);
+      expect(await headOid(repo), 'one commit').to.equal(restored.body.data.commit);
+      expect(await copiesIn(repo)).to.deep.equal([`${COPIES}/photo.png`]);
+      expect(await bytesAt(repo, `${COPIES}/photo.png`)).to.deep.equal(photo);
+      await expectNoCommitAtStart(repo);
     });
   });
 

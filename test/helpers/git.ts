@@ -128,6 +128,13 @@ export async function fileAt(repo: string, file: string, rev = 'HEAD'): Promise<
   return git(repo, ['show', `${rev}:${file}`]);
 }
 
+/** A file's bytes at `rev` (binary files, which fileAt() would decode as text). */
+export async function bytesAt(repo: string, file: string, rev = 'HEAD'): Promise<Buffer> {
+  await serverIndexSettled(repo);
+  const { stdout } = await execFileAsync('git', ['show', `${rev}:${file}`], { cwd: repo, env: GIT_ENV, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
 /** Runs `git commit <args>` in `repo` as the `dev` identity, like a developer; returns its stdout. */
 export async function commitByHand(repo: string, args: string[]): Promise<string> {
   return git(repo, ['-c', `user.name=${EXTERNAL_AUTHOR.name}`, '-c', `user.email=${EXTERNAL_AUTHOR.email}`, 'commit', ...args]);

@@ -3,7 +3,8 @@
 // checked against its record's SHA-256 on the way) and the folders they go to
 // made ready, the history is imported, and the content parts become one
 // commit — a merge whose second parent is the backup's HEAD, so restored
-// entries keep their revisions. Only after that commit are binaries placed
+// entries keep their revisions, holding the repo copies of the public files
+// restored too (restore-copies.ts). Only after that commit are binaries placed
 // and state written. Nothing staged outlives the restore, whatever fails.
 import { pipeline } from 'node:stream/promises';
 import { validationFailed } from '../../errors/app-error.ts';
@@ -14,12 +15,14 @@ import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
 import type { ContentIndex } from '../content/content-index.ts';
 import type { ContentReader, ContentTransaction, ContentWriter } from '../content/content-writer.ts';
+import type { FileChange } from '../../storage/content-repo.ts';
 import type { DomainEvent, EventBus, WorkspaceChange } from '../model/events.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { HISTORY_FILE, mediaArchiveName, type BackupPart } from './backup-format.ts';
 import { checkHistory, contentFiles, stateRecords, type ContentFile, type OpenedBackup } from './backup-reader.ts';
 import type { MediaFiles } from './backup-writer.ts';
+import { restoredCopies, type StagedMedia } from './restore-copies.ts';
 import { planContent, type ContentPlan } from './restore-plan.ts';
 import { checkUsersPart, checkWebhooks, restoreUsersPart, restoreWebhooks, type StateTally } from './restore-state.ts';
 
@@ -32,6 +35,8 @@ export interface RestoreTargets {
   /** Told about media binaries placed after the commit, in one group (with `fromBackup`, as the commit's events). */
   events: EventBus;
   media: MediaFiles | undefined;
+  /** Whether public media files have copies in the content repo (CMS_MEDIA_IN_REPO). */
+  copiesInRepo: boolean;
   accounts: AccountStore;
   tokens: Pick<TokenService, 'all' | 'restore'>;
   webhooks: WebhookService;
@@ -78,13 +83,6 @@ export function startRestore(request: RestoreRequest): RestoreProgress {
 const CONTENT_PARTS: readonly BackupPart[] = ['content_types', 'entries', 'media'];
 // The files a note names at most; the rest are counted.
 const NAMED_FILES = 20;
-
-/** A media binary staged for a restore, placed once the commit landed. */
-interface StagedMedia {
-  id: string;
-  workspace: string;
-  filename: string;
-}
 
 /**
  * Restores `parts` of an opened archive, holding the content repo's write
@@ -200,15 +198,16 @@ async function prepareAndCommit(targets: RestoreTargets, tx: ContentTransaction,
   try {
     restore.progress.step = 'preparing_media';
     for (const workspace of new Set(staged.map((item) => item.workspace))) if (await media?.prepareFolder(workspace)) made.push(workspace);
+    const copies = media && targets.copiesInRepo && restore.plan ? await restoredCopies(media, restore.plan.media, staged, restore.request.overwrite) : [];
     restore.progress.step = 'committing';
-    if (restore.plan) await commitContent(targets, tx, { ...restore, plan: restore.plan });
+    if (restore.plan) await commitContent(targets, tx, { ...restore, plan: restore.plan }, copies);
   } catch (error) {
     await Promise.all(made.map((workspace) => media?.removeEmptyFolder('file', workspace)));
     throw error;
   }
 }
 
-async function commitContent(targets: RestoreTargets, tx: ContentTransaction, restore: { backup: OpenedBackup; plan: ContentPlan; request: RestoreRequest; progress: RestoreProgress }): Promise<void> {
+async function commitContent(targets: RestoreTargets, tx: ContentTransaction, restore: { backup: OpenedBackup; plan: ContentPlan; request: RestoreRequest; progress: RestoreProgress }, copies: FileChange[]): Promise<void> {
   const { repo } = targets;
   const { backup, plan, request, progress } = restore;
   const { outcome } = progress;
@@ -228,7 +227,7 @@ async function commitContent(targets: RestoreTargets, tx: ContentTransaction, re
   const commit = await tx.commit({
     by: request.principal,
     message: `Restore backup ${request.name}`,
-    changes: plan.changes,
+    changes: [...plan.changes, ...copies],
     trailers: { Backup: request.name, Parts: request.parts.join(', ') },
     mergeParents,
     reread: true,

@@ -29,7 +29,9 @@ import type { ContentReader } from '../content/content-writer.ts';
 export interface MediaFiles {
   open(kind: 'file', workspace: string, filename: string): Promise<{ stream(): Readable; close(): Promise<void> } | undefined>;
   exists(kind: 'file', workspace: string, filename: string): Promise<boolean>;
+  read(kind: 'file', workspace: string, filename: string): Promise<Uint8Array | undefined>;
   createStaged(maxBytes: number): { id: string; stream: Writable };
+  readStaged(id: string): Promise<Uint8Array>;
   placeStaged(id: string, workspace: string, filename: string): Promise<void>;
   discardStaged(id: string): Promise<void>;
   prepareFolder(workspace: string): Promise<boolean>;

@@ -26,9 +26,19 @@ export interface ContentPlan {
   restored: RestoreTally;
   kept: RestoreTally;
   skipped: RestoreTally;
-  /** Media files whose metadata is written, so their binaries are placed too; with the SHA-256 their record names, if any. */
-  media: { workspace: string; filename: string; sha256: string | null }[];
+  /** Media files whose metadata is written, so their binaries are placed too. */
+  media: PlannedMedia[];
   notes: string[];
+}
+
+/** A media file whose record a restore writes. */
+export interface PlannedMedia {
+  workspace: string;
+  filename: string;
+  /** The SHA-256 its record names, if any. */
+  sha256: string | null;
+  /** Whether its record makes it public (false for a record the server cannot read: it is not served). */
+  public: boolean;
 }
 
 /** What planning reads of the current state. */
@@ -122,17 +132,19 @@ async function planMedia(files: ContentFile[], sources: PlanSources, overwrite: 
     }
     changes.set(file.path, file.text);
     if (filename === CATEGORIES) continue;
-    plan.media.push({ workspace, filename, sha256: recordedSha256(filename, file.text) });
+    plan.media.push({ workspace, filename, ...recordFacts(filename, file.text) });
     plan.restored.media += 1;
   }
 }
 
-// A record the server cannot read names no hash to check its file against (the server skips it and reports it).
-function recordedSha256(filename: string, text: string): string | null {
+// A record the server cannot read names no hash to check its file against,
+// and is not public (the server skips it and reports it).
+function recordFacts(filename: string, text: string): Pick<PlannedMedia, 'sha256' | 'public'> {
   try {
-    return recordFromYaml(filename, text).sha256;
+    const record = recordFromYaml(filename, text);
+    return { sha256: record.sha256, public: record.visibility === 'public' };
   } catch {
-    return null;
+    return { sha256: null, public: false };
   }
 }
 
