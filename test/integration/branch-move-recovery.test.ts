@@ -10,21 +10,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Logger } from '../../src/lib/logger.ts';
 import { BranchMoves } from '../../src/storage/git-cli/branch-moves.ts';
 import { GitRunner } from '../../src/storage/git-cli/git-runner.ts';
+import { collectingLogger } from '../helpers/collecting-logger.ts';
 import { git } from '../helpers/git.ts';
 
 const POSTS = 'default/entries/posts';
-
-function collectingLogger(): Logger & { lines: { level: string; message: string; details?: Record<string, unknown> }[] } {
-  const lines: { level: string; message: string; details?: Record<string, unknown> }[] = [];
-  return {
-    lines,
-    info: (message, details) => lines.push({ level: 'info', message, details }),
-    error: (message, details) => lines.push({ level: 'error', message, details }),
-  };
-}
 
 describe('finishing an interrupted branch move at start', () => {
   let root: string;

@@ -190,9 +190,9 @@ export class BranchMoves {
       }
       this.installIndex();
     } catch (error) {
-      // With branch and index at `to`, only the files in the way lag behind:
-      // a restart finishing the move from its journal (reset --hard) would
-      // throw away what is in their way and every other uncommitted change.
+      // With branch and index at `to`, only the files in the way lag behind,
+      // and they are the developer's to clear: a restart finishing the move
+      // from its journal would move them aside (recover()).
       if (indexFollowed) await this.endMove();
       else this.releaseIndex();
       throw new WorkingTreeBehind(from, to, { cause: error });
