@@ -173,6 +173,26 @@ describe('finishing an interrupted branch move at start', () => {
     expect(await readFile(path.join(dir, String(kept[0].details?.copy), 'draft.md'), 'utf8')).to.equal('Untracked draft\n');
   });
 
+  it('takes file names literally: quoting, spaces and pattern characters', async () => {
+    const odd = `${POSTS}/ünï *[a] "b".md`;
+    await write(odd, 'Odd, committed\n');
+    await write(`${POSTS}/ünï x [a] "b".md`, 'A name the pattern would match\n');
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-qm', 'Odd names']);
+    from = (await git(dir, ['rev-parse', 'HEAD'])).trim();
+    await write(odd, 'Odd, pushed\n');
+    await git(dir, ['commit', '-qam', 'Push odd']);
+    to = (await git(dir, ['rev-parse', 'HEAD'])).trim();
+    await git(dir, ['reset', '-q', '--hard', from]);
+    await write(`${POSTS}/ünï x [a] "b".md`, 'Edited by hand\n');
+    await killMidMove({});
+    expect(await recover()).to.equal(true);
+    expect(await read(odd)).to.equal('Odd, pushed\n');
+    expect(await read(`${POSTS}/ünï x [a] "b".md`)).to.equal('Edited by hand\n');
+    expect(await git(dir, ['diff', '--cached', '--name-only', 'HEAD'])).to.equal('');
+    expect(logger.lines.filter((line) => line.level === 'error')).to.deep.equal([]);
+  });
+
   it('changes nothing when the branch had not moved', async () => {
     await write(`${POSTS}/kept.md`, 'Kept, edited by hand\n');
     await writeFile(path.join(dir, '.git/cms-branch-move'), `${JSON.stringify({ branch: 'main', from, to })}\n`);
