@@ -161,7 +161,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const peer = await GitPeer.open({ ...config.git, root: contentDir, hooksDir: path.join(config.dataDir, 'cache', 'git-hooks') });
   if (!peer) logger.error('the git CLI was not found: git over HTTP, upstream sync and replicas are off until git is installed');
   // A branch move (push, sync) that a kill interrupted is finished before anything reads the content.
-  if (await peer?.branches.recover()) logger.info('finished a branch move that was interrupted');
+  if (await peer?.branches.recover(logger)) logger.info('finished a branch move that was interrupted');
   // A refused start (a damaged repository) must not leave the push hooks' listener keeping the process alive.
   const repo = await ContentRepo.open(contentDir, { splitIndex: config.git.splitIndex, packing: config.git.packing, git: { bin: config.git.bin, env: config.git.env }, logger }).catch(async (error: unknown) => {
     await peer?.close();

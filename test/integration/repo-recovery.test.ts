@@ -14,6 +14,7 @@ import { ContentRepo } from '../../src/storage/content-repo.ts';
 import type { FileChange } from '../../src/storage/content-repo.ts';
 import { ownerLine } from '../../src/storage/git/lock-owner.ts';
 import { caughtAppError } from '../helpers/errors.ts';
+import { collectingLogger } from '../helpers/collecting-logger.ts';
 import { git } from '../helpers/git.ts';
 
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -39,15 +40,6 @@ async function expectCleanRepo(dir: string): Promise<void> {
   await git(dir, ['fsck', '--no-progress', '--strict']);
   // No lock and no temp file; cms-ref-spare is the file the next ref update writes (git/refs.ts).
   expect((await readdir(path.join(dir, '.git'))).filter((name) => name.endsWith('.lock') || (name.startsWith('cms-') && name !== 'cms-ref-spare'))).to.deep.equal([]);
-}
-
-function collectingLogger(): Logger & { lines: { level: string; message: string; details?: Record<string, unknown> }[] } {
-  const lines: { level: string; message: string; details?: Record<string, unknown> }[] = [];
-  return {
-    lines,
-    info: (message, details) => lines.push({ level: 'info', message, details }),
-    error: (message, details) => lines.push({ level: 'error', message, details }),
-  };
 }
 
 describe('content repository recovery at start', () => {

@@ -7,10 +7,12 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isNotFound } from '../../lib/errno.ts';
+import type { Logger } from '../../lib/logger.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { SYSTEM_AUTHOR, type IndexHold } from '../content-repo.ts';
 import { removeDeadMoveLock } from '../git/commit-journal.ts';
 import type { GitRunner } from './git-runner.ts';
+import { finishInterruptedMove, type RunGit } from './interrupted-move.ts';
 
 const JOURNAL = 'cms-branch-move';
 
@@ -188,9 +190,9 @@ export class BranchMoves {
       }
       this.installIndex();
     } catch (error) {
-      // With branch and index at `to`, only the files in the way lag behind:
-      // a restart finishing the move from its journal (reset --hard) would
-      // throw away what is in their way and every other uncommitted change.
+      // With branch and index at `to`, only the files in the way lag behind,
+      // and they are the developer's to clear: a restart finishing the move
+      // from its journal would move them aside (recover()).
       if (indexFollowed) await this.endMove();
       else this.releaseIndex();
       throw new WorkingTreeBehind(from, to, { cause: error });
@@ -216,17 +218,24 @@ export class BranchMoves {
 
   /**
    * Finishes a move a killed process left half done: when the branch already
-   * points at the new commit, index and working tree are set to it; when it
-   * does not, nothing had changed. Call before the content is read at start.
-   * Returns whether a move was finished.
+   * points at the new commit, the paths the move changes are set to it in
+   * the index and working tree (interrupted-move.ts), and a developer's
+   * uncommitted bytes on them are kept aside and logged; every other
+   * uncommitted change stays. When the branch does not point at it, nothing
+   * had changed. Call before the content is read at start. Returns whether
+   * a move was finished.
    */
-  async recover(): Promise<boolean> {
+  async recover(logger: Logger): Promise<boolean> {
     const journal = await this.readJournal();
     if (journal === undefined) return false;
     const at = await this.resolve(`refs/heads/${journal.branch}`);
     // The killed process held index.lock for the move.
     removeDeadMoveLock(path.join(this.gitdir, 'index.lock'));
-    if (at === journal.to) await this.git(['reset', '-q', '--hard', journal.to]);
+    if (at === journal.to) {
+      for (const kept of await finishInterruptedMove(this.runGit, this.root, journal.from, journal.to)) {
+        logger.error('finishing an interrupted branch move: an uncommitted change to a file the move changed was kept aside, and the file set to the moved-to commit', { ...kept, from: journal.from, to: journal.to });
+      }
+    }
     await this.endMove();
     return at === journal.to;
   }
@@ -262,7 +271,11 @@ export class BranchMoves {
   }
 
   private async git(args: string[], okCodes: number[] = [], env?: Record<string, string>): Promise<{ stdout: string; code: number }> {
-    const result = await this.runner.run(['--git-dir', this.gitdir, '--work-tree', this.root, ...args], { okCodes, env });
-    return { stdout: result.stdout.toString('utf8'), code: result.code };
+    return this.runGit(args, { okCodes, env });
   }
+
+  private readonly runGit: RunGit = async (args, options) => {
+    const result = await this.runner.run(['--git-dir', this.gitdir, '--work-tree', this.root, ...args], options);
+    return { stdout: result.stdout.toString('utf8'), code: result.code };
+  };
 }
