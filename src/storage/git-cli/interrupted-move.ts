@@ -58,8 +58,8 @@ export async function finishInterruptedMove(git: RunGit, root: string, from: str
     // A folder where `to` has a file would go with everything in it (checkout-index -f): what is left in it after the removals is the developer's.
     for (const file of toWrite) if ((await kindAt(root, file)) === 'folder') kept.push(await keepAside(root, file, stamp));
     if (toWrite.length > 0) await git(['checkout-index', '-f', '-z', '--stdin'], { env: { GIT_INDEX_FILE: toIndex }, input: nulJoined(toWrite) });
-    // The index takes `to`'s entries for these paths only: whatever the developer staged elsewhere stays staged.
-    await git(['reset', '-q', '--no-refresh', to, '--pathspec-from-file=-', '--pathspec-file-nul'], { env: { GIT_LITERAL_PATHSPECS: '1' }, input: nulJoined(changes.map((change) => change.path)) });
+    // The index takes `to`'s entries for these paths only: whatever the developer staged elsewhere stays staged. (No --no-refresh: it needs git 2.35; pathspec files need 2.26.)
+    await git(['reset', '-q', to, '--pathspec-from-file=-', '--pathspec-file-nul'], { env: { GIT_LITERAL_PATHSPECS: '1' }, input: nulJoined(changes.map((change) => change.path)) });
     await git(['update-index', '-q', '--refresh'], { okCodes: [1] });
     return kept;
   } finally {
