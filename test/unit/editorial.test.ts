@@ -11,6 +11,7 @@ import { diffEntries } from '../../src/domain/history/field-changes.ts';
 import { TypeIndex } from '../../src/domain/query/type-index.ts';
 import type { ContentType } from '../../src/domain/model/content-type.ts';
 import { AppError } from '../../src/errors/app-error.ts';
+import { pollUntil } from '../helpers/poll.ts';
 
 function buildEntry(overrides: Partial<StoredEntry> = {}): StoredEntry {
   return {
@@ -176,7 +177,7 @@ describe('activity log', () => {
 });
 
 describe('publish scheduler', () => {
-  function harness(entries: StoredEntry[], saved: string | null, start: number) {
+  function harness(entries: StoredEntry[], saved: string | null, start: number, intervalMs = 3_600_000) {
     const index = new TypeIndex(POSTS);
     for (const entry of entries) index.upsert(entry);
     const emitted: DomainEvent[] = [];
@@ -189,7 +190,7 @@ describe('publish scheduler', () => {
     const scheduler = PublishScheduler.start({
       content: { types: () => [{ type: POSTS, index }], findType: () => ({ type: POSTS, index }) },
       workspaces: { list: () => [{ slug: 'default', label: 'Default', archived: false, type_order: [], created_at: '', updated_at: '' }] },
-      events, state, intervalMs: 3_600_000, onError: () => undefined, now: () => clock.now,
+      events, state, intervalMs, onError: () => undefined, now: () => clock.now,
     });
     return { scheduler, emitted, clock, state, events, index };
   }
@@ -234,6 +235,32 @@ describe('publish scheduler', () => {
     await scheduler.stop();
     await flushEvents();
     expect(emitted.map((event) => event.type)).to.deep.equal(['content.published', 'content.unpublished', 'content.published']);
+  });
+
+  it('starts no tick while the previous one still runs, so stop() waits for the only one there is', async () => {
+    const { scheduler: starting, clock, state } = harness([], null, at('2026-05-01T10:00:00.000Z'), 5);
+    const scheduler = await starting;
+    // A minute past the last tick, every tick saves; the first save hangs until released.
+    clock.now = at('2026-05-01T10:02:00.000Z');
+    let writes = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let saved = false;
+    state.write = async <T>(_name: string, value: T) => {
+      writes += 1;
+      await released;
+      state.stored = value;
+      saved = true;
+    };
+    await pollUntil(async () => writes, (count) => count >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(writes, 'saves started while the first hung').to.equal(1);
+    const stopped = scheduler.stop();
+    release();
+    await stopped;
+    expect(saved).to.equal(true);
   });
 
   it('catches up after a restart from the saved last tick', async () => {

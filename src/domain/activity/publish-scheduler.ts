@@ -91,6 +91,7 @@ interface Due {
 export class PublishScheduler implements Announcements {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
+  private ticking = false;
   // Workspaces whose last publish failed, and the time their next try looks back to.
   private readonly retrySince = new Map<string, number>();
   // Entries whose going public is announced, by workspace and id: by a write, or by this scheduler (`own`).
@@ -106,6 +107,19 @@ export class PublishScheduler implements Announcements {
     this.savedTick = lastTick;
   }
 
+  // The timer's tick. One that outlasts the interval (a slow publish commit
+  // or state write) is not joined by another, so stop() waits for the only
+  // one there is.
+  private tickUnlessTicking(): void {
+    if (this.ticking) return;
+    this.ticking = true;
+    this.running = this.tick()
+      .catch(this.options.onError)
+      .finally(() => {
+        this.ticking = false;
+      });
+  }
+
   /** Reads the last announcement time (now on a first start) and the saved marks, and starts the timer. Throws what the state store throws. */
   static async start(options: PublishSchedulerOptions): Promise<PublishScheduler> {
     const now = options.now ?? Date.now;
@@ -116,9 +130,7 @@ export class PublishScheduler implements Announcements {
     // Without it (history unreadable), entries of such a commit may be announced twice, as before.
     if (saved && options.history) await scheduler.recoverOwnPublishes(options.history).catch(options.onError);
     options.events.on((event) => scheduler.hear(event));
-    scheduler.timer = setInterval(() => {
-      scheduler.running = scheduler.tick().catch(options.onError);
-    }, options.intervalMs);
+    scheduler.timer = setInterval(() => scheduler.tickUnlessTicking(), options.intervalMs);
     scheduler.timer.unref();
     return scheduler;
   }
