@@ -13,8 +13,8 @@ const execFileAsync = promisify(execFile);
 
 // Hermetic git: no user or system config, no optional locks (so that reading
 // `git status` never rewrites the index the server also uses), no repository
-// inherited from the environment.
-const GIT_ENV: NodeJS.ProcessEnv = (() => {
+// inherited from the environment. Also the environment tests give the server's own git runner.
+export const GIT_ENV: NodeJS.ProcessEnv = (() => {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_CEILING_DIRECTORIES']) delete env[key];
   return { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: os.devNull, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { BranchMoves } from '../../src/storage/git-cli/branch-moves.ts';
 import { GitRunner } from '../../src/storage/git-cli/git-runner.ts';
 import { collectingLogger } from '../helpers/collecting-logger.ts';
-import { git } from '../helpers/git.ts';
+import { git, GIT_ENV } from '../helpers/git.ts';
 
 const POSTS = 'default/entries/posts';
 
@@ -26,7 +26,7 @@ describe('finishing an interrupted branch move at start', () => {
 
   const write = (file: string, text: string) => writeFile(path.join(dir, file), text);
   const read = (file: string) => readFile(path.join(dir, file), 'utf8');
-  const recover = () => new BranchMoves(new GitRunner({ bin: 'git', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: os.devNull } as Record<string, string> }), dir).recover(logger);
+  const recover = () => new BranchMoves(new GitRunner({ bin: 'git', env: GIT_ENV as Record<string, string> }), dir).recover(logger);
   const status = async () => (await git(dir, ['status', '--porcelain', '--untracked-files=all'])).split('\n').filter(Boolean).sort();
 
   // What a kill between the ref update and the end of read-tree leaves: the
