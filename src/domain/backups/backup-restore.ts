@@ -22,7 +22,7 @@ import type { WorkspaceService } from '../workspaces/workspace-service.ts';
 import { HISTORY_FILE, mediaArchiveName, type BackupPart } from './backup-format.ts';
 import { checkHistory, contentFiles, stateRecords, type ContentFile, type OpenedBackup } from './backup-reader.ts';
 import type { MediaFiles } from './backup-writer.ts';
-import { restoredCopies, type StagedMedia } from './restore-copies.ts';
+import { keepsStoredFile, restoredCopies, type StagedMedia } from './restore-copies.ts';
 import { planContent, type ContentPlan } from './restore-plan.ts';
 import { checkUsersPart, checkWebhooks, restoreUsersPart, restoreWebhooks, type StateTally } from './restore-state.ts';
 
@@ -260,7 +260,7 @@ async function placeMedia(targets: RestoreTargets, staged: StagedMedia[], reques
 // Places one staged binary; the event it tells, or undefined when an existing file is kept.
 async function placeOne(media: MediaFiles, { id, workspace, filename }: StagedMedia, overwrite: boolean): Promise<'media.updated' | 'media.uploaded' | undefined> {
   const existed = await media.exists('file', workspace, filename);
-  if (existed && !overwrite) {
+  if (keepsStoredFile(existed, overwrite)) {
     await media.discardStaged(id);
     return undefined;
   }

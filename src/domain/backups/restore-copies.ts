@@ -36,9 +36,13 @@ export async function restoredCopies(media: MediaFiles, planned: PlannedMedia[],
   return changes;
 }
 
-// The staged binary is placed unless one exists and overwrite is off, as
-// placeOne() in backup-restore.ts decides; a file not placed keeps what is stored.
+/** Whether a restore leaves a stored binary as it is rather than placing the staged one (placeOne() in backup-restore.ts, and the copies here). */
+export function keepsStoredFile(existed: boolean, overwrite: boolean): boolean {
+  return existed && !overwrite;
+}
+
+// The bytes the file holds once the binaries are placed: the staged ones, or what is stored when it is kept.
 async function bytesOnceRestored(media: MediaFiles, file: PlannedMedia, item: StagedMedia | undefined, overwrite: boolean): Promise<Uint8Array | undefined> {
-  if (item && (overwrite || !(await media.exists('file', file.workspace, file.filename)))) return media.readStaged(item.id);
+  if (item && !keepsStoredFile(await media.exists('file', file.workspace, file.filename), overwrite)) return media.readStaged(item.id);
   return media.read('file', file.workspace, file.filename);
 }
