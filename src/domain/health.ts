@@ -1,8 +1,9 @@
 // The health report of SPEC "Health response": which optional capabilities load.
-// Each capability is asked of the folder that owns its libraries, which imports them lazily so
-// that health never fails because one is missing, and only when a report first asks: loading
-// sharp, archiver and yauzl and encoding a test image cost ~0.3 s of CPU, which a start would
-// otherwise spend before its first answer.
+// Each capability is asked of the folder that owns its libraries, which tries them in a child
+// process, so that health never fails because one is missing and the server does not hold
+// them (~14 MiB) until it needs them; and only when a report first asks: loading sharp, archiver
+// and yauzl and encoding a test image cost ~0.3 s of CPU, which a start would otherwise spend
+// before its first answer.
 import { once } from '../lib/once.ts';
 import { canZip } from './backups/zip-support.ts';
 import { isImageProcessingAvailable } from './media/images.ts';

@@ -2,7 +2,7 @@
 // holding workspaces, types, entries and media metadata. Every domain write
 // runs through serialize() and becomes exactly one commit via commitChanges();
 // history, diffs and the watch for commits made outside the server live here
-// too. Low-level git formats live in storage/git/; this file owns isomorphic-git.
+// too. Low-level git formats live in storage/git/.
 import fs from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import type { CommitInfo, CommitObject } from './git/commit-object.ts';
 import { CommitWriter, type IndexHold, type Recovery } from './git/commit-writer.ts';
 import { IndexWriteBehind } from './index-write-behind.ts';
 import { History } from './git/history.ts';
+import { initRepository } from './git/init-repository.ts';
 import type { ContentLogOptions, LoggedCommit, PathLogOptions } from './git/history.ts';
 import { ObjectReader } from './git/object-reader.ts';
 import { isObjectId } from './git/objects.ts';
@@ -174,7 +175,7 @@ export class ContentRepo {
       await mkdir(root, { recursive: true });
       const hasRepository = await pathExists(path.join(root, '.git'));
       const repo = new ContentRepo(root, options, hasRepository ? await checkRepositoryFormat(root) : NEW_REPOSITORY);
-      if (!(await pathExists(path.join(repo.gitdir, 'HEAD')))) await repo.initialize();
+      if (!(await pathExists(path.join(repo.gitdir, 'HEAD')))) await initRepository(repo.gitdir);
       await repo.prepare();
       return repo;
     } catch (error) {
@@ -525,18 +526,6 @@ export class ContentRepo {
     } else if (recovery.kind === 'released') {
       logger?.info('removed the lock of a commit that the previous run was stopped in before it changed anything');
     }
-  }
-
-  private async initialize(): Promise<void> {
-    // Imported here, the one place it is used: loading it costs every start ~0.12 s of CPU.
-    const { default: git } = await import('isomorphic-git');
-    await git.init({ fs, dir: this.dir, defaultBranch: 'main' });
-    // isomorphic-git writes browser-minded defaults; the git CLI must see the real platform.
-    const caseInsensitive = await pathExists(path.join(this.gitdir, 'head'));
-    const native = process.platform !== 'win32';
-    await git.setConfig({ fs, dir: this.dir, path: 'core.ignorecase', value: caseInsensitive });
-    await git.setConfig({ fs, dir: this.dir, path: 'core.filemode', value: native });
-    await git.setConfig({ fs, dir: this.dir, path: 'core.symlinks', value: native });
   }
 
   private async readCommitted(tree: string | undefined, file: RepoPath): Promise<string | undefined> {

@@ -23,7 +23,6 @@ const ALLOWED: Record<string, string[]> = {
 };
 // A library and the only folders or files that may import it.
 const OWNERS: Record<string, string[]> = {
-  'isomorphic-git': ['storage/content-repo.ts', 'storage/git/'],
   koa: ['http/', 'api/', 'app.ts'],
   '@koa/router': ['http/', 'api/'],
   'koa-body': ['http/', 'api/'],

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { contentRepoOf, externalCommit } from '../helpers/git.ts';
@@ -17,8 +20,18 @@ const NOT_READ_BY_A_START = [...LOADED_ON_FIRST_USE, 'esprima', '@sindresorhus/s
 // And these parts of our own (docs/architecture.md, "Loaded on first use").
 const OWN_PARTS_LOADED_ON_FIRST_USE = ['api/admin.ts', 'domain/updates/', 'domain/backups/zip-reader.ts', 'domain/dashboard/', 'domain/trash/', 'domain/history/revision-service.ts', 'domain/history/entry-history.ts', 'domain/git/git-status.ts', 'domain/git/release-service.ts', 'domain/auth/role-service.ts', 'domain/auth/profile-service.ts', 'domain/webhooks/webhook-actions.ts', 'api/admin/', 'api/openapi/openapi-document.ts', 'domain/backups/backup-service.ts', 'domain/backups/backup-writer.ts', 'domain/backups/backup-restore.ts', 'domain/backups/zip-writer.ts'];
 
-// Imports the server's modules as a start does (or, given a data root, starts it and asks for a public list), with a loader hook that notes every module loaded (ESM has no require.cache).
-const script = (library: string[], dataDir?: string) => `
+// Optional libraries that the health report asks about in a child process (docs/architecture.md, "Loaded on first use").
+const PROBED_BY_HEALTH = ['sharp', 'archiver', 'yauzl'];
+// What a started server is asked: a public list of the one entry there is, or the health report with every extension available.
+const ASK_FOR_LIST = `
+    const listed = await fetch(running.url + '/api/v1/workspaces/default/content/posts');
+    if (listed.status !== 200 || (await listed.json()).data.length !== 1) throw new Error('the public list answered ' + listed.status);`;
+const ASK_FOR_HEALTH = `
+    const { extensions } = (await (await fetch(running.url + '/api/v1/health')).json()).data;
+    if (!extensions.gd || !extensions.zip) throw new Error('health reported ' + JSON.stringify(extensions));`;
+
+// Imports the server's modules as a start does (or, given a data root, starts it and asks `ask`), with a loader hook that notes every module loaded (ESM has no require.cache).
+const script = (library: string[], dataDir?: string, ask = ASK_FOR_LIST) => `
   import { register, createRequire } from 'node:module';
   import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
   import os from 'node:os';
@@ -32,8 +45,7 @@ const script = (library: string[], dataDir?: string) => `
   if (dataDir !== null) {
     const { startServer } = await import('./src/main.ts');
     const running = await startServer({ env: { CMS_LOG_LEVEL: 'silent' }, flags: { port: '0', host: '127.0.0.1', data: dataDir } });
-    const listed = await fetch(running.url + '/api/v1/workspaces/default/content/posts');
-    if (listed.status !== 200 || (await listed.json()).data.length !== 1) throw new Error('the public list answered ' + listed.status);
+    ${ask}
     await running.close();
   }
   const files = Object.keys(createRequire(import.meta.url).cache);
@@ -77,5 +89,18 @@ describe('a start on existing content', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(NOT_READ_BY_A_START, first.dataDir)], { cwd: root });
     const loaded = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { libraries: string[] };
     expect(loaded.libraries).to.deep.equal([]);
+  });
+});
+
+describe('a start in an empty folder and a health report', () => {
+  it('writes a new repository and reports images and ZIP archives available without loading sharp, archiver or yauzl into the server', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'start-up-loads-data-'));
+    try {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(PROBED_BY_HEALTH, dataDir, ASK_FOR_HEALTH)], { cwd: root });
+      const loaded = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { libraries: string[] };
+      expect(loaded.libraries).to.deep.equal([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,7 @@
 // null dimensions and no thumbnail, and health reports `extensions.gd: false`.
 import type sharpModule from 'sharp';
 import type { Sharp } from 'sharp';
+import { succeedsInChild } from '../../lib/child-probe.ts';
 import { mimeOfFormat, outputBox, type ImageTransform, type VariantFormat } from './image-transforms.ts';
 import { isRasterImage } from './media-types.ts';
 
@@ -61,20 +62,16 @@ export interface ImageVariant {
 let loading: Promise<SharpFactory | undefined> | undefined;
 let probing: Promise<boolean> | undefined;
 
+// What the health probe runs in a child process: sharp loads and encodes an image.
+const SHARP_PROBE = "const { default: sharp } = await import('sharp'); await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000000' } }).png().toBuffer();";
+
 /**
- * Whether sharp loads and can encode an image; probed once. Health reports it
- * as `extensions.gd`. Throws nothing.
+ * Whether sharp loads and can encode an image; probed once, in a child
+ * process (lib/child-probe.ts), so that sharp loads into the server only
+ * with the first image. Health reports it as `extensions.gd`. Throws nothing.
  */
 export function isImageProcessingAvailable(): Promise<boolean> {
-  probing ??= loadSharp().then(async (sharp) => {
-    if (!sharp) return false;
-    try {
-      await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000000' } }).png().toBuffer();
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  probing ??= succeedsInChild(SHARP_PROBE);
   return probing;
 }
 
