@@ -50,6 +50,21 @@ describe('ContentRepo', () => {
       await expectCleanRepo(root);
     });
 
+    it('finishes a repository whose first start stopped before HEAD was written, keeping its config', async () => {
+      const root = path.join(dir, 'stopped');
+      await mkdir(path.join(root, '.git'), { recursive: true });
+      await writeFile(path.join(root, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n\tbare = false\n[user]\n\tname = Kept\n');
+      const opened = await ContentRepo.open(root);
+      try {
+        expect(await git(root, ['rev-parse', '--abbrev-ref', 'HEAD'])).to.equal('main\n');
+        expect(await git(root, ['config', 'user.name'])).to.equal('Kept\n');
+        expect(await commitCount(root)).to.equal(1);
+        await expectCleanRepo(root);
+      } finally {
+        await opened.close();
+      }
+    });
+
     it('reopens an existing repository without a new commit', async () => {
       const head = await repo.head();
       const again = await ContentRepo.open(repo.dir);
