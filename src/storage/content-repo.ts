@@ -3,14 +3,14 @@
 // runs through serialize() and becomes exactly one commit via commitChanges();
 // history, diffs and the watch for commits made outside the server live here
 // too. Low-level git formats live in storage/git/.
-import fs from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { StartupError } from '../errors/startup-error.ts';
-import { errnoCode, isNotFound } from '../lib/errno.ts';
+import { errnoCode } from '../lib/errno.ts';
 import { createLimiter } from '../lib/limiter.ts';
+import { pathExists } from '../lib/path-exists.ts';
 import type { Logger } from '../lib/logger.ts';
 import { composeMessage, describeCommit, identityNow } from './git/commit-object.ts';
 import type { CommitInfo, CommitObject } from './git/commit-object.ts';
@@ -616,16 +616,6 @@ export class ContentRepo {
 function checkFolder(prefix: string): string {
   const folder = prefix.replace(/\/+$/, '');
   return folder === '' ? '' : checkRepoPath(folder);
-}
-
-async function pathExists(file: string): Promise<boolean> {
-  try {
-    await fs.promises.lstat(file);
-    return true;
-  } catch (error) {
-    if (isNotFound(error)) return false;
-    throw error;
-  }
 }
 
 // A file system failure while committing (a full disk, a read-only folder)

@@ -20,6 +20,11 @@ function entry(slug: string): StoredEntry {
   return { id: slug, slug, type: 'posts', status: 'published', title: slug, created_at: at, updated_at: at, published_at: at, data: {}, translations: {} } as StoredEntry;
 }
 
+// The files of entry `i`: its root file and a blob id of its own.
+function filesOf(i: number): { path: string; oid: string }[] {
+  return [{ path: `default/entries/posts/p${i}.md`, oid: i.toString(16).padStart(40, '0') }];
+}
+
 function heapUsed(): number {
   collectGarbage();
   return process.memoryUsage().heapUsed;
@@ -35,15 +40,13 @@ describe('entry snapshot memory', () => {
       // A file of a megabyte whose front matter holds the date, as a parse slices it.
       const text = `${'x'.repeat(TEXT_BYTES)}\nupdated_at: ${date}\n`;
       const parsedUpdatedAt = text.slice(text.lastIndexOf(': ') + 2, -1);
-      const files = [{ path: `default/entries/posts/p${i}.md`, oid: i.toString(16).padStart(40, '0') }];
-      snapshot.keep(TYPE, files, entry(`p${i}`), parsedUpdatedAt);
+      snapshot.keep(TYPE, filesOf(i), entry(`p${i}`), parsedUpdatedAt);
       expected.push(date);
     }
     const grown = heapUsed() - before;
     expect(grown).to.be.below((TEXTS * TEXT_BYTES) / 4);
     for (let i = 0; i < TEXTS; i += 1) {
-      const files = [{ path: `default/entries/posts/p${i}.md`, oid: i.toString(16).padStart(40, '0') }];
-      expect(snapshot.recordOf(TYPE, files)?.entry.updated_at).to.equal(expected[i]);
+      expect(snapshot.recordOf(TYPE, filesOf(i))?.entry.updated_at).to.equal(expected[i]);
     }
   });
 });

@@ -2,9 +2,10 @@
 // server writes these few files itself, like every other git file: it needs
 // no git CLI to start, and the git library that did this once held ~15 MiB
 // of memory for the rest of the process's life.
-import { lstat, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode, isNotFound } from '../../lib/errno.ts';
+import { errnoCode } from '../../lib/errno.ts';
+import { pathExists } from '../../lib/path-exists.ts';
 
 const FOLDERS = ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info'];
 // Git probes the file system's case sensitivity the same way: a folder it made, asked for in capitals.
@@ -17,13 +18,7 @@ const CASE_PROBE = 'OBJECTS';
  */
 export async function initRepository(gitdir: string): Promise<void> {
   for (const folder of FOLDERS) await mkdir(path.join(gitdir, folder), { recursive: true });
-  const ignoreCase = await lstat(path.join(gitdir, CASE_PROBE)).then(
-    () => true,
-    (error: unknown) => {
-      if (isNotFound(error)) return false;
-      throw error;
-    },
-  );
+  const ignoreCase = await pathExists(path.join(gitdir, CASE_PROBE));
   const native = process.platform !== 'win32';
   const config = ['[core]', '\trepositoryformatversion = 0', `\tfilemode = ${native}`, '\tbare = false', '\tlogallrefupdates = true', `\tsymlinks = ${native}`, `\tignorecase = ${ignoreCase}`, ''];
   await writeFile(path.join(gitdir, 'config'), config.join('\n'), { flag: 'wx' }).catch((error: unknown) => {
