@@ -1,6 +1,6 @@
 // Crash-safe file replacement: readers see the old file or the new one, never
 // a half-written one. Used for working-tree files, git refs and state files.
-import { closeSync, linkSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writevSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, linkSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writevSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../lib/errno.ts';
@@ -77,14 +77,34 @@ const BUFFERS_PER_WRITE = 1024;
 export function createFileFromChunks(file: string, chunks: Uint8Array[], mode: number): void {
   const fd = openSync(file, 'wx', mode);
   try {
-    let pending = chunks;
-    while (pending.length > 0) {
-      const written = writevSync(fd, pending.slice(0, BUFFERS_PER_WRITE));
-      if (written === 0) throw new Error(`The disk took nothing more of ${path.basename(file)}.`);
-      pending = dropWritten(pending, written);
-    }
+    writeChunks(fd, chunks, file);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Like createFileFromChunks, into `file` that exists already and is empty,
+ * which then gets `mode`. Not truncated: on ext4 a file truncated and written
+ * has its blocks allocated and its writeback started at close (auto_da_alloc),
+ * ~0.1 ms more.
+ */
+export function fillFileFromChunks(file: string, chunks: Uint8Array[], mode: number): void {
+  const fd = openSync(file, constants.O_WRONLY);
+  try {
+    writeChunks(fd, chunks, file);
+    fchmodSync(fd, mode);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeChunks(fd: number, chunks: Uint8Array[], file: string): void {
+  let pending = chunks;
+  while (pending.length > 0) {
+    const written = writevSync(fd, pending.slice(0, BUFFERS_PER_WRITE));
+    if (written === 0) throw new Error(`The disk took nothing more of ${path.basename(file)}.`);
+    pending = dropWritten(pending, written);
   }
 }
 

@@ -136,8 +136,15 @@ describe('packing the content repository', () => {
     expect(Number(await git(dir, ['cat-file', '-s', postsTrees[9]]))).to.be.greaterThan(64 * 1024);
     expect(deltas).to.have.length(7);
     expect(deltas.every((oid) => Number(stored.get(oid)?.[3]) < 100)).to.equal(true);
+    // Each version's blob: stored as it is in its commit pack, compressed by the roll-up that took it.
+    const blobs = await Promise.all(versions.map(async ({ oid }, i) => (await git(dir, ['rev-parse', `${oid}:${POSTS}/entry-${i + 1}.md`])).trim()));
+    const compressed = (oid: string) => Number(stored.get(oid)?.[3]) < Number(stored.get(oid)?.[2]) / 2;
+    expect(blobs.map(compressed)).to.deep.equal([true, true, true, true, true, true, true, true, false]);
     expect(await git(dir, ['status', '--porcelain'])).to.equal('');
     await git(dir, ['fsck', '--strict', '--no-progress']);
+    // No temp file is left: closing removed the empty files made ahead (in .git) for the next commit packs.
+    expect((await readdir(path.join(dir, '.git/objects/pack'))).filter((name) => !/^pack-[0-9a-f]{40}\.(pack|idx)$/.test(name))).to.deep.equal([]);
+    expect((await readdir(path.join(dir, '.git'))).filter((name) => name.endsWith('.tmp'))).to.deep.equal([]);
   });
 
   it('rolls nothing up while git gc runs (gc.pid of a live process), and does once gc.pid names a process that is gone', async () => {

@@ -319,36 +319,40 @@ describe('git formats', () => {
       await run('git', ['-C', repo, 'fsck', '--strict']);
     });
 
-    it('says where each entry is and which bodies a later pack should compress, and reads whole entries back', async () => {
+    it('says where each entry is and which bodies a later pack should compress (every blob of a fast pack), and reads whole entries back', async () => {
       const large = blob(pseudoRandom(100_000, 4));
       const small = blob('a small file\n');
       const packDir = path.join(repo, '.git/objects/pack');
-      const written = writePack(packDir, [large, small], { fast: true });
-      const pack = await readFile(path.join(packDir, `${written.name}.pack`));
-      for (const object of [large, small]) {
-        const entry = written.entries.get(object.oid);
-        expect(entry?.compressLater).to.equal(object === large);
-        const bytes = pack.subarray(entry?.offset, (entry?.offset ?? 0) + (entry?.length ?? 0));
-        expect(Buffer.compare(entryBody(bytes), Buffer.from(object.body))).to.equal(0);
+      for (const fast of [true, false]) {
+        const written = writePack(packDir, [large, small], { fast });
+        const pack = await readFile(path.join(packDir, `${written.name}.pack`));
+        for (const object of [large, small]) {
+          const entry = written.entries.get(object.oid);
+          expect(entry?.compressLater, `fast: ${fast}`).to.equal(fast);
+          const bytes = pack.subarray(entry?.offset, (entry?.offset ?? 0) + (entry?.length ?? 0));
+          expect(Buffer.compare(entryBody(bytes), Buffer.from(object.body))).to.equal(0);
+        }
       }
     });
 
-    it('frames small trees and commits as stored, copied as they are by later packs, and compresses blobs', async () => {
+    it('frames small trees and commits as stored, copied as they are by later packs; compresses blobs unless the pack is fast', async () => {
       const file = blob('a small file\n'.repeat(20));
       const tree = prepareObject('tree', Buffer.concat([Buffer.from('100644 a.md\0'), Buffer.from(file.oid, 'hex')]));
       const commit = prepareObject('commit', Buffer.from(`tree ${tree.oid}\nauthor A <a@b> 1700000000 +0000\ncommitter A <a@b> 1700000000 +0000\n\nm\n`));
       const packDir = path.join(repo, '.git/objects/pack');
-      const written = writePack(packDir, [commit, tree, file], { fast: true });
-      const pack = await readFile(path.join(packDir, `${written.name}.pack`));
-      for (const object of [commit, tree, file]) {
-        const entry = written.entries.get(object.oid);
-        expect(entry?.compressLater, object.type).to.equal(false);
-        const bytes = pack.subarray(entry?.offset, (entry?.offset ?? 0) + (entry?.length ?? 0));
-        // Past the one-byte type-and-size header (all three are under 2 KiB): 0x01 is zlib's level-0 header byte, a stored first block follows.
-        const stream = bytes.subarray(bytes[0] & 0x80 ? 2 : 1);
-        expect(stream[1] === 0x01 && (stream[2] & 0x06) === 0, object.type).to.equal(object.type !== 'blob');
+      for (const fast of [true, false]) {
+        const written = writePack(packDir, [commit, tree, file], { fast });
+        const pack = await readFile(path.join(packDir, `${written.name}.pack`));
+        for (const object of [commit, tree, file]) {
+          const entry = written.entries.get(object.oid);
+          expect(entry?.compressLater, object.type).to.equal(fast && object.type === 'blob');
+          const bytes = pack.subarray(entry?.offset, (entry?.offset ?? 0) + (entry?.length ?? 0));
+          // Past the one-byte type-and-size header (all three are under 2 KiB): 0x01 is zlib's level-0 header byte, a stored first block follows.
+          const stream = bytes.subarray(bytes[0] & 0x80 ? 2 : 1);
+          expect(stream[1] === 0x01 && (stream[2] & 0x06) === 0, `${object.type}, fast: ${fast}`).to.equal(fast || object.type !== 'blob');
+        }
+        expect((await run('git', ['-C', repo, 'verify-pack', `.git/objects/pack/${written.name}.idx`])).stderr).to.equal('');
       }
-      expect((await run('git', ['-C', repo, 'verify-pack', `.git/objects/pack/${written.name}.idx`])).stderr).to.equal('');
       expect((await run('git', ['-C', repo, 'cat-file', '-p', commit.oid])).stdout).to.contain(`tree ${tree.oid}`);
       expect((await run('git', ['-C', repo, 'ls-tree', tree.oid])).stdout).to.contain(`blob ${file.oid}\ta.md`);
     });

@@ -14,6 +14,7 @@ import { createLimiter } from '../../src/lib/limiter.ts';
 import { LruCache } from '../../src/lib/lru-cache.ts';
 import { sha256Of, sha256PassThrough } from '../../src/lib/sha256.ts';
 import { writeFileAtomic } from '../../src/storage/atomic-write.ts';
+import { FilesAhead } from '../../src/storage/files-ahead.ts';
 import { readCleanText } from '../../src/storage/git/working-tree.ts';
 import { KeyedWriteQueue, WriteQueue } from '../../src/storage/write-queue.ts';
 
@@ -192,6 +193,50 @@ describe('storage helpers', () => {
       }
       expect(code).to.be.oneOf(['EISDIR', 'ENOTEMPTY', 'EEXIST']);
       expect(await readdir(dir)).to.deep.equal(['taken']);
+    });
+  });
+
+  describe('FilesAhead', () => {
+    let dir: string;
+    let count: number;
+    let files: FilesAhead;
+    beforeEach(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'files-ahead-'));
+      count = 0;
+      files = new FilesAhead(() => path.join(dir, `tmp-${(count += 1)}`), 2);
+    });
+    afterEach(async () => {
+      files.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const madeAhead = async (names: string[]) => {
+      for (let i = 0; i < 100 && (await readdir(dir)).length < names.length; i += 1) await sleep(5);
+      expect((await readdir(dir)).sort()).to.deep.equal(names);
+    };
+
+    it('writes the first file itself, then into files made ahead, with the mode asked for', async () => {
+      const first = files.write([Buffer.from('one '), Buffer.from('file')], 0o444);
+      expect(path.basename(first)).to.equal('tmp-1');
+      await madeAhead(['tmp-1', 'tmp-2', 'tmp-3']);
+      expect((await stat(path.join(dir, 'tmp-2'))).size).to.equal(0);
+      const second = files.write([Buffer.from('two')], 0o444);
+      expect(path.basename(second)).to.equal('tmp-2');
+      for (const [file, text] of [[first, 'one file'], [second, 'two']]) {
+        expect(await readFile(file, 'utf8')).to.equal(text);
+        expect((await stat(file)).mode & 0o777).to.equal(0o444);
+      }
+      await madeAhead(['tmp-1', 'tmp-2', 'tmp-3', 'tmp-4']);
+    });
+
+    it('writes a new file when the one made ahead was removed, and close() removes those still waiting', async () => {
+      files.write([Buffer.from('one')], 0o644);
+      await madeAhead(['tmp-1', 'tmp-2', 'tmp-3']);
+      await rm(path.join(dir, 'tmp-2'));
+      expect(path.basename(files.write([Buffer.from('two')], 0o644))).to.equal('tmp-4');
+      files.close();
+      // Made after the write above took tmp-3 and before close(): either way, none is left waiting.
+      await sleep(50);
+      expect((await readdir(dir)).sort()).to.deep.equal(['tmp-1', 'tmp-4']);
     });
   });
 

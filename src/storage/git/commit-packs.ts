@@ -13,10 +13,12 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { FilesAhead } from '../files-ahead.ts';
 import { encodeDelta, sharedEnds } from './delta-encoding.ts';
 import type { GitObjectType, PreparedObject } from './objects.ts';
 import { entryBody, writePack } from './pack-writer.ts';
 import { isGcRunning } from './packing.ts';
+import { gitTempPath } from './refs.ts';
 import type { PackedEntry, PackObject, WrittenPack } from './pack-writer.ts';
 import { blocksOf, reframe } from './stored-blocks.ts';
 import type { StoredBlocks } from './stored-blocks.ts';
@@ -62,6 +64,12 @@ const BYTES_PER_ROLL_UP = 8 * 1024 * 1024;
 const FRAMED_ABOVE_BYTES = 4 * 1024;
 // git's own default (pack.depth): reading the oldest tree of a chain applies this many deltas.
 const MAX_DELTA_DEPTH = 50;
+// Files made ahead for commit packs (files-ahead.ts): two per commit, and two
+// more for a commit that follows at once. They wait in `.git` under the
+// server's temp names (refs.ts gitTempPath, removed at start once stale), where
+// git takes no notice of them: in the pack folder `git count-objects` calls
+// them garbage.
+const FILES_AHEAD = 4;
 
 /** Writes commits' objects as packs and rolls those packs up; callers serialize calls (the repository's write queue). */
 export class CommitPacks {
@@ -73,12 +81,15 @@ export class CommitPacks {
   // Rolled-up commit packs not deleted yet because `git gc` was running.
   private rolledUpNames: string[] = [];
   private rolled = { packs: 0, bytes: 0 };
+  private readonly files: FilesAhead;
 
   constructor(
     private readonly packDir: string,
     private readonly packs: PackRegistry,
     private readonly packsPerRollUp = PACKS_PER_ROLL_UP,
-  ) {}
+  ) {
+    this.files = new FilesAhead(() => gitTempPath(this.gitdir), FILES_AHEAD);
+  }
 
   /** Stores one commit's objects as a pack, in place (index last) before this returns. */
   write(objects: PreparedObject[]): void {
@@ -88,7 +99,7 @@ export class CommitPacks {
       this.folderChecked = true;
     }
     const prepared = objects.map((object) => this.prepare(object));
-    const written = writePack(this.packDir, prepared.map(({ packed }) => packed), { fast: true });
+    const written = writePack(this.packDir, prepared.map(({ packed }) => packed), { fast: true, files: this.files });
     this.packs.add(written);
     const packed = prepared.map(({ packed: { oid }, type, folder, replaced }): PackedObject => ({ oid, type, ...(written.entries.get(oid) as PackedEntry), folder, replaced }));
     this.waiting.push({ name: written.name, bytes: written.bytes, writtenAt: performance.now(), objects: packed });
@@ -133,6 +144,11 @@ export class CommitPacks {
   /** Resolves once the commit packs of past roll-ups are deleted. */
   async settled(): Promise<void> {
     await this.deleting;
+  }
+
+  /** Removes the files made ahead for commit packs; no commit is written after this. */
+  close(): void {
+    this.files.close();
   }
 
   // The delta that rebuilds the tree an object replaces; for a folder tree

@@ -100,6 +100,7 @@ export class ObjectReader {
 
   /** Closes the packs it holds open. */
   close(): void {
+    this.commitPacks.close();
     this.packs.close();
   }
 }

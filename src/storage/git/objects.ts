@@ -28,7 +28,7 @@ const OBJECT_TYPES = new Set<string>(['blob', 'tree', 'commit', 'tag']);
 // (in practice: trees of folders with thousands of entries) are stored at
 // level 0, which git reads the same way and `git gc` recompresses; deflating a
 // 10k-entry tree at level 1 costs ~5 ms per commit, level 0 ~0.5 ms. Commit
-// packs (pack-writer.ts) do the same.
+// packs (pack-writer.ts) store every blob and large tree uncompressed.
 export const STORED_ABOVE_BYTES = 64 * 1024;
 const OID = /^[0-9a-f]{40}$/;
 // A commit writes a handful of objects; an import of thousands lets requests in between batches.
