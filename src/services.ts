@@ -1,7 +1,7 @@
 // The composition root: the only place services are constructed and wired.
 // Everything is passed explicitly; there are no module-level singletons.
 import path from 'node:path';
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { ConfigError, type Config } from './config/config.ts';
 import { ContentIndex } from './domain/content/content-index.ts';
 import { ContentWriter, type ContentReader } from './domain/content/content-writer.ts';
@@ -14,6 +14,7 @@ import { WorkspaceService } from './domain/workspaces/workspace-service.ts';
 import type { Logger } from './lib/logger.ts';
 import { once } from './lib/once.ts';
 import { findPackageRoot } from './lib/package-root.ts';
+import { pathExists } from './lib/path-exists.ts';
 import { ContentRepo } from './storage/content-repo.ts';
 import { SnapshotFile } from './storage/snapshot-file.ts';
 import { StateStore } from './storage/state-store.ts';
@@ -460,9 +461,3 @@ async function replicaHealth(replica: ReplicaFollower): Promise<{ head: string; 
   return { head, lag_ms, primary: { url: primary, reachable, last_contact_at, head: primary_head } };
 }
 
-async function pathExists(file: string): Promise<boolean> {
-  return access(file).then(
-    () => true,
-    () => false,
-  );
-}

@@ -64,8 +64,8 @@ const BYTES_PER_ROLL_UP = 8 * 1024 * 1024;
 const FRAMED_ABOVE_BYTES = 4 * 1024;
 // git's own default (pack.depth): reading the oldest tree of a chain applies this many deltas.
 const MAX_DELTA_DEPTH = 50;
-// Files made ahead for commit packs (files-ahead.ts): two per commit, and two
-// more for a commit that follows at once. They wait in `.git` under the
+// Files made ahead for commit packs and roll-ups (files-ahead.ts): two per
+// pack, and two more for a pack that follows at once. They wait in `.git` under the
 // server's temp names (refs.ts gitTempPath, removed at start once stale), where
 // git takes no notice of them: in the pack folder `git count-objects` calls
 // them garbage.
@@ -133,7 +133,7 @@ export class CommitPacks {
     this.waiting = this.waiting.filter(({ name }) => existsSync(path.join(this.packDir, `${name}.idx`)));
     const packs = this.waiting.filter(({ writtenAt }) => writtenAt > spareBefore);
     if (!this.isDue(packs)) return;
-    const written = writePack(this.packDir, this.planRollUp(packs));
+    const written = writePack(this.packDir, this.planRollUp(packs), { files: this.files });
     this.waiting = this.waiting.filter((pack) => !packs.includes(pack));
     this.rolled = { packs: this.rolled.packs + 1, bytes: this.rolled.bytes + written.bytes };
     this.packs.add(written);
@@ -146,7 +146,7 @@ export class CommitPacks {
     await this.deleting;
   }
 
-  /** Removes the files made ahead for commit packs; no commit is written after this. */
+  /** Removes the files made ahead for packs; no commit or roll-up is written after this. */
   close(): void {
     this.files.close();
   }
