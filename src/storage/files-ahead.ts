@@ -8,7 +8,7 @@
 // are made once the write's caller has finished its turn (answered its
 // request). A kill -9 leaves them behind empty, under temp names that the
 // next start clears like any other (refs.ts, pack-writer.ts).
-import { closeSync, open } from 'node:fs';
+import { close, open } from 'node:fs';
 import { isNotFound } from '../lib/errno.ts';
 import { createFileFromChunks, fillFileFromChunks, removeQuietly } from './atomic-write.ts';
 
@@ -85,6 +85,7 @@ export class FilesAhead {
   // All at once: each file is one thread-pool call, its answer one turn of
   // the event loop, which a busy write path gives only a few per commit.
   private async make(): Promise<boolean> {
+    if (this.closed) return false;
     const made = await Promise.all(Array.from({ length: this.count - this.ready.length }, () => createEmpty(this.newPath())));
     for (const file of made) {
       if (file === undefined) continue;
@@ -100,8 +101,8 @@ function createEmpty(file: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     open(file, 'wx', 0o600, (error, fd) => {
       if (error) return resolve(undefined);
-      closeSync(fd);
-      resolve(file);
+      // A close that fails still leaves the empty file, which is all a write needs.
+      close(fd, () => resolve(file));
     });
   });
 }
