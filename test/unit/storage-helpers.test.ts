@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../../src/storage/atomic-write.ts';
 import { FilesAhead } from '../../src/storage/files-ahead.ts';
 import { readCleanText } from '../../src/storage/git/working-tree.ts';
 import { KeyedWriteQueue, WriteQueue } from '../../src/storage/write-queue.ts';
+import { pollUntil } from '../helpers/poll.ts';
 
 describe('storage helpers', () => {
   describe('WriteQueue', () => {
@@ -210,8 +211,8 @@ describe('storage helpers', () => {
       await rm(dir, { recursive: true, force: true });
     });
     const madeAhead = async (names: string[]) => {
-      for (let i = 0; i < 100 && (await readdir(dir)).length < names.length; i += 1) await sleep(5);
-      expect((await readdir(dir)).sort()).to.deep.equal(names);
+      const listed = await pollUntil(async () => (await readdir(dir)).sort(), (found) => found.length >= names.length, { intervalMs: 5 });
+      expect(listed).to.deep.equal(names);
     };
 
     it('writes the first file itself, then into files made ahead, with the mode asked for', async () => {
@@ -234,7 +235,7 @@ describe('storage helpers', () => {
       await rm(path.join(dir, 'tmp-2'));
       expect(path.basename(files.write([Buffer.from('two')], 0o644))).to.equal('tmp-4');
       files.close();
-      // Made after the write above took tmp-3 and before close(): either way, none is left waiting.
+      // tmp-3 was waiting, and the making the write queued comes after close(): none is left.
       await sleep(50);
       expect((await readdir(dir)).sort()).to.deep.equal(['tmp-1', 'tmp-4']);
     });
