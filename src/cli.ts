@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { isAppError } from './errors/app-error.ts';
 import { StartupError } from './errors/startup-error.ts';
+import { limitHeapGrowth } from './lib/heap-growth.ts';
 import { findPackageRoot } from './lib/package-root.ts';
 import { startServer } from './main.ts';
 import { packRepository } from './storage/git/packing.ts';
@@ -29,6 +30,7 @@ const serveCommand: CommandSpec<number | undefined> = {
   async run(input) {
     const flags = { port: stringOption(input, 'port'), host: stringOption(input, 'host'), data: stringOption(input, 'data'), 'base-url': stringOption(input, 'base-url') };
     const running = await startServer({ flags });
+    limitHeapGrowth(running.services.config.nodeOptions);
     process.stdout.write(`CMS listening on ${running.url} (data: ${running.services.config.dataDir})\n`);
     const stop = () => void running.close().then(() => process.exit(0));
     process.once('SIGINT', stop);

@@ -109,6 +109,8 @@ export interface Config {
   /** How long a replica waits on a silent primary before a forwarded request is 503 primary_unavailable. */
   primaryTimeoutMs: number;
   git: GitSettings;
+  /** NODE_OPTIONS as node was started with it: V8 flags chosen there are kept (lib/heap-growth.ts). */
+  nodeOptions: string;
 }
 
 /** Where loadConfig() reads settings; tests pass their own instead of process.env. */
@@ -208,6 +210,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       branch: parseBranch(env.CMS_GIT_BRANCH || undefined),
       syncIntervalMs: parseInteger(env.CMS_GIT_SYNC_INTERVAL_MS ?? '10000', 'CMS_GIT_SYNC_INTERVAL_MS', 50, 86_400_000),
     },
+    nodeOptions: env.NODE_OPTIONS ?? '',
   });
 }
 
