@@ -11,7 +11,8 @@ const PERCENT_AFTER_START = 40;
 
 /** The V8 flag limitHeapGrowth() sets; undefined when the command line (`execArgv`) or `nodeOptions` set the growth themselves. */
 export function heapGrowthFlag(execArgv: string[], nodeOptions = ''): string | undefined {
-  const given = [...execArgv, ...nodeOptions.split(/\s+/)].some((arg) => arg.startsWith(FLAG));
+  // V8 takes its flags with hyphens or underscores.
+  const given = [...execArgv, ...nodeOptions.split(/\s+/)].some((arg) => arg.replaceAll('_', '-').startsWith(FLAG));
   return given ? undefined : `${FLAG}=${PERCENT_AFTER_START}`;
 }
 

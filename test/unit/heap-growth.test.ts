@@ -12,5 +12,6 @@ describe('heap growth after start', () => {
   it('is left alone when the command line or NODE_OPTIONS set one', () => {
     expect(heapGrowthFlag(['--heap-growing-percent=25'])).to.equal(undefined);
     expect(heapGrowthFlag([], '--max-old-space-size=512 --heap-growing-percent=60')).to.equal(undefined);
+    expect(heapGrowthFlag(['--heap_growing_percent=50'])).to.equal(undefined);
   });
 });
