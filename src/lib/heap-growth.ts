@@ -3,7 +3,7 @@
 // cases at 295–317 MiB with 10,000 posts, 40 % at 220–225 MiB
 // (docs/performance.md, "RSS after the reads"). The start loads most of
 // what the server keeps, so the limit is set once it has: under the default
-// factor the load needs a few full collections instead of a dozen.
+// factor a 10,000-post load needs two full collections instead of four.
 import { setFlagsFromString } from 'node:v8';
 
 const FLAG = '--heap-growing-percent';
