@@ -136,6 +136,8 @@ describe('packing the content repository', () => {
     expect(Number(await git(dir, ['cat-file', '-s', postsTrees[9]]))).to.be.greaterThan(64 * 1024);
     expect(deltas).to.have.length(7);
     expect(deltas.every((oid) => Number(stored.get(oid)?.[3]) < 100)).to.equal(true);
+    // The newest version in each roll-up, compressed there.
+    expect([postsTrees[3], postsTrees[8]].map((oid) => Number(stored.get(oid)?.[3]) < Number(stored.get(oid)?.[2]))).to.deep.equal([true, true]);
     // Each version's blob: stored as it is in its commit pack, compressed by the roll-up that took it.
     const blobs = await Promise.all(versions.map(async ({ oid }, i) => (await git(dir, ['rev-parse', `${oid}:${POSTS}/entry-${i + 1}.md`])).trim()));
     const compressed = (oid: string) => Number(stored.get(oid)?.[3]) < Number(stored.get(oid)?.[2]) / 2;
@@ -211,6 +213,34 @@ describe('packing the content repository', () => {
     } finally {
       reader.close();
     }
+  });
+
+  it('copies a folder tree over 1 MiB into the roll-up as its commit pack framed it, and compresses a smaller one', async () => {
+    await git(root, ['init', '-q', dir]);
+    const reader = new ObjectReader(path.join(dir, '.git/objects'), 2);
+    // ~43 bytes per entry, names in git's order.
+    const folderTree = (folder: string, entries: number) => {
+      const body = Buffer.concat(Array.from({ length: entries }, (_, i) => Buffer.concat([Buffer.from(`100644 entry-${String(i).padStart(6, '0')}.md\0`), createHash('sha1').update(`${folder} ${i}`).digest()])));
+      return { ...prepareObject('tree', body), folder };
+    };
+    const large = folderTree('large', 30_000);
+    const small = folderTree('small', 2_000);
+    try {
+      reader.commitPacks.write([large, small]);
+      reader.commitPacks.write([prepareObject('blob', Buffer.from('a blob\n'))]);
+      reader.commitPacks.rollUp();
+      await reader.commitPacks.settled();
+    } finally {
+      reader.close();
+    }
+    const [rollUp, ...others] = (await readdir(path.join(dir, '.git/objects/pack'))).filter((name) => name.endsWith('.idx'));
+    expect(others).to.deep.equal([]);
+    const listed = await git(dir, ['verify-pack', '-v', path.join('.git/objects/pack', rollUp)]);
+    // verify-pack -v: "<oid> <type> <size> <size in pack> <offset>".
+    const inPack = (oid: string) => listed.split('\n').map((line) => line.split(/ +/)).find((fields) => fields[0] === oid) ?? [];
+    expect(large.body.length).to.be.greaterThan(1024 * 1024);
+    expect(Number(inPack(large.oid)[3])).to.be.greaterThan(large.body.length);
+    expect(Number(inPack(small.oid)[3])).to.be.lessThan(small.body.length);
   });
 
   it('packs in the background while the server commits, and every commit stays readable', async () => {

@@ -60,7 +60,8 @@ const PACKS_PER_ROLL_UP = 64;
 const BYTES_PER_ROLL_UP = 8 * 1024 * 1024;
 // Folder trees above this size are stored uncompressed (stored-blocks.ts):
 // deflating a 60 KB tree at level 1 took ~0.4 ms per commit, and a commit
-// pack lives only until the next roll-up, which compresses.
+// pack lives only until the next roll-up, which compresses all but the
+// largest (pack-writer.ts).
 const FRAMED_ABOVE_BYTES = 4 * 1024;
 // git's own default (pack.depth): reading the oldest tree of a chain applies this many deltas.
 const MAX_DELTA_DEPTH = 50;
