@@ -16,6 +16,7 @@ import type { ContentRepoOptions } from '../../src/storage/content-repo.ts';
 import { ObjectReader } from '../../src/storage/git/object-reader.ts';
 import { prepareObject } from '../../src/storage/git/objects.ts';
 import { Packer } from '../../src/storage/git/packing.ts';
+import { FILE_MODE, TreeView } from '../../src/storage/git/tree.ts';
 import { git } from '../helpers/git.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
@@ -218,10 +219,10 @@ describe('packing the content repository', () => {
   it('copies a folder tree over 1 MiB into the roll-up as its commit pack framed it, and compresses a smaller one', async () => {
     await git(root, ['init', '-q', dir]);
     const reader = new ObjectReader(path.join(dir, '.git/objects'), 2);
-    // ~43 bytes per entry, names in git's order.
+    // ~43 bytes per entry.
     const folderTree = (folder: string, entries: number) => {
-      const body = Buffer.concat(Array.from({ length: entries }, (_, i) => Buffer.concat([Buffer.from(`100644 entry-${String(i).padStart(6, '0')}.md\0`), createHash('sha1').update(`${folder} ${i}`).digest()])));
-      return { ...prepareObject('tree', body), folder };
+      const edits = Array.from({ length: entries }, (_, i) => ({ name: `entry-${String(i).padStart(6, '0')}.md`, entry: { mode: FILE_MODE, oid: createHash('sha1').update(`${folder} ${i}`).digest('hex') } }));
+      return { ...prepareObject('tree', TreeView.EMPTY.edit(edits).body), folder };
     };
     const large = folderTree('large', 30_000);
     const small = folderTree('small', 2_000);
